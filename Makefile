@@ -1,0 +1,91 @@
+# tprof - build, test and install.
+#
+#   make            build the tools into bin/
+#   make demo       install missing packages, build, run on a bundled sample
+#   make check      install missing packages, build, run the whole test suite
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Every layer is a static library (parse/ -> libtprof.a, analyze/, render/,
+# replay/); the CLI mains are thin and link them.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wvla -Wformat=2 \
+           -Wno-format-nonliteral
+CPPFLAGS_ALL := -D_GNU_SOURCE -Iparse -Ianalyze -Irender -Ireplay $(CPPFLAGS)
+LIBS    := -lpcre2-8 -lcsv -lz -lm -lpthread
+TEST_LIBS := -lcriterion
+
+BIN := bin
+OBJ := build
+
+PARSE_MAINS := parse/tprof-parse.c
+PARSE_SRC := $(filter-out $(PARSE_MAINS),$(wildcard parse/*.c))
+PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o)
+LIBTPROF := $(OBJ)/libtprof.a
+
+TOOLS := $(BIN)/tprof $(BIN)/tprof-parse
+
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
+
+.PHONY: all deps demo check test install uninstall clean bench
+
+all: $(TOOLS)
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBTPROF): $(PARSE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN)/tprof-parse: $(OBJ)/parse/tprof-parse.o $(LIBTPROF)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BIN)/tprof: $(OBJ)/tprof.o $(LIBTPROF)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(OBJ)/tests/%: tests/%.c $(LIBTPROF) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(LIBTPROF) $(LIBS) $(TEST_LIBS)
+
+deps:
+	@sh scripts/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh scripts/demo.sh
+
+# The whole suite: Criterion unit suites, then end-to-end CLI tests.
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@sh scripts/run-tests.sh $(TEST_BIN)
+
+tests: $(TEST_BIN)
+
+test: check
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(TOOLS:$(BIN)/%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -f $(patsubst man/%,$(DESTDIR)$(PREFIX)/share/man/man1/%,$(wildcard man/*.1))
+
+bench: all
+	@sh bench/run.sh
+
+clean:
+	rm -rf $(BIN) $(OBJ) out
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -1,0 +1,425 @@
+/*
+ * driver.c - whole-input parsing, single- or multi-threaded (see driver.h).
+ *
+ * Threads: each round reads threads x chunk bytes of whole lines, cuts them
+ * into one slice per thread at line ends, and every thread parses its
+ * slice with a parser that starts with no open block. That is right unless
+ * a table or a pending record straddles the cut: the main thread then
+ * checks, slice by slice in order, whether the true parser (the one that
+ * read everything before) was idle at the cut. If it was, the worker's
+ * output is exact and the worker's parser becomes the true one; if not,
+ * the main thread parses that slice again itself. Blocks are a few lines
+ * long, so re-parsing is rare and the output is always that of one thread.
+ */
+#include "driver.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+
+#define DEFAULT_CHUNK (2 * 1024 * 1024)
+#define FLUSH_AT (256 * 1024)
+#define MIN_PARALLEL_SIZE (4 * 1024 * 1024)
+
+/* Where a parser's records and warnings go. */
+struct slot {
+	const struct tp_run_opts *o;
+	struct strbuf out;   /* formatted text or encoded records */
+	struct strbuf warns; /* encoded warnings */
+	int direct;          /* deliver at once instead of buffering (one thread) */
+	int stop;
+};
+
+static void put_u32(struct strbuf *sb, uint32_t v)
+{
+	strbuf_add(sb, &v, sizeof(v));
+}
+
+static void put_str(struct strbuf *sb, const char *s, size_t n, int nul)
+{
+	if (!s) {
+		put_u32(sb, UINT32_MAX);
+		return;
+	}
+	put_u32(sb, (uint32_t)n);
+	strbuf_add(sb, s, n);
+	if (nul)
+		strbuf_addch(sb, '\0');
+}
+
+static void encode_record(struct strbuf *sb, const struct tp_record *r)
+{
+	uint8_t t = (uint8_t)r->type;
+	int32_t rank = r->rank;
+	uint64_t line = r->line;
+	uint32_t has = r->has;
+	strbuf_add(sb, &t, 1);
+	strbuf_add(sb, &rank, sizeof(rank));
+	strbuf_add(sb, &line, sizeof(line));
+	put_u32(sb, has);
+	for (int i = 0; i < TP_NUM_SLOTS; i++)
+		if (has & (1u << i))
+			strbuf_add(sb, &r->num[i], sizeof(double));
+	put_str(sb, r->name, r->name_len, 0);
+	put_str(sb, r->text, r->text_len, 0);
+	put_str(sb, r->ts, r->ts ? strlen(r->ts) : 0, 1);
+}
+
+static const char *get_str(const char *p, const char **s, size_t *n, int nul)
+{
+	uint32_t len;
+	memcpy(&len, p, 4);
+	p += 4;
+	if (len == UINT32_MAX) {
+		*s = NULL;
+		*n = 0;
+		return p;
+	}
+	*s = p;
+	*n = len;
+	return p + len + (nul ? 1 : 0);
+}
+
+static const char *decode_record(const char *p, struct tp_record *r, const char *file)
+{
+	uint8_t t;
+	int32_t rank;
+	uint32_t has;
+	size_t tslen;
+	memset(r, 0, sizeof(*r));
+	memcpy(&t, p, 1);
+	p += 1;
+	memcpy(&rank, p, 4);
+	p += 4;
+	memcpy(&r->line, p, 8);
+	p += 8;
+	memcpy(&has, p, 4);
+	p += 4;
+	r->type = (enum tp_type)t;
+	r->rank = rank;
+	r->has = has;
+	r->file = file;
+	for (int i = 0; i < TP_NUM_SLOTS; i++)
+		if (has & (1u << i)) {
+			memcpy(&r->num[i], p, sizeof(double));
+			p += sizeof(double);
+		}
+	p = get_str(p, &r->name, &r->name_len, 0);
+	p = get_str(p, &r->text, &r->text_len, 0);
+	p = get_str(p, &r->ts, &tslen, 1);
+	return p;
+}
+
+static void deliver(struct slot *sl, const char *file);
+
+static int slot_emit(void *ctx, const struct tp_record *r)
+{
+	struct slot *sl = ctx;
+	const struct tp_run_opts *o = sl->o;
+	if (o->type_mask && !(o->type_mask & (1u << r->type)))
+		return 0;
+	if (o->count_only)
+		return 0;
+	if (o->fmt >= 0) {
+		tp_emit_record((enum tp_out_format)o->fmt, r, &sl->out);
+		if (sl->direct && sl->out.len >= FLUSH_AT)
+			deliver(sl, r->file);
+	} else if (sl->direct) {
+		o->sink.emit(o->sink.ctx, r);
+	} else {
+		encode_record(&sl->out, r);
+	}
+	return 0;
+}
+
+static void slot_warn(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	struct slot *sl = ctx;
+	if (sl->direct) {
+		if (sl->o->sink.warn)
+			sl->o->sink.warn(sl->o->sink.ctx, file, line, msg);
+		return;
+	}
+	strbuf_add(&sl->warns, &line, sizeof(line));
+	put_str(&sl->warns, msg, strlen(msg), 1);
+}
+
+/* Hands a slot's buffered output and warnings to the caller, in order. */
+static void deliver(struct slot *sl, const char *file)
+{
+	const struct tp_run_opts *o = sl->o;
+	const char *p = sl->warns.buf, *e = p + sl->warns.len;
+	while (p && p < e) {
+		uint64_t line;
+		const char *msg;
+		size_t n;
+		memcpy(&line, p, 8);
+		p = get_str(p + 8, &msg, &n, 1);
+		if (o->sink.warn)
+			o->sink.warn(o->sink.ctx, file, line, msg);
+	}
+	strbuf_reset(&sl->warns);
+	if (o->fmt >= 0) {
+		if (sl->out.len && !sl->stop && o->write && o->write(o->ctx, sl->out.buf, sl->out.len))
+			sl->stop = 1;
+	} else if (!sl->direct) {
+		p = sl->out.buf;
+		e = p + sl->out.len;
+		while (p && p < e) {
+			struct tp_record r;
+			p = decode_record(p, &r, file);
+			o->sink.emit(o->sink.ctx, &r);
+		}
+	}
+	strbuf_reset(&sl->out);
+}
+
+static void slot_bind(struct slot *sl, struct tp_parser *p)
+{
+	struct tp_sink s = { slot_emit, slot_warn, sl };
+	tp_parser_set_sink(p, &s);
+}
+
+static int run_stream(struct tp_input *in, const char *file, const struct tp_run_opts *o,
+		      struct tp_stats *stats, struct strbuf *err)
+{
+	struct slot sl = { .o = o, .direct = 1 };
+	struct tp_sink s = { slot_emit, slot_warn, &sl };
+	struct tp_parser *p = tp_parser_new(file, &s, o->rules);
+	const char *line;
+	size_t n;
+	int flags, rc;
+	while ((rc = tp_input_next(in, &line, &n, &flags, err)) > 0 && !sl.stop)
+		tp_parser_feed(p, line, n, flags);
+	tp_parser_finish(p);
+	deliver(&sl, file);
+	tp_parser_take_stats(p, stats);
+	tp_parser_free(p);
+	strbuf_release(&sl.out);
+	strbuf_release(&sl.warns);
+	if (sl.stop)
+		return 1;
+	return rc < 0 ? -1 : 0;
+}
+
+struct worker {
+	struct tp_parser *p;
+	struct slot sl;
+	const char *s, *e; /* slice */
+	uint64_t first_line;
+	pthread_t tid;
+};
+
+static void parse_slice(struct tp_parser *p, const char *s, const char *e, uint64_t first_line)
+{
+	tp_parser_set_lineno(p, first_line);
+	tp_parse_buffer(p, s, (size_t)(e - s));
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	parse_slice(w->p, w->s, w->e, w->first_line);
+	return NULL;
+}
+
+static uint64_t count_lines(const char *s, const char *e)
+{
+	uint64_t n = 0;
+	while (s < e) {
+		const char *nl = memchr(s, '\n', (size_t)(e - s));
+		if (!nl)
+			break;
+		n++;
+		s = nl + 1;
+	}
+	return n;
+}
+
+struct par {
+	const struct tp_run_opts *o;
+	const char *file;
+	int nt;
+	struct worker *w;
+	struct tp_parser *seq; /* the true parser: it has read everything so far */
+	struct slot seq_slot;
+	struct tp_stats *stats;
+	uint64_t next_line;    /* number of the next line to parse */
+};
+
+/* Parses whole lines [s,e) (ending in '\n') with the workers, in order. */
+static void parallel_round(struct par *pp, const char *s, const char *e)
+{
+	int nt = pp->nt;
+	size_t per = (size_t)(e - s) / (size_t)nt + 1;
+	const char *cur = s;
+	int used = 0;
+	for (int i = 0; i < nt && cur < e; i++) {
+		const char *cut = i == nt - 1 ? e : cur + per;
+		if (cut >= e) {
+			cut = e;
+		} else {
+			const char *nl = memchr(cut, '\n', (size_t)(e - cut));
+			cut = nl ? nl + 1 : e;
+		}
+		struct worker *w = &pp->w[i];
+		w->s = cur;
+		w->e = cut;
+		w->first_line = pp->next_line;
+		pp->next_line += count_lines(cur, cut);
+		slot_bind(&w->sl, w->p);
+		cur = cut;
+		used++;
+	}
+	for (int i = 1; i < used; i++)
+		if (pthread_create(&pp->w[i].tid, NULL, worker_main, &pp->w[i]) != 0)
+			pp->w[i].tid = 0, worker_main(&pp->w[i]);
+	worker_main(&pp->w[0]);
+	for (int i = 1; i < used; i++)
+		if (pp->w[i].tid)
+			pthread_join(pp->w[i].tid, NULL);
+
+	for (int i = 0; i < used; i++) {
+		struct worker *w = &pp->w[i];
+		if (tp_parser_idle(pp->seq)) {
+			deliver(&w->sl, pp->file);
+			tp_parser_take_stats(w->p, pp->stats);
+			struct tp_parser *t = pp->seq;
+			pp->seq = w->p;
+			w->p = t; /* idle, so it can start the next slice */
+		} else {
+			/* a block straddles the cut: re-read the slice with the true state */
+			strbuf_reset(&w->sl.out);
+			strbuf_reset(&w->sl.warns);
+			tp_parser_take_stats(w->p, NULL);
+			tp_parser_free(w->p);
+			w->p = tp_parser_new(pp->file, &(struct tp_sink){ 0 }, pp->o->rules);
+			slot_bind(&pp->seq_slot, pp->seq);
+			parse_slice(pp->seq, w->s, w->e, w->first_line);
+			deliver(&pp->seq_slot, pp->file);
+			tp_parser_take_stats(pp->seq, pp->stats);
+		}
+		if (w->sl.stop || pp->seq_slot.stop)
+			return;
+	}
+}
+
+static int stopped(const struct par *pp)
+{
+	for (int i = 0; i < pp->nt; i++)
+		if (pp->w[i].sl.stop)
+			return 1;
+	return pp->seq_slot.stop;
+}
+
+static int run_parallel(struct tp_input *in, const char *file, const struct tp_run_opts *o,
+			struct tp_stats *stats, struct strbuf *err)
+{
+	struct par pp = { .o = o, .file = file, .nt = o->threads, .stats = stats, .next_line = 1 };
+	size_t chunk = o->chunk ? o->chunk : DEFAULT_CHUNK;
+	size_t cap = chunk * (size_t)pp.nt;
+	char *buf = xmalloc(cap);
+	size_t have = 0;
+	int rc = 0, in_line = 0;
+	struct tp_sink none = { 0 };
+	pp.w = xcalloc((size_t)pp.nt, sizeof(*pp.w));
+	for (int i = 0; i < pp.nt; i++) {
+		pp.w[i].p = tp_parser_new(file, &none, o->rules);
+		pp.w[i].sl.o = o;
+	}
+	pp.seq_slot.o = o;
+	pp.seq = tp_parser_new(file, &none, o->rules);
+	slot_bind(&pp.seq_slot, pp.seq);
+
+	for (;;) {
+		long r = tp_input_read(in, buf + have, cap - have, err);
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		have += (size_t)r;
+		int eof = r == 0;
+		if (have == 0)
+			break;
+		char *s = buf, *e = buf + have;
+		if (in_line) {
+			/* finish a line longer than the whole buffer on the true parser */
+			char *nl = memchr(s, '\n', have);
+			const char *part_end = nl ? nl : e;
+			slot_bind(&pp.seq_slot, pp.seq);
+			tp_parser_feed(pp.seq, s, (size_t)(part_end - s), nl || eof ? TP_LINE_END : 0);
+			if (nl || eof) {
+				in_line = 0;
+				pp.next_line++;
+			}
+			deliver(&pp.seq_slot, file);
+			tp_parser_take_stats(pp.seq, stats);
+			s = nl ? nl + 1 : e;
+		}
+		char *last = s < e ? memrchr(s, '\n', (size_t)(e - s)) : NULL;
+		char *whole_end = last ? last + 1 : s;
+		if (whole_end > s)
+			parallel_round(&pp, s, whole_end);
+		if (stopped(&pp)) {
+			rc = 1;
+			break;
+		}
+		size_t rest = (size_t)(e - whole_end);
+		if (eof) {
+			if (rest) {
+				slot_bind(&pp.seq_slot, pp.seq);
+				tp_parser_set_lineno(pp.seq, pp.next_line);
+				tp_parser_feed(pp.seq, whole_end, rest, TP_LINE_START | TP_LINE_END);
+			}
+			break;
+		}
+		if (rest == cap) {
+			/* no line end in the whole buffer: start a long line */
+			slot_bind(&pp.seq_slot, pp.seq);
+			tp_parser_set_lineno(pp.seq, pp.next_line);
+			tp_parser_feed(pp.seq, whole_end, rest, TP_LINE_START);
+			deliver(&pp.seq_slot, file);
+			tp_parser_take_stats(pp.seq, stats);
+			in_line = 1;
+			rest = 0;
+		}
+		memmove(buf, whole_end, rest);
+		have = rest;
+	}
+	slot_bind(&pp.seq_slot, pp.seq);
+	tp_parser_finish(pp.seq);
+	deliver(&pp.seq_slot, file);
+	tp_parser_take_stats(pp.seq, stats);
+	if (pp.seq_slot.stop)
+		rc = 1;
+
+	tp_parser_free(pp.seq);
+	strbuf_release(&pp.seq_slot.out);
+	strbuf_release(&pp.seq_slot.warns);
+	for (int i = 0; i < pp.nt; i++) {
+		tp_parser_free(pp.w[i].p);
+		strbuf_release(&pp.w[i].sl.out);
+		strbuf_release(&pp.w[i].sl.warns);
+	}
+	free(pp.w);
+	free(buf);
+	return rc;
+}
+
+int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
+		struct tp_stats *stats, struct strbuf *err)
+{
+	struct tp_input in;
+	if (tp_input_open(&in, path, err) < 0)
+		return -1;
+	const char *file = display ? display : in.name;
+	int rc;
+	if (o->threads > 1 && in.is_regular && in.size >= MIN_PARALLEL_SIZE)
+		rc = run_parallel(&in, file, o, stats, err);
+	else
+		rc = run_stream(&in, file, o, stats, err);
+	tp_input_close(&in);
+	return rc;
+}

@@ -1,0 +1,41 @@
+/*
+ * driver.h - runs the parser over a whole input, on one thread (any input:
+ * pipes, gzip) or on several (a large regular file), and delivers the
+ * result in input order.
+ *
+ * Contract: with any thread count the records, their order, the warnings
+ * and the statistics are exactly those of one thread. Memory is bounded by
+ * threads x chunk size, not by the input. Output goes either as formatted
+ * text (fmt >= 0: NDJSON/CSV/table via emit.h, formatted in the worker
+ * threads) to write(), or as records to sink->emit (fmt < 0), always from
+ * the calling thread.
+ */
+#ifndef TPROF_DRIVER_H
+#define TPROF_DRIVER_H
+
+#include "emit.h"
+#include "parser.h"
+
+struct tp_run_opts {
+	int threads;               /* <= 1: one thread */
+	int fmt;                   /* enum tp_out_format, or -1 for records to sink */
+	int count_only;            /* no output at all, statistics only */
+	unsigned type_mask;        /* bit t set: type t is wanted; 0 means all */
+	const struct tp_rules *rules;
+	size_t chunk;              /* bytes per thread per round; 0: default */
+	/* text output; return non-zero to stop (a write error) */
+	int (*write)(void *ctx, const char *buf, size_t n);
+	/* records (when fmt < 0); sink.warn also receives the warnings */
+	struct tp_sink sink;
+	void *ctx;                 /* for write */
+};
+
+/*
+ * Parses path ("-" is standard input). Adds to *stats. Returns 0; 1 if
+ * write() asked to stop; -1 with err set when the input could not be
+ * opened or read to its end (what was read before is delivered).
+ */
+int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
+		struct tp_stats *stats, struct strbuf *err);
+
+#endif

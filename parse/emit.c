@@ -1,0 +1,279 @@
+/*
+ * emit.c - NDJSON, CSV and table writers for records (see emit.h).
+ */
+#include "emit.h"
+
+#include <csv.h>
+#include <string.h>
+
+int tp_out_format_from_name(const char *s)
+{
+	if (!strcmp(s, "ndjson") || !strcmp(s, "json") || !strcmp(s, "jsonl"))
+		return TP_OUT_NDJSON;
+	if (!strcmp(s, "csv"))
+		return TP_OUT_CSV;
+	if (!strcmp(s, "table"))
+		return TP_OUT_TABLE;
+	return -1;
+}
+
+static void json_key(struct strbuf *sb, const char *k)
+{
+	strbuf_addch(sb, ',');
+	strbuf_addch(sb, '"');
+	strbuf_addstr(sb, k);
+	strbuf_add(sb, "\":", 2);
+}
+
+static void json_str(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_addch(sb, '"');
+	strbuf_add_json_str(sb, s, n);
+	strbuf_addch(sb, '"');
+}
+
+void tp_record_to_json(const struct tp_record *r, struct strbuf *sb)
+{
+	const struct tp_schema *sc = &tp_schemas[r->type];
+	strbuf_add(sb, "{\"type\":\"", 9);
+	strbuf_addstr(sb, sc->type_name);
+	strbuf_addch(sb, '"');
+	json_key(sb, "file");
+	json_str(sb, r->file, strlen(r->file));
+	json_key(sb, "line");
+	strbuf_add_num(sb, (double)r->line);
+	if (r->ts) {
+		json_key(sb, "ts");
+		json_str(sb, r->ts, strlen(r->ts));
+	}
+	if (r->rank >= 0) {
+		json_key(sb, "rank");
+		strbuf_add_num(sb, r->rank);
+	}
+	for (int i = 0; i < sc->nfields; i++) {
+		const struct tp_field *f = &sc->fields[i];
+		switch (f->kind) {
+		case TP_F_NAME:
+			if (!r->name)
+				break;
+			json_key(sb, f->name);
+			json_str(sb, r->name, r->name_len);
+			break;
+		case TP_F_TEXT:
+			if (!r->text)
+				break;
+			json_key(sb, f->name);
+			json_str(sb, r->text, r->text_len);
+			break;
+		case TP_F_VALUE:
+			if (tp_has(r, f->slot)) {
+				json_key(sb, f->name);
+				strbuf_add_num(sb, r->num[f->slot]);
+			} else if (r->text) {
+				json_key(sb, f->name);
+				json_str(sb, r->text, r->text_len);
+			}
+			break;
+		case TP_F_NUM:
+		case TP_F_INT:
+			if (!tp_has(r, f->slot))
+				break;
+			json_key(sb, f->name);
+			strbuf_add_num(sb, r->num[f->slot]);
+			break;
+		}
+	}
+	strbuf_addch(sb, '}');
+}
+
+/* Every schema field, first appearance order; tests check it is complete. */
+static const char *const csv_columns[] = {
+	"type", "file", "line", "ts", "rank", "section", "name", "key", "param", "value",
+	"seconds", "percent", "cpu_mb", "gpu_mb", "gpu_peak_mb", "graphs", "pattern_gen_ms",
+	"total_ms", "avg_nodes", "peak_mb", "factor", "baseline", "baseline_s", "mean_ms",
+	"min_ms", "max_ms", "throughput", "first_s", "steady_s", "overhead_s", "overhead_pct",
+	"std_ms", "runs", "mb", "gflops", "step", "avg_s", "total_s", "count", "index", "loss",
+	"reserved_mb", "mean_s", "min_s", "max_s", "cpu_delta_mb", "gpu_delta_mb",
+};
+
+size_t tp_csv_columns(const char *const **names)
+{
+	*names = csv_columns;
+	return ARRAY_SIZE(csv_columns);
+}
+
+void tp_csv_cell(struct strbuf *sb, const char *s, size_t n)
+{
+	int formula = n > 0 && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' ||
+				s[0] == '\t' || s[0] == '\r');
+	int quote = formula;
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (!quote) {
+		strbuf_add(sb, s, n);
+		return;
+	}
+	/* libcsv quotes and doubles embedded quotes; the leading ' keeps a
+	 * spreadsheet from evaluating the cell. */
+	struct strbuf tmp = STRBUF_INIT;
+	if (formula)
+		strbuf_addch(&tmp, '\'');
+	strbuf_add(&tmp, s, n);
+	size_t cap = 2 * tmp.len + 3;
+	strbuf_grow(sb, cap);
+	size_t w = csv_write(sb->buf + sb->len, cap, tmp.buf, tmp.len);
+	sb->len += w < cap ? w : cap;
+	sb->buf[sb->len] = '\0';
+	strbuf_release(&tmp);
+}
+
+static void csv_num(struct strbuf *sb, double v)
+{
+	strbuf_add_num(sb, v);
+}
+
+static void csv_record(const struct tp_record *r, struct strbuf *sb)
+{
+	const struct tp_schema *sc = &tp_schemas[r->type];
+	for (size_t c = 0; c < ARRAY_SIZE(csv_columns); c++) {
+		const char *col = csv_columns[c];
+		if (c)
+			strbuf_addch(sb, ',');
+		switch (c) {
+		case 0:
+			strbuf_addstr(sb, sc->type_name);
+			continue;
+		case 1:
+			tp_csv_cell(sb, r->file, strlen(r->file));
+			continue;
+		case 2:
+			csv_num(sb, (double)r->line);
+			continue;
+		case 3:
+			if (r->ts)
+				tp_csv_cell(sb, r->ts, strlen(r->ts));
+			continue;
+		case 4:
+			if (r->rank >= 0)
+				csv_num(sb, r->rank);
+			continue;
+		default:
+			break;
+		}
+		int fi = tp_field_index(r->type, col, strlen(col));
+		if (fi < 0)
+			continue;
+		const struct tp_field *f = &sc->fields[fi];
+		if (f->kind == TP_F_NAME && r->name)
+			tp_csv_cell(sb, r->name, r->name_len);
+		else if (f->kind == TP_F_TEXT && r->text)
+			tp_csv_cell(sb, r->text, r->text_len);
+		else if ((f->kind == TP_F_NUM || f->kind == TP_F_INT || f->kind == TP_F_VALUE) &&
+			 tp_has(r, f->slot))
+			csv_num(sb, r->num[f->slot]);
+		else if (f->kind == TP_F_VALUE && r->text)
+			tp_csv_cell(sb, r->text, r->text_len);
+	}
+	strbuf_add(sb, "\r\n", 2);
+}
+
+/* Pads with blanks to width w (in bytes; UTF-8 names may look shorter). */
+static void pad_to(struct strbuf *sb, size_t start, size_t w)
+{
+	size_t used = sb->len - start;
+	if (used < w) {
+		strbuf_grow(sb, w - used);
+		memset(sb->buf + sb->len, ' ', w - used);
+		sb->len += w - used;
+		sb->buf[sb->len] = '\0';
+	}
+	strbuf_addch(sb, ' ');
+}
+
+/* Control bytes would let a log line move the cursor of the user's terminal. */
+static void add_printable(struct strbuf *sb, const char *s, size_t n, size_t max)
+{
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addch(sb, ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i]);
+}
+
+static void table_record(const struct tp_record *r, struct strbuf *sb)
+{
+	const struct tp_schema *sc = &tp_schemas[r->type];
+	size_t start = sb->len;
+	add_printable(sb, r->file, strlen(r->file), 40);
+	strbuf_addf(sb, ":%llu", (unsigned long long)r->line);
+	pad_to(sb, start, 30);
+	start = sb->len;
+	strbuf_addstr(sb, sc->type_name);
+	pad_to(sb, start, 9);
+	start = sb->len;
+	if (r->rank >= 0)
+		strbuf_addf(sb, "r%d", r->rank);
+	pad_to(sb, start, 4);
+	start = sb->len;
+	if (r->name)
+		add_printable(sb, r->name, r->name_len, 40);
+	pad_to(sb, start, 40);
+	for (int i = 0; i < sc->nfields; i++) {
+		const struct tp_field *f = &sc->fields[i];
+		if (f->kind == TP_F_NAME)
+			continue;
+		if (f->kind == TP_F_TEXT || (f->kind == TP_F_VALUE && !tp_has(r, f->slot))) {
+			if (!r->text)
+				continue;
+			strbuf_addf(sb, " %s=", f->name);
+			add_printable(sb, r->text, r->text_len, 60);
+			continue;
+		}
+		if (!tp_has(r, f->slot))
+			continue;
+		strbuf_addf(sb, " %s=", f->name);
+		strbuf_add_num(sb, r->num[f->slot]);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+void tp_emit_header(enum tp_out_format f, struct strbuf *sb)
+{
+	if (f == TP_OUT_CSV) {
+		for (size_t c = 0; c < ARRAY_SIZE(csv_columns); c++) {
+			if (c)
+				strbuf_addch(sb, ',');
+			strbuf_addstr(sb, csv_columns[c]);
+		}
+		strbuf_add(sb, "\r\n", 2);
+	} else if (f == TP_OUT_TABLE) {
+		size_t start = sb->len;
+		strbuf_addstr(sb, "LOCATION");
+		pad_to(sb, start, 30);
+		start = sb->len;
+		strbuf_addstr(sb, "TYPE");
+		pad_to(sb, start, 9);
+		start = sb->len;
+		strbuf_addstr(sb, "RANK");
+		pad_to(sb, start, 4);
+		start = sb->len;
+		strbuf_addstr(sb, "NAME");
+		pad_to(sb, start, 40);
+		strbuf_addstr(sb, " FIELDS (s, ms, MB as named)\n");
+	}
+}
+
+void tp_emit_record(enum tp_out_format f, const struct tp_record *r, struct strbuf *sb)
+{
+	switch (f) {
+	case TP_OUT_NDJSON:
+		tp_record_to_json(r, sb);
+		strbuf_addch(sb, '\n');
+		break;
+	case TP_OUT_CSV:
+		csv_record(r, sb);
+		break;
+	case TP_OUT_TABLE:
+		table_record(r, sb);
+		break;
+	}
+}

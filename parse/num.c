@@ -1,0 +1,326 @@
+/*
+ * num.c - number, duration and memory-size readers (see num.h).
+ *
+ * Hot path: every candidate line goes through these, so the common case
+ * (a short decimal like 12.34) is converted without strtod: a mantissa of
+ * at most 19 digits and a small power of ten give an exactly rounded double
+ * (Clinger's fast path) when the mantissa is below 2^53 and the power is at
+ * most 22. Everything else falls back to strtod on a bounded copy.
+ */
+#include "num.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double exact_pow10[] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+static inline int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline char lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+}
+
+const char *tp_eat(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+	if ((size_t)(end - p) < n || memcmp(p, lit, n) != 0)
+		return NULL;
+	return p + n;
+}
+
+/* Case-insensitive word match (ASCII). */
+static const char *eat_ci(const char *p, const char *end, const char *lit)
+{
+	const char *q = p;
+	for (; *lit; lit++, q++)
+		if (q >= end || lower(*q) != *lit)
+			return NULL;
+	return q;
+}
+
+static int is_alpha(char c)
+{
+	c = lower(c);
+	return c >= 'a' && c <= 'z';
+}
+
+static int read_special(const char *p, const char *end, double *v, const char **next)
+{
+	int neg = 0;
+	const char *q = p;
+	if (q < end && (*q == '-' || *q == '+'))
+		neg = *q++ == '-';
+	const char *r;
+	if ((r = eat_ci(q, end, "nan")) && (r >= end || !is_alpha(*r))) {
+		*v = NAN;
+	} else if ((r = eat_ci(q, end, "infinity")) || (r = eat_ci(q, end, "inf"))) {
+		if (r < end && is_alpha(*r))
+			return 0;
+		*v = neg ? -INFINITY : INFINITY;
+	} else {
+		return 0;
+	}
+	*next = r;
+	return 1;
+}
+
+/* Slow path: strtod over a cleaned copy (separators removed). */
+static double slow_convert(const char *p, const char *e)
+{
+	char buf[128];
+	size_t n = 0;
+	for (; p < e && n < sizeof(buf) - 1; p++)
+		if (*p != ',')
+			buf[n++] = *p;
+	buf[n] = '\0';
+	return strtod(buf, NULL);
+}
+
+int tp_read_number(const char *p, const char *end, double *v, const char **next)
+{
+	const char *q = p;
+	int neg = 0;
+	if (q < end && (*q == '-' || *q == '+'))
+		neg = *q++ == '-';
+	if (q >= end || (!is_digit(*q) && !(*q == '.' && q + 1 < end && is_digit(q[1]))))
+		return read_special(p, end, v, next);
+
+	uint64_t mant = 0;
+	int ndig = 0, exp10 = 0, exact = 1, ngroup = 0;
+	const char *s = q;
+	while (q < end) {
+		if (is_digit(*q)) {
+			unsigned dg = (unsigned)(*q - '0');
+			if (ndig < 19) {
+				mant = mant * 10 + dg;
+				ndig += mant != 0; /* leading zeros are not significant */
+			} else {
+				exp10++;
+				exact = exact && dg == 0;
+			}
+			q++;
+			ngroup++;
+		} else if (*q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 &&
+			   is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
+			   (end - q == 4 || !is_digit(q[4]))) {
+			/* thousands separator: exactly three digits follow */
+			q++;
+			ngroup = 0;
+		} else {
+			break;
+		}
+	}
+	if (q < end && *q == '.') {
+		const char *d = q + 1;
+		while (d < end && is_digit(*d)) {
+			unsigned dg = (unsigned)(*d - '0');
+			if (ndig < 19) {
+				mant = mant * 10 + dg;
+				ndig += mant != 0;
+				exp10--;
+			} else {
+				exact = exact && dg == 0;
+			}
+			d++;
+		}
+		q = d;
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		const char *e = q + 1;
+		int eneg = 0, ev = 0, any = 0;
+		if (e < end && (*e == '-' || *e == '+'))
+			eneg = *e++ == '-';
+		while (e < end && is_digit(*e)) {
+			if (ev < 100000)
+				ev = ev * 10 + (*e - '0');
+			e++;
+			any = 1;
+		}
+		if (any) {
+			exp10 += eneg ? -ev : ev;
+			q = e;
+		}
+	}
+	double r;
+	if (exact && mant < (1ULL << 53) && exp10 >= -22 && exp10 <= 22)
+		r = exp10 < 0 ? (double)mant / exact_pow10[-exp10]
+			      : (double)mant * exact_pow10[exp10];
+	else
+		r = slow_convert(s, q);
+	*v = neg ? -r : r;
+	*next = q;
+	return 1;
+}
+
+int tp_read_uint(const char *p, const char *end, unsigned long long *v, const char **next)
+{
+	const char *q = p;
+	unsigned long long r = 0;
+	int ngroup = 0, any = 0;
+	while (q < end) {
+		if (is_digit(*q)) {
+			unsigned d = (unsigned)(*q - '0');
+			if (r > (~0ULL - d) / 10)
+				return 0; /* overflow */
+			r = r * 10 + d;
+			q++;
+			ngroup++;
+			any = 1;
+		} else if (*q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 &&
+			   is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
+			   (end - q == 4 || !is_digit(q[4]))) {
+			q++;
+			ngroup = 0;
+		} else {
+			break;
+		}
+	}
+	if (!any || (q < end && *q == '.'))
+		return 0;
+	*v = r;
+	*next = q;
+	return 1;
+}
+
+struct unit {
+	const char *name;
+	double seconds;
+};
+
+/* Longest names first so that "ms" is not read as "m". */
+static const struct unit duration_units[] = {
+	{ "nanoseconds", 1e-9 }, { "nanosecond", 1e-9 }, { "nsec", 1e-9 }, { "ns", 1e-9 },
+	{ "microseconds", 1e-6 }, { "microsecond", 1e-6 }, { "usec", 1e-6 }, { "us", 1e-6 },
+	{ "\xc2\xb5s", 1e-6 }, { "\xce\xbcs", 1e-6 },
+	{ "milliseconds", 1e-3 }, { "millisecond", 1e-3 }, { "msec", 1e-3 }, { "ms", 1e-3 },
+	{ "seconds", 1 }, { "second", 1 }, { "secs", 1 }, { "sec", 1 }, { "s", 1 },
+	{ "minutes", 60 }, { "minute", 60 }, { "mins", 60 }, { "min", 60 }, { "m", 60 },
+	{ "hours", 3600 }, { "hour", 3600 }, { "hrs", 3600 }, { "hr", 3600 }, { "h", 3600 },
+};
+
+/* Reads a duration unit at p; the unit must not run on into more letters. */
+static const char *read_unit(const char *p, const char *end, double *scale)
+{
+	for (size_t i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++) {
+		const char *q = eat_ci(p, end, duration_units[i].name);
+		if (!q)
+			continue;
+		if (q < end && is_alpha(*q))
+			continue;
+		*scale = duration_units[i].seconds;
+		return q;
+	}
+	return NULL;
+}
+
+int tp_read_time_unit(const char *p, const char *end, double *seconds, const char **next)
+{
+	const char *q = read_unit(p, end, seconds);
+	if (!q)
+		return 0;
+	*next = q;
+	return 1;
+}
+
+/* Decimal places of the number text [p,q) (digits after '.'), minus exponent. */
+static int decimals_of(const char *p, const char *q)
+{
+	const char *dot = memchr(p, '.', (size_t)(q - p));
+	int d = 0;
+	if (dot)
+		for (const char *c = dot + 1; c < q && is_digit(*c); c++)
+			d++;
+	const char *e = p;
+	while (e < q && *e != 'e' && *e != 'E')
+		e++;
+	if (e < q)
+		d -= atoi(e + 1); /* bounded: e+1 points into the number text */
+	return d;
+}
+
+/* One "number unit" spelling; resolution = scale * 10^-decimals. */
+static int read_one_duration(const char *p, const char *end, double default_unit,
+			     double *sec, double *resolution, const char **next)
+{
+	double v, scale;
+	const char *q;
+	if (!tp_read_number(p, end, &v, &q))
+		return 0;
+	const char *u = tp_skip_blanks(q, end);
+	const char *after = read_unit(u, end, &scale);
+	if (!after) {
+		if (default_unit <= 0)
+			return 0;
+		scale = default_unit;
+		after = q;
+	}
+	*sec = v * scale;
+	*resolution = scale * pow(10.0, -decimals_of(p, q));
+	*next = after;
+	return 1;
+}
+
+int tp_read_duration(const char *p, const char *end, double default_unit,
+		     double *seconds, const char **next)
+{
+	double s1, r1;
+	const char *q;
+	if (!read_one_duration(p, end, default_unit, &s1, &r1, &q))
+		return 0;
+	/* "2345.67s (39.09min)": keep the more precise spelling */
+	const char *a = tp_skip_blanks(q, end);
+	if (a < end && *a == '(') {
+		double s2, r2;
+		const char *b;
+		const char *inner = tp_skip_blanks(a + 1, end);
+		if (read_one_duration(inner, end, -1, &s2, &r2, &b)) {
+			b = tp_skip_blanks(b, end);
+			if (b < end && *b == ')') {
+				if (r2 < r1 && isfinite(s2))
+					s1 = s2;
+				q = b + 1;
+			}
+		}
+	}
+	*seconds = s1;
+	*next = q;
+	return 1;
+}
+
+int tp_read_mb(const char *p, const char *end, int allow_bare, double *mb, const char **next)
+{
+	double v;
+	const char *q, *r;
+	if (!tp_read_number(p, end, &v, &q))
+		return 0;
+	const char *u = tp_skip_blanks(q, end);
+	double scale = 0;
+	if ((r = eat_ci(u, end, "mib")) || (r = eat_ci(u, end, "mb")))
+		scale = 1;
+	else if ((r = eat_ci(u, end, "gib")) || (r = eat_ci(u, end, "gb")))
+		scale = 1024;
+	else if ((r = eat_ci(u, end, "kib")) || (r = eat_ci(u, end, "kb")))
+		scale = 1.0 / 1024;
+	else if ((r = eat_ci(u, end, "b")))
+		scale = 1.0 / (1024.0 * 1024.0);
+	if (scale > 0 && r < end && is_alpha(*r))
+		scale = 0;
+	if (scale == 0) {
+		if (!allow_bare)
+			return 0;
+		scale = 1;
+		r = q;
+	}
+	*mb = v * scale;
+	*next = r;
+	return 1;
+}

@@ -1,0 +1,532 @@
+/*
+ * parser.c - the line driver of the streaming parser.
+ *
+ * For each physical line: split it on carriage returns (progress bars
+ * redraw with '\r', so one "line" may hold many screens and a real record
+ * at its end), strip ANSI colour escapes, a launcher's rank prefix, a
+ * leading timestamp and a logger level, then hand the rest to the block
+ * reader (if a table is open for that rank) and to the one-line readers.
+ * User rules (--rules) are tried first, so a user can override a built-in.
+ */
+#include "parser_int.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "rules.h"
+
+#define MAX_RANK 65535
+
+/* Records from user rules are counted like built-in ones. */
+static int rules_emit(void *ctx, const struct tp_record *r)
+{
+	struct tp_parser *p = ctx;
+	struct tp_record c = *r;
+	if (c.rank < 0)
+		c.rank = p->cur_rank;
+	if (!c.ts)
+		c.ts = p->cur_ts;
+	p->st.records[c.type]++;
+	p->emitted++;
+	return p->sink.emit ? p->sink.emit(p->sink.ctx, &c) : 0;
+}
+
+static void rules_warn(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	struct tp_parser *p = ctx;
+	p->st.malformed++;
+	p->emitted++;
+	if (p->sink.warn)
+		p->sink.warn(p->sink.ctx, file, line, msg);
+}
+
+struct tp_parser *tp_parser_new(const char *file, const struct tp_sink *sink,
+				const struct tp_rules *rules)
+{
+	struct tp_parser *p = xcalloc(1, sizeof(*p));
+	p->file = file ? file : "-";
+	p->sink = *sink;
+	p->rules = rules;
+	if (rules)
+		p->scratch = tp_rules_scratch_new(rules);
+	p->rules_sink.emit = rules_emit;
+	p->rules_sink.warn = rules_warn;
+	p->rules_sink.ctx = p;
+	return p;
+}
+
+void tp_parser_set_sink(struct tp_parser *p, const struct tp_sink *sink)
+{
+	p->sink = *sink;
+}
+
+void tp_parser_take_stats(struct tp_parser *p, struct tp_stats *acc)
+{
+	if (acc) {
+		acc->lines += p->st.lines;
+		for (int t = 0; t < TP_NTYPES; t++)
+			acc->records[t] += p->st.records[t];
+		acc->unrecognized += p->st.unrecognized;
+		acc->malformed += p->st.malformed;
+		acc->long_lines += p->st.long_lines;
+		acc->bytes += p->st.bytes;
+	}
+	memset(&p->st, 0, sizeof(p->st));
+}
+
+void tp_parser_free(struct tp_parser *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nranks; i++)
+		free(p->ranks[i]);
+	free(p->ranks);
+	strbuf_release(&p->clean);
+	if (p->scratch)
+		tp_rules_scratch_free(p->scratch);
+	free(p);
+}
+
+const struct tp_stats *tp_parser_stats(const struct tp_parser *p)
+{
+	return &p->st;
+}
+
+void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line)
+{
+	p->lineno = next_line ? next_line - 1 : 0;
+}
+
+int tp_parser_idle(const struct tp_parser *p)
+{
+	for (size_t i = 0; i < p->nranks; i++)
+		if (p->ranks[i] && (p->ranks[i]->blk.kind != BLK_NONE || p->ranks[i]->has_pending))
+			return 0;
+	return 1;
+}
+
+static struct rank_state *rank_state(struct tp_parser *p, int rank)
+{
+	size_t i = (rank < 0 || rank > MAX_RANK) ? 0 : (size_t)rank + 1;
+	if (i >= p->nranks) {
+		size_t n = p->nranks ? p->nranks : 4;
+		while (n <= i)
+			n *= 2;
+		p->ranks = xrealloc(p->ranks, n * sizeof(*p->ranks));
+		memset(p->ranks + p->nranks, 0, (n - p->nranks) * sizeof(*p->ranks));
+		p->nranks = n;
+	}
+	if (!p->ranks[i])
+		p->ranks[i] = xcalloc(1, sizeof(struct rank_state));
+	return p->ranks[i];
+}
+
+void name_set(struct name_buf *b, const char *s, size_t n)
+{
+	if (n >= sizeof(b->s))
+		n = sizeof(b->s) - 1;
+	memcpy(b->s, s, n);
+	b->s[n] = '\0';
+	b->n = n;
+}
+
+const char *trim_end(const char *s, const char *e)
+{
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	return e;
+}
+
+const char *find_byte(const char *s, const char *e, char c)
+{
+	return s < e ? memchr(s, c, (size_t)(e - s)) : NULL;
+}
+
+const char *find_str(const char *s, const char *e, const char *lit)
+{
+	size_t n = strlen(lit);
+	if (s >= e || (size_t)(e - s) < n)
+		return NULL;
+	return memmem(s, (size_t)(e - s), lit, n);
+}
+
+/* A line of at least 3 c's and nothing else but blanks. */
+int is_separator_line(const char *t, const char *e, char c)
+{
+	e = trim_end(t, e);
+	if (e - t < 3)
+		return 0;
+	for (const char *q = t; q < e; q++)
+		if (*q != c)
+			return 0;
+	return 1;
+}
+
+void tp_rec_init(struct tp_parser *p, struct tp_record *r, enum tp_type t)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = t;
+	r->file = p->file;
+	r->line = p->lineno;
+	r->ts = p->cur_ts;
+	r->rank = p->cur_rank;
+}
+
+void tp_warn(struct tp_parser *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->st.malformed++;
+	if (p->sink.warn)
+		p->sink.warn(p->sink.ctx, p->file, p->lineno, msg);
+}
+
+int tp_check_set(struct tp_parser *p, struct tp_record *r, int slot, double v, int nonneg,
+		 const char *what)
+{
+	if (!isfinite(v)) {
+		tp_warn(p, "%s %s: %s is not a finite number, field left empty",
+			tp_schemas[r->type].type_name, what, isnan(v) ? "nan" : "inf");
+		return 0;
+	}
+	if (nonneg && v < 0)
+		tp_warn(p, "%s %s: negative value %g", tp_schemas[r->type].type_name, what, v);
+	tp_set(r, slot, v);
+	return 1;
+}
+
+static void flush_pending(struct tp_parser *p, struct rank_state *rs)
+{
+	if (!rs->has_pending)
+		return;
+	rs->has_pending = 0;
+	rs->pending.name = rs->pending_name.s;
+	rs->pending.ts = rs->pending_ts.n ? rs->pending_ts.s : NULL;
+	struct tp_record r = rs->pending;
+	p->st.records[r.type]++;
+	if (p->sink.emit)
+		p->sink.emit(p->sink.ctx, &r);
+}
+
+/*
+ * Emits r now, or holds it when it may be continued on the next line
+ * ([Performance] and its "GPU peak:" line).
+ */
+void tp_emit(struct tp_parser *p, struct rank_state *rs, struct tp_record *r)
+{
+	p->emitted++;
+	flush_pending(p, rs);
+	if (r->type == TP_PERF && !tp_has(r, S_PERF_GPU_PEAK_MB)) {
+		rs->has_pending = 1;
+		rs->pending = *r;
+		name_set(&rs->pending_name, r->name, r->name_len);
+		rs->pending.name_len = rs->pending_name.n;
+		name_set(&rs->pending_ts, r->ts ? r->ts : "", r->ts ? strlen(r->ts) : 0);
+		return;
+	}
+	p->st.records[r->type]++;
+	if (p->sink.emit)
+		p->sink.emit(p->sink.ctx, r);
+}
+
+/* "GPU peak: 1024.3MB" right after a [Performance] line completes it. */
+static int continue_pending(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
+{
+	const char *q = tp_eat(sg->t, sg->e, "GPU peak:");
+	double mb;
+	if (!q)
+		return 0;
+	q = tp_skip_blanks(q, sg->e);
+	if (!tp_read_mb(q, sg->e, 1, &mb, &q)) {
+		tp_warn(p, "[Performance] GPU peak line without a readable size");
+		return 1;
+	}
+	tp_check_set(p, &rs->pending, S_PERF_GPU_PEAK_MB, mb, 1, "gpu_peak_mb");
+	p->emitted++;
+	flush_pending(p, rs);
+	return 1;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * "YYYY-MM-DD HH:MM:SS[.,fff]" or with 'T'; writes ISO 8601 into out.
+ * Returns the end of the timestamp or NULL.
+ */
+const char *parse_iso_ts(const char *p, const char *e, char out[40])
+{
+	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
+	if (e - p < 19)
+		return NULL;
+	for (int i = 0; i < 19; i++) {
+		char c = p[i];
+		if (shape[i] == 'd' ? !is_digit(c) : shape[i] == '?' ? (c != ' ' && c != 'T')
+							  : c != shape[i])
+			return NULL;
+	}
+	memcpy(out, p, 19);
+	out[10] = 'T';
+	size_t n = 19;
+	const char *q = p + 19;
+	if (q + 1 < e && (*q == '.' || *q == ',') && is_digit(q[1])) {
+		out[n++] = '.';
+		q++;
+		while (q < e && is_digit(*q)) {
+			if (n < 29)
+				out[n++] = *q;
+			q++;
+		}
+	}
+	out[n] = '\0';
+	return q;
+}
+
+/* Launcher prefixes: "[rank3]:", "[default3]:", "[1,3]<stdout>:", "3: " (srun -l). */
+static const char *strip_rank(const char *s, const char *e, int *rank)
+{
+	const char *q = s;
+	long v = 0;
+	if (q < e && *q == '[') {
+		const char *r = tp_eat(q + 1, e, "rank");
+		if (!r)
+			r = tp_eat(q + 1, e, "default");
+		if (r) {
+			if (r >= e || !is_digit(*r))
+				return s;
+			while (r < e && is_digit(*r) && v <= MAX_RANK)
+				v = v * 10 + (*r++ - '0');
+			if (r + 1 < e && r[0] == ']' && r[1] == ':') {
+				*rank = (int)v;
+				return tp_skip_blanks(r + 2, e);
+			}
+			return s;
+		}
+		/* mpirun --tag-output: [job,rank]<stdout>: */
+		r = q + 1;
+		while (r < e && is_digit(*r))
+			r++;
+		if (r == q + 1 || r >= e || *r != ',')
+			return s;
+		r++;
+		if (r >= e || !is_digit(*r))
+			return s;
+		while (r < e && is_digit(*r) && v <= MAX_RANK)
+			v = v * 10 + (*r++ - '0');
+		if (r < e && *r == ']') {
+			const char *t = tp_eat(r + 1, e, "<stdout>:");
+			if (!t)
+				t = tp_eat(r + 1, e, "<stderr>:");
+			if (t) {
+				*rank = (int)v;
+				return tp_skip_blanks(t, e);
+			}
+		}
+		return s;
+	}
+	/* srun --label: up to 5 digits, ": " */
+	while (q < e && is_digit(*q) && q - s < 6)
+		v = v * 10 + (*q++ - '0');
+	if (q > s && q - s <= 5 && q + 1 < e && q[0] == ':' && q[1] == ' ') {
+		*rank = (int)v;
+		return q + 2;
+	}
+	return s;
+}
+
+static const char *const levels[] = { "INFO", "WARNING", "WARN", "DEBUG", "ERROR",
+				      "CRITICAL", "NOTICE", "TRACE" };
+
+/* A logger level such as "INFO - ", "[INFO] ", "INFO:root:", "| INFO | ". */
+static const char *strip_level(const char *t, const char *e)
+{
+	const char *q = t;
+	int bracket = 0;
+	if (q < e && (*q == '[' || *q == '|')) {
+		bracket = *q == '[';
+		q = tp_skip_blanks(q + 1, e);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
+		const char *r = tp_eat(q, e, levels[i]);
+		if (!r)
+			continue;
+		if (bracket) {
+			if (r >= e || *r != ']')
+				return t;
+			r++;
+		}
+		r = tp_skip_blanks(r, e);
+		if (r < e && (*r == '-' || *r == '|')) {
+			return tp_skip_blanks(r + 1, e);
+		}
+		if (r < e && *r == ':' && !bracket) {
+			/* INFO:root:message */
+			const char *c = find_byte(r + 1, e, ':');
+			if (c && c - r < 64 && !find_byte(r + 1, c, ' '))
+				return tp_skip_blanks(c + 1, e);
+			return tp_skip_blanks(r + 1, e);
+		}
+		if (bracket)
+			return r;
+		return t;
+	}
+	return t;
+}
+
+/* Strips "[2024-10-13 22:30:00]" or "2024-10-13 22:30:00,123 -" at t. */
+static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
+{
+	const char *q = t;
+	int bracket = 0;
+	if (q < e && *q == '[') {
+		bracket = 1;
+		q++;
+	}
+	const char *r = parse_iso_ts(q, e, p->tsbuf);
+	if (!r)
+		return t;
+	if (bracket) {
+		if (r >= e || *r != ']')
+			return t;
+		r++;
+	}
+	p->cur_ts = p->tsbuf;
+	r = tp_skip_blanks(r, e);
+	if (r < e && (*r == '-' || *r == '|'))
+		r = tp_skip_blanks(r + 1, e);
+	return r;
+}
+
+static void segment(struct tp_parser *p, const char *s, const char *e)
+{
+	if (memchr(s, '\x1b', (size_t)(e - s))) {
+		/* remove CSI sequences: ESC [ params final-byte */
+		strbuf_reset(&p->clean);
+		const char *q = s;
+		while (q < e) {
+			const char *x = memchr(q, '\x1b', (size_t)(e - q));
+			if (!x) {
+				strbuf_add(&p->clean, q, (size_t)(e - q));
+				break;
+			}
+			strbuf_add(&p->clean, q, (size_t)(x - q));
+			q = x + 1;
+			if (q < e && *q == '[') {
+				q++;
+				while (q < e && ((*q >= '0' && *q <= '?') || (*q >= ' ' && *q <= '/')))
+					q++;
+				if (q < e)
+					q++;
+			}
+		}
+		s = p->clean.buf ? p->clean.buf : "";
+		e = s + p->clean.len;
+	}
+	p->cur_rank = -1;
+	p->cur_ts = NULL;
+	struct seg sg;
+	sg.s = tp_skip_blanks(s, e);
+	sg.s = strip_rank(sg.s, e, &p->cur_rank);
+	sg.e = trim_end(sg.s, e);
+	if (sg.s >= sg.e && p->cur_rank < 0)
+		return;
+	sg.t = tp_skip_blanks(sg.s, sg.e);
+	sg.t = strip_ts(p, sg.t, sg.e);
+	sg.t = strip_level(sg.t, sg.e);
+	if (!p->cur_ts)
+		sg.t = strip_ts(p, sg.t, sg.e);
+
+	struct rank_state *rs = rank_state(p, p->cur_rank);
+	if (rs->has_pending && continue_pending(p, rs, &sg))
+		return;
+
+	if (p->rules) {
+		flush_pending(p, rs);
+		if (tp_rules_match(p->rules, p->scratch, sg.t, (size_t)(sg.e - sg.t), p->file,
+				   p->lineno, &p->rules_sink) != 0)
+			return;
+	}
+	if (rs->blk.kind != BLK_NONE) {
+		if (tp_block_row(p, rs, &sg))
+			return;
+		if (++rs->blk.misses >= 3)
+			tp_block_end(p, rs);
+	}
+	if (sg.t >= sg.e)
+		return;
+	if (tp_block_start(p, rs, &sg))
+		return;
+	tp_lines_dispatch(p, rs, &sg);
+}
+
+void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
+{
+	if (flags & TP_LINE_START) {
+		p->lineno++;
+		p->st.lines++;
+		p->emitted = 0;
+		p->line_bytes = 0;
+	}
+	p->st.bytes += n + ((flags & TP_LINE_END) ? 1 : 0);
+	if (p->line_bytes >= TP_MAX_LINE) {
+		n = 0;
+	} else if (p->line_bytes + n > TP_MAX_LINE) {
+		n = TP_MAX_LINE - p->line_bytes;
+		p->long_line = 1;
+	}
+	p->line_bytes += n;
+	const char *e = s + n;
+	while (e > s && (e[-1] == '\r' || e[-1] == '\n'))
+		e--;
+	while (s < e) {
+		const char *cr = memchr(s, '\r', (size_t)(e - s));
+		const char *se = cr ? cr : e;
+		if (se > s)
+			segment(p, s, se);
+		s = cr ? cr + 1 : e;
+	}
+	if (flags & TP_LINE_END) {
+		if (!p->emitted)
+			p->st.unrecognized++;
+		if (p->long_line)
+			p->st.long_lines++;
+		p->long_line = 0;
+	}
+}
+
+void tp_parser_line(struct tp_parser *p, const char *line, size_t n)
+{
+	tp_parser_feed(p, line, n, TP_LINE_START | TP_LINE_END);
+}
+
+void tp_parser_finish(struct tp_parser *p)
+{
+	for (size_t i = 0; i < p->nranks; i++) {
+		struct rank_state *rs = p->ranks[i];
+		if (!rs)
+			continue;
+		p->cur_rank = i ? (int)i - 1 : -1;
+		if (rs->blk.kind != BLK_NONE)
+			tp_block_end(p, rs);
+		flush_pending(p, rs);
+	}
+}
+
+void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n)
+{
+	const char *s = buf, *e = buf + n;
+	while (s < e) {
+		const char *nl = memchr(s, '\n', (size_t)(e - s));
+		const char *le = nl ? nl : e;
+		tp_parser_line(p, s, (size_t)(le - s));
+		s = nl ? nl + 1 : e;
+	}
+}

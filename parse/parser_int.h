@@ -1,0 +1,109 @@
+/*
+ * parser_int.h - what parser.c (the line driver) and the format readers
+ * (lines.c: one-line formats; blocks.c: multi-line tables and blocks)
+ * share. Not a public header.
+ */
+#ifndef TPROF_PARSER_INT_H
+#define TPROF_PARSER_INT_H
+
+#include "parser.h"
+
+#define TP_NAME_MAX 256
+
+enum block_kind {
+	BLK_NONE,
+	BLK_SUMMARY,     /* [TIMING SUMMARY] (000) and TIMING SUMMARY - Section (001) */
+	BLK_BREAKDOWN,   /* X - Detailed Breakdown: (001) */
+	BLK_PERFSUM,     /* PERFORMANCE SUMMARY (004) */
+	BLK_AGGSTATS,    /* AGGREGATE STATISTICS (004) */
+	BLK_SPEEDUP,     /* SPEEDUP ANALYSIS (001) */
+	BLK_INFERENCE,   /* X Inference Benchmark: (001) */
+	BLK_WARMUP,      /* X - Warmup Analysis: (001) */
+	BLK_METRICS,     /* --- Profiling Metrics (Step N) --- (003) */
+	BLK_HFHEADER     /* ***** Running training ***** (HF Trainer) */
+};
+
+/* A short owned string (names from block headers outlive their line). */
+struct name_buf {
+	char s[TP_NAME_MAX];
+	size_t n;
+};
+
+struct block {
+	enum block_kind kind;
+	int rows;       /* rows read so far */
+	int misses;     /* consecutive lines that were neither row nor rule */
+	uint64_t line;  /* header line */
+	struct name_buf section;
+	struct name_buf baseline;
+	double baseline_s;
+	int has_baseline_s;
+	double step;
+	int has_step;
+	struct tp_record acc; /* inference / warmup fields being collected */
+	struct name_buf ts;
+};
+
+/* Per-rank state: a rank's lines may interleave with other ranks'. */
+struct rank_state {
+	struct block blk;
+	int has_pending;        /* a [Performance] line waiting for its GPU peak line */
+	struct tp_record pending;
+	struct name_buf pending_name;
+	struct name_buf pending_ts;
+};
+
+struct tp_parser {
+	const char *file;
+	struct tp_sink sink;
+	const struct tp_rules *rules;
+	struct tp_rules_scratch *scratch;
+	uint64_t lineno;
+	struct tp_stats st;
+	struct rank_state **ranks; /* index rank+1; 0 is "no rank" */
+	size_t nranks;
+	int cur_rank;
+	const char *cur_ts;  /* timestamp of the current segment or NULL */
+	char tsbuf[40];
+	int emitted;         /* records emitted for the current line */
+	struct strbuf clean; /* segment with ANSI escapes removed */
+	struct tp_sink rules_sink; /* counts records from user rules */
+	size_t line_bytes;   /* bytes of the current physical line so far */
+	int long_line;
+};
+
+/* A view of the current segment after prefixes were stripped. */
+struct seg {
+	const char *s, *e;   /* whole segment */
+	const char *t;       /* first byte after launcher/timestamp/level prefixes and blanks */
+};
+
+/* parser.c */
+void tp_emit(struct tp_parser *p, struct rank_state *rs, struct tp_record *r);
+void tp_warn(struct tp_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tp_rec_init(struct tp_parser *p, struct tp_record *r, enum tp_type t);
+/* Stores v in slot after checking it is finite (warns and drops otherwise);
+ * nonneg: also warn if negative (value kept). Returns 1 if stored. */
+int tp_check_set(struct tp_parser *p, struct tp_record *r, int slot, double v, int nonneg,
+		 const char *what);
+void name_set(struct name_buf *b, const char *s, size_t n);
+const char *trim_end(const char *s, const char *e);
+const char *find_byte(const char *s, const char *e, char c);
+const char *find_str(const char *s, const char *e, const char *lit);
+int is_separator_line(const char *t, const char *e, char c);
+const char *parse_iso_ts(const char *p, const char *e, char out[40]);
+
+/* lines.c: one-line formats; returns 1 if the segment was consumed. */
+int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
+/* Rows that are also blocks' rows: metric lines (step from blk if any) and
+ * "Key = value" meta lines (any_key: inside the HF header block). */
+int tp_read_metric_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg,
+		       const struct block *blk);
+int tp_read_meta_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg, int any_key);
+
+/* blocks.c */
+int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
+int tp_block_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
+void tp_block_end(struct tp_parser *p, struct rank_state *rs);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * record.h - the typed timing record, the one data model that flows from
+ * the parsers to the analysis and the renderers.
+ *
+ * A record has a type, a position (file, 1-based line), an optional
+ * timestamp and launcher rank, up to two strings (name and text) and up to
+ * TP_NUM_SLOTS numbers. Which strings and numbers a type uses, and their
+ * public field names, are given by its schema (tp_schema), so the NDJSON,
+ * CSV and table writers and the NDJSON reader are generic.
+ *
+ * Strings are borrowed: a record's name/text/ts/file point into memory owned
+ * by whoever produced the record (the line buffer or a parser's block
+ * state) and are valid only during the callback that receives it. Copy what
+ * you keep.
+ *
+ * Units (part of the public contract): durations in seconds unless the field
+ * ends in _ms; memory in MB as printed; FLOPs in GFLOPs.
+ */
+#ifndef TPROF_RECORD_H
+#define TPROF_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+enum tp_type {
+	TP_STAGE,
+	TP_TIMING,
+	TP_SUMMARY,
+	TP_GPM,
+	TP_META,
+	TP_COMPLETE,
+	TP_SPEEDUP,
+	TP_LATENCY,
+	TP_WARMUP,
+	TP_RUNTIME,
+	TP_SCALING,
+	TP_MEMORY,
+	TP_FLOPS,
+	TP_METRIC,
+	TP_BATCH,
+	TP_EPOCH,
+	TP_AGGREGATE,
+	TP_PERF,
+	TP_NTYPES
+};
+
+#define TP_NUM_SLOTS 8
+
+/* How a schema field is stored in the record. */
+enum tp_field_kind {
+	TP_F_NAME,  /* rec->name */
+	TP_F_TEXT,  /* rec->text */
+	TP_F_NUM,   /* rec->num[slot], present if bit slot of rec->has */
+	TP_F_INT,   /* like TP_F_NUM but written without decimals */
+	TP_F_VALUE  /* meta value: num[slot] if present, else text */
+};
+
+struct tp_field {
+	const char *name; /* public field name, e.g. "seconds" */
+	enum tp_field_kind kind;
+	int slot;         /* for NUM/INT/VALUE */
+	const char *unit; /* "s", "ms", "MB", "%", "" ... for table headers and docs */
+};
+
+struct tp_schema {
+	const char *type_name; /* "timing" */
+	int nfields;
+	struct tp_field fields[TP_NUM_SLOTS + 2];
+};
+
+extern const struct tp_schema tp_schemas[TP_NTYPES];
+
+/* Numeric slot numbers per type, named for readable parser code. */
+enum {
+	/* timing, complete, summary, perf, batch, epoch: seconds in slot 0 */
+	S_SECONDS = 0,
+	/* summary */
+	S_SUM_PERCENT = 1, S_SUM_CPU_MB = 2, S_SUM_GPU_MB = 3, S_SUM_GPU_PEAK_MB = 4,
+	/* gpm */
+	S_GPM_GRAPHS = 0, S_GPM_PATTERN_MS = 1, S_GPM_TOTAL_MS = 2, S_GPM_AVG_NODES = 3,
+	/* meta */
+	S_META_VALUE = 0,
+	/* complete */
+	S_CPL_PEAK_MB = 1, S_CPL_GPU_PEAK_MB = 2,
+	/* speedup */
+	S_SPD_FACTOR = 0, S_SPD_BASELINE_S = 1,
+	/* latency */
+	S_LAT_MEAN_MS = 0, S_LAT_MIN_MS = 1, S_LAT_MAX_MS = 2, S_LAT_THROUGHPUT = 3,
+	/* warmup */
+	S_WU_FIRST_S = 0, S_WU_STEADY_S = 1, S_WU_OVERHEAD_S = 2, S_WU_OVERHEAD_PCT = 3,
+	/* runtime */
+	S_RT_MEAN_MS = 0, S_RT_STD_MS = 1, S_RT_MIN_MS = 2, S_RT_MAX_MS = 3, S_RT_RUNS = 4,
+	/* scaling */
+	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2,
+	/* memory / flops */
+	S_MEM_MB = 0, S_FLOPS_GFLOPS = 0,
+	/* metric */
+	S_MET_STEP = 0, S_MET_AVG_S = 1, S_MET_TOTAL_S = 2, S_MET_COUNT = 3,
+	/* batch: seconds in 0 */
+	S_BAT_INDEX = 1, S_BAT_GPU_MB = 2, S_BAT_CPU_MB = 3, S_BAT_LOSS = 4,
+	/* epoch: seconds in 0 (epochs are numbered by the analysis, in order) */
+	S_EP_GPU_MB = 2, S_EP_RESERVED_MB = 3, S_EP_PEAK_MB = 4,
+	/* aggregate */
+	S_AGG_COUNT = 0, S_AGG_TOTAL_S = 1, S_AGG_MEAN_S = 2, S_AGG_MIN_S = 3, S_AGG_MAX_S = 4,
+	/* perf: seconds in 0 */
+	S_PERF_CPU_DELTA_MB = 1, S_PERF_GPU_DELTA_MB = 2, S_PERF_GPU_PEAK_MB = 3
+};
+
+struct tp_record {
+	enum tp_type type;
+	const char *file; /* display name of the input; never NULL */
+	uint64_t line;    /* 1-based line of the record's first line */
+	const char *ts;   /* ISO 8601 "YYYY-MM-DDTHH:MM:SS[.fff]" or NULL */
+	int rank;         /* launcher process number, -1 if none */
+	const char *name;
+	size_t name_len;
+	const char *text;
+	size_t text_len;
+	double num[TP_NUM_SLOTS];
+	unsigned has; /* bit i set: num[i] present */
+};
+
+static inline void tp_set(struct tp_record *r, int slot, double v)
+{
+	r->num[slot] = v;
+	r->has |= 1u << slot;
+}
+static inline int tp_has(const struct tp_record *r, int slot)
+{
+	return (r->has >> slot) & 1u;
+}
+
+/* Type from its public name ("timing"), or -1. */
+int tp_type_from_name(const char *s, size_t n);
+
+/* Index of a field by public name within a type's schema, or -1. */
+int tp_field_index(enum tp_type t, const char *name, size_t n);
+
+#endif

@@ -1,0 +1,28 @@
+#!/bin/sh
+# deps.sh - installs the Debian packages tprof needs to build and test.
+# As root it runs apt-get; otherwise it prints the exact command and stops.
+set -u
+
+PKGS="build-essential pkg-config libpcre2-dev libcsv-dev libxlsxwriter-dev libcriterion-dev zlib1g-dev gnuplot-nox"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps: missing packages:$missing (no apt-get here: install them with your package manager)" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages:$missing" >&2
+	echo "deps: run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || exit 1
+apt-get install -y -qq --no-install-recommends $missing >/dev/null || exit 1

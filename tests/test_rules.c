@@ -1,0 +1,643 @@
+/*
+ * test_rules.c - unit tests of user-defined formats (parse/rules.c):
+ * loading and its error messages, capture-to-field conversion, warnings
+ * for unreadable values, first-match-wins, the match limit on a
+ * catastrophic pattern, sharing one rule set between threads, and the
+ * bundled sample (samples/rules/custom.rules on samples/custom-format.log).
+ *
+ * The collecting sink is local (prefix rt_) so that this suite does not
+ * depend on what tests/testutil.h provides.
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "rules.h"
+#include "util.h"
+
+/* A record with owned copies of its strings. */
+struct rt_rec {
+	enum tp_type type;
+	uint64_t line;
+	char *file, *name, *text, *ts;
+	int rank;
+	double num[TP_NUM_SLOTS];
+	unsigned has;
+};
+
+struct rt_sink {
+	struct rt_rec *recs;
+	size_t n, alloc;
+	size_t nwarn;
+	char last_warn[512];
+	uint64_t last_warn_line;
+};
+
+static char *rt_dup(const char *s, size_t n)
+{
+	return s ? xmemdup(s, n) : NULL;
+}
+
+static int rt_emit(void *ctx, const struct tp_record *r)
+{
+	struct rt_sink *k = ctx;
+	ALLOC_GROW(k->recs, k->n + 1, k->alloc);
+	struct rt_rec *c = &k->recs[k->n++];
+	c->type = r->type;
+	c->line = r->line;
+	c->file = xstrdup(r->file);
+	c->name = rt_dup(r->name, r->name_len);
+	c->text = rt_dup(r->text, r->text_len);
+	c->ts = r->ts ? xstrdup(r->ts) : NULL;
+	c->rank = r->rank;
+	memcpy(c->num, r->num, sizeof(c->num));
+	c->has = r->has;
+	return 0;
+}
+
+static void rt_warn(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	struct rt_sink *k = ctx;
+	(void)file;
+	k->nwarn++;
+	k->last_warn_line = line;
+	snprintf(k->last_warn, sizeof(k->last_warn), "%s", msg);
+}
+
+static void rt_clear(struct rt_sink *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->recs[i].file);
+		free(k->recs[i].name);
+		free(k->recs[i].text);
+		free(k->recs[i].ts);
+	}
+	free(k->recs);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Compiles rules text that must load. */
+static struct tp_rules *rt_load(const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *r = tp_rules_compile(text, strlen(text), "t.rules", &err);
+	cr_assert_not_null(r, "rules failed to load: %s", err.buf ? err.buf : "");
+	strbuf_release(&err);
+	return r;
+}
+
+/* Compiles rules text that must fail; returns the message (caller frees). */
+static char *rt_load_error(const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *r = tp_rules_compile(text, strlen(text), "t.rules", &err);
+	cr_assert_null(r, "rules loaded but should not have: %s", text);
+	cr_assert(err.len > 0, "no error message");
+	return err.buf;
+}
+
+/* Matches one line against rules, collecting into k; returns tp_rules_match's result. */
+static int rt_match(const struct tp_rules *r, struct rt_sink *k, const char *line)
+{
+	struct tp_sink s = { rt_emit, rt_warn, k };
+	return tp_rules_match(r, NULL, line, strlen(line), "log", 7, &s);
+}
+
+static double rt_num(const struct rt_rec *c, int slot)
+{
+	cr_assert(c->has & (1u << slot), "slot %d not set", slot);
+	return c->num[slot];
+}
+
+/* Converted values: equal to 1e-9 relative (unit scaling may round). */
+static void rt_eq(double got, double want)
+{
+	cr_assert_float_eq(got, want, 1e-9 * (fabs(want) + 1), "%.17g != %.17g", got, want);
+}
+#define RT_EQ(a, b) rt_eq((a), (double)(b))
+
+/* ---- the two examples from the issue ----------------------------------- */
+
+Test(rules, example_timing)
+{
+	struct tp_rules *r = rt_load("timing  \\[TIME\\] (?<name>\\w+)=(?<seconds>\\S+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "[TIME] stage=1.234s"), 1);
+	cr_assert_eq(k.n, 1);
+	cr_assert_eq(k.recs[0].type, TP_TIMING);
+	cr_assert_str_eq(k.recs[0].name, "stage");
+	cr_assert_eq(rt_num(&k.recs[0], S_SECONDS), 1.234);
+	cr_assert_str_eq(k.recs[0].file, "log");
+	cr_assert_eq(k.recs[0].line, 7);
+	cr_assert_eq(k.recs[0].rank, -1);
+	cr_assert_null(k.recs[0].ts);
+	cr_assert_eq(k.recs[0].has, 1u << S_SECONDS);
+	cr_assert_eq(k.nwarn, 0);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, example_aggregate)
+{
+	struct tp_rules *r = rt_load(
+		"aggregate ^(?<name>\\S+)\\s+total=\\s*(?<total_s>.+?)\\s+mean=\\s*(?<mean_s>\\S+)"
+		"\\s+calls=\\s*(?<count>\\d+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "stage total=  10.123 sec mean= 1.2 calls= 3"), 1);
+	cr_assert_eq(k.n, 1);
+	cr_assert_eq(k.recs[0].type, TP_AGGREGATE);
+	cr_assert_str_eq(k.recs[0].name, "stage");
+	cr_assert_eq(rt_num(&k.recs[0], S_AGG_TOTAL_S), 10.123);
+	cr_assert_eq(rt_num(&k.recs[0], S_AGG_MEAN_S), 1.2);
+	cr_assert_eq(rt_num(&k.recs[0], S_AGG_COUNT), 3);
+	cr_assert_eq(k.recs[0].has,
+		     (1u << S_AGG_TOTAL_S) | (1u << S_AGG_MEAN_S) | (1u << S_AGG_COUNT));
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+/* ---- conversions -------------------------------------------------------- */
+
+Test(rules, durations_to_seconds)
+{
+	struct tp_rules *r = rt_load("timing T (?<name>\\w+) (?<seconds>.+)\n");
+	static const struct { const char *line; double s; } cases[] = {
+		{ "T a 12ms", 0.012 },          { "T a 2.5 min", 150 },
+		{ "T a 3", 3 },                 { "T a 1.5h", 5400 },
+		{ "T a 250us", 0.00025 },       { "T a 1,234.5 sec", 1234.5 },
+		{ "T a 2345.67s (39.09min)", 2345.67 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct rt_sink k = { 0 };
+		cr_assert_eq(rt_match(r, &k, cases[i].line), 1, "%s: %s", cases[i].line,
+			     k.last_warn);
+		RT_EQ(rt_num(&k.recs[0], S_SECONDS), cases[i].s);
+		rt_clear(&k);
+	}
+	tp_rules_free(r);
+}
+
+Test(rules, durations_to_ms)
+{
+	struct tp_rules *r = rt_load(
+		"latency L (?<name>\\w+) mean=(?<mean_ms>[^,]+), max=(?<max_ms>[^,]+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "L fwd mean=1.2, max=1.5s"), 1, "%s", k.last_warn);
+	cr_assert_eq(rt_num(&k.recs[0], S_LAT_MEAN_MS), 1.2); /* bare = ms, exact */
+	RT_EQ(rt_num(&k.recs[0], S_LAT_MAX_MS), 1500);
+	cr_assert_eq(rt_match(r, &k, "L fwd mean=3.25 ms, max=250us"), 1, "%s", k.last_warn);
+	cr_assert_eq(rt_num(&k.recs[1], S_LAT_MEAN_MS), 3.25);
+	RT_EQ(rt_num(&k.recs[1], S_LAT_MAX_MS), 0.25);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, memory_and_plain_numbers)
+{
+	struct rt_sink k = { 0 };
+	struct tp_rules *r =
+		rt_load("summary section=\"Train\" (?<name>\\w+): (?<seconds>\\S+) (?<percent>\\S+) "
+		    "cpu=(?<cpu_mb>.+?) gpu=(?<gpu_mb>.+)$\n"
+		    "speedup (?<name>\\w+) is (?<factor>\\S+) faster than (?<baseline>\\w+)\n"
+		    "flops (?<name>\\w+) (?<gflops>.+)\n");
+	cr_assert_eq(rt_match(r, &k, "fwd: 1.5s 12.5% cpu=2 GB gpu=512"), 1, "%s", k.last_warn);
+	struct rt_rec *c = &k.recs[0];
+	cr_assert_str_eq(c->text, "Train");
+	cr_assert_eq(rt_num(c, S_SECONDS), 1.5);
+	cr_assert_eq(rt_num(c, S_SUM_PERCENT), 12.5);
+	cr_assert_eq(rt_num(c, S_SUM_CPU_MB), 2048);
+	cr_assert_eq(rt_num(c, S_SUM_GPU_MB), 512);
+	cr_assert_eq(rt_match(r, &k, "kan is 2.5x faster than mlp"), 1, "%s", k.last_warn);
+	cr_assert_eq(rt_num(&k.recs[1], S_SPD_FACTOR), 2.5);
+	cr_assert_str_eq(k.recs[1].text, "mlp");
+	cr_assert_eq(rt_match(r, &k, "model 12.75 GFLOPs"), 1, "%s", k.last_warn);
+	cr_assert_eq(rt_num(&k.recs[2], S_FLOPS_GFLOPS), 12.75);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, constant_unit_error_names_field)
+{
+	char *e = rt_load_error("summary sec=\"Train\" (?<name>\\w+)\n");
+	cr_assert(strstr(e, "t.rules:1:9:") && strstr(e, "'sec'"), "%s", e);
+	free(e);
+}
+
+Test(rules, meta_value_number_or_text)
+{
+	struct tp_rules *r = rt_load("meta ^(?<key>\\w+) = (?<value>.+)$\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "lr = 3e-4"), 1);
+	cr_assert_eq(rt_match(r, &k, "optim = adamw"), 1);
+	cr_assert_str_eq(k.recs[0].name, "lr");
+	cr_assert_eq(rt_num(&k.recs[0], S_META_VALUE), 3e-4);
+	cr_assert_null(k.recs[0].text);
+	cr_assert_eq(k.recs[1].has, 0);
+	cr_assert_str_eq(k.recs[1].text, "adamw");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, ts_and_rank)
+{
+	struct tp_rules *r = rt_load(
+		"timing ^(?<ts>\\S+ \\S+) \\[rank(?<rank>\\d+)\\] (?<name>\\w+) took (?<seconds>\\S+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "2024-10-13 22:30:00,123456 [rank3] fwd took 2s"), 1,
+		     "%s", k.last_warn);
+	cr_assert_str_eq(k.recs[0].ts, "2024-10-13T22:30:00.123");
+	cr_assert_eq(k.recs[0].rank, 3);
+	cr_assert_eq(rt_match(r, &k, "2024-13-13 22:30:00 [rank3] fwd took 2s"), -1);
+	cr_assert(strstr(k.last_warn, "'ts'"), "%s", k.last_warn);
+	cr_assert_eq(rt_match(r, &k, "2024-10-13 22:30:00 [rank99999999999] fwd took 2s"), -1);
+	cr_assert(strstr(k.last_warn, "'rank'"), "%s", k.last_warn);
+	cr_assert_eq(k.n, 1);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+/* ---- constants, defaults, alternatives ---------------------------------- */
+
+Test(rules, constant_name_with_escapes)
+{
+	struct tp_rules *r = rt_load("timing name=\"load \\\"ckpt\\\" \\\\ x\" ^LOAD (?<seconds>\\S+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "LOAD 4.5s"), 1);
+	cr_assert_str_eq(k.recs[0].name, "load \"ckpt\" \\ x");
+	cr_assert_eq(rt_num(&k.recs[0], S_SECONDS), 4.5);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, capture_overrides_constant_default)
+{
+	struct tp_rules *r = rt_load(
+		"aggregate name=\"step\" count=\"1\" ^(?:(?<name>\\w+): )?total=(?<total_s>\\S+)"
+		"(?: n=(?<count>\\d*))?\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "total=2s"), 1);
+	cr_assert_eq(rt_match(r, &k, "fwd: total=3s n=5"), 1);
+	cr_assert_eq(rt_match(r, &k, "fwd: total=3s n="), 1); /* empty group = absent */
+	cr_assert_str_eq(k.recs[0].name, "step");
+	cr_assert_eq(rt_num(&k.recs[0], S_AGG_COUNT), 1);
+	cr_assert_str_eq(k.recs[1].name, "fwd");
+	cr_assert_eq(rt_num(&k.recs[1], S_AGG_COUNT), 5);
+	cr_assert_eq(rt_num(&k.recs[2], S_AGG_COUNT), 1);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, duplicate_names_in_alternatives)
+{
+	struct tp_rules *r = rt_load(
+		"timing (?<name>\\w+) (?:in (?<seconds>\\S+)|took (?<seconds>\\d+) seconds)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "a in 2ms"), 1, "%s", k.last_warn);
+	cr_assert_eq(rt_match(r, &k, "b took 7 seconds"), 1, "%s", k.last_warn);
+	RT_EQ(rt_num(&k.recs[0], S_SECONDS), 0.002);
+	cr_assert_eq(rt_num(&k.recs[1], S_SECONDS), 7);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, first_match_wins)
+{
+	struct tp_rules *r = rt_load("timing name=\"first\" x=(?<seconds>\\d+)\n"
+				     "timing name=\"second\" x=(?<seconds>\\d+)\n"
+				     "stage ^y (?<name>\\w+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "x=5"), 1);
+	cr_assert_eq(rt_match(r, &k, "y go"), 1);
+	cr_assert_eq(k.n, 2);
+	cr_assert_str_eq(k.recs[0].name, "first");
+	cr_assert_eq(k.recs[1].type, TP_STAGE);
+	cr_assert_str_eq(k.recs[1].name, "go");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+/* ---- the file format ----------------------------------------------------- */
+
+Test(rules, comments_blanks_crlf_bom)
+{
+	const char *text = "\xEF\xBB\xBF# my format\r\n\r\n   # indented comment\n"
+			   "  timing\t\\[T\\] (?<name>\\w+)=(?<seconds>\\S+)   \r\n\n";
+	struct tp_rules *r = rt_load(text);
+	cr_assert_eq(tp_rules_count(r), 1);
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "[T] a=1\r"), 1, "%s", k.last_warn);
+	cr_assert_eq(rt_num(&k.recs[0], S_SECONDS), 1);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, empty_rules_match_nothing)
+{
+	struct tp_rules *r = rt_load("# nothing\n\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(tp_rules_count(r), 0);
+	cr_assert_eq(rt_match(r, &k, "anything"), 0);
+	tp_rules_free(r);
+}
+
+Test(rules, bad_pattern_position)
+{
+	/* "timing  " is 8 columns, so the pattern starts in column 9; PCRE2
+	 * reports the quantifier '*' at pattern offset 8 -> column 17 */
+	char *e = rt_load_error("# c\n\ntiming  (?<name>*)x(?<seconds>\\d+)\n");
+	cr_assert(strstr(e, "t.rules:3:17:"), "%s", e);
+	cr_assert(strstr(e, "quantifier"), "PCRE2's text expected: %s", e);
+	free(e);
+	/* columns count characters, not bytes: the 2-byte µ is one column, and
+	 * the unclosed '(' is reported at the end of the pattern, column 21 */
+	e = rt_load_error("stage \xc2\xb5(?<name>\\w+)(\n");
+	cr_assert(strstr(e, "t.rules:1:21:") && strstr(e, "parenthesis"), "%s", e);
+	free(e);
+}
+
+Test(rules, unknown_capture_name)
+{
+	char *e = rt_load_error("timing\t(?<name>\\w+) (?<secs>\\S+)\n");
+	cr_assert(strstr(e, "t.rules:1:24:"), "%s", e); /* the name "secs" itself */
+	cr_assert(strstr(e, "'secs'") && strstr(e, "seconds"), "%s", e);
+	free(e);
+}
+
+Test(rules, unknown_type)
+{
+	char *e = rt_load_error("timing (?<name>a)(?<seconds>1)\ntimings (?<name>a)\n");
+	cr_assert(strstr(e, "t.rules:2:1:") && strstr(e, "\"timings\""), "%s", e);
+	free(e);
+}
+
+Test(rules, other_load_errors)
+{
+	static const struct { const char *text, *want; } cases[] = {
+		{ "timing\n", "t.rules:1:7: missing pattern" },
+		{ "timing name=\"x\"\n", "t.rules:1:16: missing pattern" },
+		{ "timing x(?<seconds>\\d)\n", "t.rules:1:1: a 'timing' rule needs a 'name'" },
+		{ "timing name=\"x\n", "t.rules:1:13: unterminated" },
+		{ "timing name=\"x\"y z\n", "t.rules:1:16: expected a blank" },
+		{ "timing name=\"x\" name=\"y\" z\n", "t.rules:1:17: field 'name' given twice" },
+		{ "timing name=\"x\" seconds=\"abc\" z\n", "cannot read \"abc\" as a duration" },
+		{ "timing name=\"\" z\n", "t.rules:1:14: cannot read \"\"" },
+		{ "timing name=\"x\" rank=\"-1\" z\n", "as a rank" },
+		{ "meta key=\"a\" bogus=\"1\" z\n", "type 'meta' has no field 'bogus'" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *e = rt_load_error(cases[i].text);
+		cr_assert(strstr(e, cases[i].want), "case %zu: got %s, want %s", i, e,
+			  cases[i].want);
+		free(e);
+	}
+}
+
+/* ---- runtime warnings and limits ---------------------------------------- */
+
+Test(rules, unreadable_capture_warns)
+{
+	struct tp_rules *r = rt_load("\ntiming \\[TIME\\] (?<name>\\w+)=(?<seconds>\\S+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "[TIME] stage=abc"), -1);
+	cr_assert_eq(k.n, 0);
+	cr_assert_eq(k.nwarn, 1);
+	cr_assert_eq(k.last_warn_line, 7);
+	cr_assert(strstr(k.last_warn, "t.rules:2") && strstr(k.last_warn, "'seconds'") &&
+		  strstr(k.last_warn, "\"abc\""), "%s", k.last_warn);
+	cr_assert_eq(rt_match(r, &k, "[TIME] stage=1.5xs"), -1);
+	cr_assert_eq(rt_match(r, &k, "[TIME] stage=nan"), -1); /* durations must be finite */
+	cr_assert_eq(k.nwarn, 3);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, non_matching_lines_produce_nothing)
+{
+	struct tp_rules *r = rt_load("timing \\[TIME\\] (?<name>\\w+)=(?<seconds>\\S+)\n");
+	struct rt_sink k = { 0 };
+	static const char *lines[] = { "", "[TIME]", "[TIME] =1s", "TIME stage=1s",
+				       "[2024-10-13 22:30:00] [TIMING] x: 1s" };
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		cr_assert_eq(rt_match(r, &k, lines[i]), 0, "%s", lines[i]);
+	struct tp_sink s = { rt_emit, rt_warn, &k };
+	cr_assert_eq(tp_rules_match(r, NULL, NULL, 0, "log", 1, &s), 0);
+	cr_assert_eq(k.n, 0);
+	cr_assert_eq(k.nwarn, 0);
+	tp_rules_free(r);
+}
+
+Test(rules, catastrophic_pattern_terminates, .timeout = 20)
+{
+	struct tp_rules *r = rt_load("timing name=\"x\" (a+)+$\n"
+				     "stage ^(?<name>a{3})\n");
+	size_t n = 100 * 1024;
+	char *line = xmalloc(n + 2);
+	memset(line, 'a', n);
+	line[n] = 'b';
+	line[n + 1] = '\0';
+	struct rt_sink k = { 0 };
+	struct tp_rules_scratch *sc = tp_rules_scratch_new(r);
+	struct tp_sink s = { rt_emit, rt_warn, &k };
+	/* the first rule gives up (warning), the second still gets its turn */
+	cr_assert_eq(tp_rules_match(r, sc, line, n + 1, "log", 1, &s), 1);
+	cr_assert_eq(k.nwarn, 1);
+	cr_assert(strstr(k.last_warn, "limit"), "%s", k.last_warn);
+	cr_assert_eq(k.n, 1);
+	cr_assert_eq(k.recs[0].type, TP_STAGE);
+	line[0] = 'b'; /* now only the catastrophic rule can match: -1, nothing emitted */
+	cr_assert_eq(tp_rules_match(r, sc, line, n + 1, "log", 2, &s), -1);
+	cr_assert_eq(k.n, 1);
+	cr_assert_eq(k.nwarn, 2);
+	tp_rules_scratch_free(sc);
+	free(line);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, invalid_utf8_line_with_utf_pattern)
+{
+	struct tp_rules *r = rt_load("stage (*UTF)^(?<name>\\S+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "ab\xff\xfe"), -1);
+	cr_assert_eq(k.nwarn, 1);
+	cr_assert_eq(rt_match(r, &k, "\xc3\xa9t\xc3\xa9 x"), 1);
+	cr_assert_str_eq(k.recs[0].name, "\xc3\xa9t\xc3\xa9");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules, warning_excerpt_is_bounded_and_clean)
+{
+	struct tp_rules *r = rt_load("timing name=\"x\" ^T (?<seconds>.*)$\n");
+	struct rt_sink k = { 0 };
+	char line[300] = "T ";
+	memset(line + 2, 'z', 250);
+	line[10] = '\x1b';
+	line[252] = '\0';
+	cr_assert_eq(rt_match(r, &k, line), -1);
+	cr_assert(strstr(k.last_warn, "...\""), "%s", k.last_warn);
+	cr_assert_null(strchr(k.last_warn, '\x1b'));
+	cr_assert(strlen(k.last_warn) < 200, "%s", k.last_warn);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+/* ---- scratch reuse and sharing between threads ---------------------------- */
+
+struct rt_thread {
+	const struct tp_rules *r;
+	size_t got;
+	int bad;
+};
+
+static int rt_count_emit(void *ctx, const struct tp_record *rec)
+{
+	struct rt_thread *t = ctx;
+	t->bad |= rec->name_len != 1 || rec->num[S_SECONDS] != (double)(rec->name[0] - 'a');
+	t->got++;
+	return 0;
+}
+
+static void *rt_thread_main(void *arg)
+{
+	struct rt_thread *t = arg;
+	struct tp_rules_scratch *sc = tp_rules_scratch_new(t->r);
+	struct tp_sink s = { rt_count_emit, NULL, t };
+	char line[32];
+	for (int i = 0; i < 20000; i++) {
+		int c = i % 26;
+		int n = snprintf(line, sizeof(line), "[T] %c=%d", 'a' + c, c);
+		tp_rules_match(t->r, sc, line, (size_t)n, "log", (uint64_t)i + 1, &s);
+	}
+	tp_rules_scratch_free(sc);
+	return NULL;
+}
+
+Test(rules, shared_between_threads)
+{
+	struct tp_rules *r = rt_load("timing \\[T\\] (?<name>\\w+)=(?<seconds>\\S+)\n");
+	pthread_t th[4];
+	struct rt_thread st[4];
+	for (int i = 0; i < 4; i++) {
+		st[i] = (struct rt_thread){ r, 0, 0 };
+		cr_assert_eq(pthread_create(&th[i], NULL, rt_thread_main, &st[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		cr_assert_eq(st[i].got, 20000);
+		cr_assert_eq(st[i].bad, 0);
+	}
+	tp_rules_free(r);
+}
+
+/* ---- files ----------------------------------------------------------------- */
+
+Test(rules, load_from_file_and_io_errors)
+{
+	char path[] = "/tmp/tprof-rules-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	const char *text = "stage ^S (?<name>\\w+)\ntiming ^T (?<name>\\w+\n";
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_null(tp_rules_load(path, &err));
+	cr_assert(strstr(err.buf, path) && strstr(err.buf, ":2:"), "%s", err.buf);
+	strbuf_reset(&err);
+	unlink(path);
+	cr_assert_null(tp_rules_load(path, &err));
+	cr_assert(strstr(err.buf, "No such file"), "%s", err.buf);
+	strbuf_reset(&err);
+	cr_assert_null(tp_rules_load("/tmp", &err)); /* a directory */
+	cr_assert(err.len > 0);
+	strbuf_release(&err);
+}
+
+/* Reads a whole file (test helper); NULL if absent. */
+static char *rt_slurp(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(&sb, buf, got);
+	fclose(fp);
+	*n = sb.len;
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+Test(rules, bundled_sample)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *r = tp_rules_load("samples/rules/custom.rules", &err);
+	cr_assert_not_null(r, "run from the repository root: %s", err.buf);
+	size_t n;
+	char *log = rt_slurp("samples/custom-format.log", &n);
+	cr_assert_not_null(log);
+	struct rt_sink k = { 0 };
+	struct tp_sink s = { rt_emit, rt_warn, &k };
+	struct tp_rules_scratch *sc = tp_rules_scratch_new(r);
+	uint64_t lineno = 0;
+	for (char *p = log, *end = log + n; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *e = nl ? nl : end;
+		tp_rules_match(r, sc, p, (size_t)(e - p), "custom-format.log", ++lineno, &s);
+		p = nl ? nl + 1 : end;
+	}
+	size_t per_type[TP_NTYPES] = { 0 };
+	for (size_t i = 0; i < k.n; i++)
+		per_type[k.recs[i].type]++;
+	cr_assert_eq(k.nwarn, 1, "one deliberately bad line; got %zu: %s", k.nwarn,
+		     k.last_warn);
+	cr_assert_eq(per_type[TP_TIMING], 4);
+	cr_assert_eq(per_type[TP_AGGREGATE], 3);
+	cr_assert_eq(per_type[TP_STAGE], 2);
+	cr_assert_eq(per_type[TP_MEMORY], 2);
+	cr_assert_eq(per_type[TP_META], 2);
+	cr_assert_eq(k.n, 13);
+	tp_rules_scratch_free(sc);
+	rt_clear(&k);
+	free(log);
+	strbuf_release(&err);
+	tp_rules_free(r);
+}
+
+/* ---- robustness: arbitrary bytes as rules and as lines ---------------------- */
+
+Test(rules, random_rules_and_lines_do_not_crash)
+{
+	static const char alphabet[] = "timngstaeu ()[]{}?*+|\\<>'\"=:.,#$^dwsS0123\n\t\xc2\xb5\xff";
+	unsigned seed = 12345;
+	for (int iter = 0; iter < 3000; iter++) {
+		char text[96];
+		size_t n = 0;
+		/* half the inputs start like a rule so that patterns get compiled */
+		static const char *heads[] = { "timing name=\"x\" ", "stage (?<name>", "meta " };
+		if (iter % 2)
+			n = (size_t)snprintf(text, sizeof(text), "%s", heads[iter / 2 % 3]);
+		while (n < sizeof(text) - 1 && (seed = seed * 1103515245u + 12345u) % 97) {
+			text[n++] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		}
+		struct strbuf err = STRBUF_INIT;
+		struct tp_rules *r = tp_rules_compile(text, n, "fz", &err);
+		cr_assert((r != NULL) == (err.len == 0));
+		if (r) {
+			struct rt_sink k = { 0 };
+			struct tp_sink s = { rt_emit, rt_warn, &k };
+			tp_rules_match(r, NULL, text, n, "fz", 1, &s);
+			tp_rules_match(r, NULL, "x 1s 2024-01-01 00:00:00", 24, "fz", 2, &s);
+			rt_clear(&k);
+		}
+		tp_rules_free(r);
+		strbuf_release(&err);
+	}
+}

@@ -1,0 +1,112 @@
+/*
+ * testutil.h - helpers shared by the Criterion suites: a sink that keeps
+ * every record (with owned copies of its borrowed strings) and every
+ * warning, and lookups over what it kept.
+ *
+ * Everything is static inline so that a suite that uses only part of it
+ * compiles cleanly under -Werror.
+ */
+#ifndef TPROF_TESTUTIL_H
+#define TPROF_TESTUTIL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+#include "record.h"
+#include "util.h"
+
+/* A record whose strings point into the owned copies beside it. */
+struct collected {
+	struct tp_record rec;
+	char *file, *name, *text, *ts;
+};
+
+struct collector {
+	struct collected *v;
+	size_t n, alloc;
+	char **warnings; /* "line: message" */
+	size_t nwarn, warn_alloc;
+	size_t stop_after; /* if non-zero, ask to stop after this many records */
+};
+
+static inline char *tu_dup(const char *s, size_t n)
+{
+	return s ? xmemdup(s, n) : NULL;
+}
+
+static inline int collect_emit(void *ctx, const struct tp_record *r)
+{
+	struct collector *c = ctx;
+	struct collected *k;
+
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	k = &c->v[c->n++];
+	k->rec = *r;
+	k->file = xstrdup(r->file);
+	k->name = tu_dup(r->name, r->name_len);
+	k->text = tu_dup(r->text, r->text_len);
+	k->ts = r->ts ? xstrdup(r->ts) : NULL;
+	k->rec.file = k->file;
+	k->rec.name = k->name;
+	k->rec.text = k->text;
+	k->rec.ts = k->ts;
+	return c->stop_after && c->n >= c->stop_after;
+}
+
+static inline void collect_warn(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	struct collector *c = ctx;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)file;
+	strbuf_addf(&sb, "%llu: %s", (unsigned long long)line, msg);
+	ALLOC_GROW(c->warnings, c->nwarn + 1, c->warn_alloc);
+	c->warnings[c->nwarn++] = sb.buf;
+}
+
+static inline struct tp_sink collect_sink(struct collector *c)
+{
+	struct tp_sink s = { collect_emit, collect_warn, c };
+	return s;
+}
+
+static inline void collector_free(struct collector *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].file);
+		free(c->v[i].name);
+		free(c->v[i].text);
+		free(c->v[i].ts);
+	}
+	for (size_t i = 0; i < c->nwarn; i++)
+		free(c->warnings[i]);
+	free(c->v);
+	free(c->warnings);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The first record of that type and name (name NULL: any), or NULL. */
+static inline const struct tp_record *collected_find(const struct collector *c,
+						     enum tp_type type, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct tp_record *r = &c->v[i].rec;
+		if (r->type == type && (!name || (r->name && strcmp(r->name, name) == 0)))
+			return r;
+	}
+	return NULL;
+}
+
+/* How many records of that type were collected. */
+static inline size_t collected_count(const struct collector *c, enum tp_type type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += c->v[i].rec.type == type;
+	return n;
+}
+
+#endif
