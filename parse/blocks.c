@@ -46,13 +46,13 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 	const char *t = sg->t, *e = sg->e, *q;
 	switch (*t) {
 	case '[':
-		if (tp_eat(t, e, "[TIMING SUMMARY]")) {
+		if (TP_EAT(t, e, "[TIMING SUMMARY]")) {
 			open_block(p, rs, BLK_SUMMARY, "TIMING SUMMARY", 14);
 			return 1;
 		}
 		break;
 	case 'T':
-		if ((q = tp_eat(t, e, "TIMING SUMMARY"))) {
+		if ((q = TP_EAT(t, e, "TIMING SUMMARY"))) {
 			q = tp_skip_blanks(q, e);
 			if (q < e && *q == '-')
 				q = tp_skip_blanks(q + 1, e);
@@ -64,25 +64,25 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 		}
 		break;
 	case 'P':
-		if (tp_eat(t, e, "PERFORMANCE SUMMARY")) {
+		if (TP_EAT(t, e, "PERFORMANCE SUMMARY")) {
 			open_block(p, rs, BLK_PERFSUM, "PERFORMANCE SUMMARY", 19);
 			return 1;
 		}
 		break;
 	case 'A':
-		if (tp_eat(t, e, "AGGREGATE STATISTICS")) {
+		if (TP_EAT(t, e, "AGGREGATE STATISTICS")) {
 			open_block(p, rs, BLK_AGGSTATS, "AGGREGATE STATISTICS", 20);
 			return 1;
 		}
 		break;
 	case 'S':
-		if (tp_eat(t, e, "SPEEDUP ANALYSIS")) {
+		if (TP_EAT(t, e, "SPEEDUP ANALYSIS")) {
 			open_block(p, rs, BLK_SPEEDUP, "SPEEDUP ANALYSIS", 16);
 			return 1;
 		}
 		break;
 	case '-':
-		if ((q = tp_eat(t, e, "--- Profiling Metrics"))) {
+		if ((q = TP_EAT(t, e, "--- Profiling Metrics"))) {
 			open_block(p, rs, BLK_METRICS, "", 0);
 			const char *s = find_str(q, e, "Step");
 			double step;
@@ -95,7 +95,7 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 		}
 		break;
 	case '*':
-		if (tp_eat(t, e, "***** ") && ends_with(t, e, " *****") && e - t > 12) {
+		if (TP_EAT(t, e, "***** ") && ends_with(t, e, " *****") && e - t > 12) {
 			open_block(p, rs, BLK_HFHEADER, t + 6, (size_t)(e - t - 12));
 			return 1;
 		}
@@ -240,7 +240,7 @@ static int perfsum_row(struct tp_parser *p, struct rank_state *rs, const struct 
 {
 	double v[4];
 	const char *ne;
-	if (tp_eat(sg->t, sg->e, "Operation"))
+	if (TP_EAT(sg->t, sg->e, "Operation"))
 		return 1; /* column header */
 	int k = numeric_row(sg->t, sg->e, 4, v, &ne);
 	if (k != 4 && k != 1)
@@ -266,7 +266,7 @@ static int aggstats_row(struct tp_parser *p, struct rank_state *rs, const struct
 {
 	double v[5];
 	const char *ne;
-	if (tp_eat(sg->t, sg->e, "Operation"))
+	if (TP_EAT(sg->t, sg->e, "Operation"))
 		return 1;
 	if (numeric_row(sg->t, sg->e, 5, v, &ne) != 5)
 		return 0;
@@ -287,7 +287,7 @@ static int aggstats_row(struct tp_parser *p, struct rank_state *rs, const struct
 static int speedup_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
 {
 	const char *t = sg->t, *e = sg->e, *q, *x;
-	if ((q = tp_eat(t, e, "Baseline:"))) {
+	if ((q = TP_EAT(t, e, "Baseline:"))) {
 		q = tp_skip_blanks(q, e);
 		const char *paren = find_byte(q, e, '(');
 		const char *ne = trim_end(q, paren ? paren : e);
@@ -314,7 +314,7 @@ static int speedup_row(struct tp_parser *p, struct rank_state *rs, const struct 
 	rec_for_block(p, rs, &r, TP_SPEEDUP);
 	r.name = t;
 	r.name_len = (size_t)(trim_end(t, c) - t);
-	if (tp_eat(x, e, "slower") && f != 0)
+	if (TP_EAT(x, e, "slower") && f != 0)
 		f = 1.0 / f;
 	tp_check_set(p, &r, S_SPD_FACTOR, f, 1, "factor");
 	if (rs->blk.baseline.n) {

@@ -56,7 +56,7 @@ enum tp_doc_kind {
  * is the export's header, else TP_DOC_NONE (a log). tprof-parse's NDJSON
  * (first key "type") and any other one-object-per-line stream (a first
  * line that is a whole object, followed by more lines) are not documents.
- * Reads at most the first line, and at most 64 KiB.
+ * Looks at no more than the first 64 KiB.
  */
 int tp_doc_detect(const char *buf, size_t n);
 

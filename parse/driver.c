@@ -416,7 +416,8 @@ int tp_run_file(const char *path, const char *display, const struct tp_run_opts 
 		return -1;
 	const char *file = display ? display : in.name;
 	int rc;
-	if (o->threads > 1 && in.is_regular && in.size >= MIN_PARALLEL_SIZE)
+	int64_t min_size = o->chunk ? 2 * (int64_t)o->chunk : MIN_PARALLEL_SIZE;
+	if (o->threads > 1 && in.is_regular && in.size >= min_size)
 		rc = run_parallel(&in, file, o, stats, err);
 	else
 		rc = run_stream(&in, file, o, stats, err);

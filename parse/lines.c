@@ -151,7 +151,7 @@ static void read_gpm(struct tp_parser *p, struct rank_state *rs, const char *t, 
 {
 	struct tp_record r;
 	tp_rec_init(p, &r, TP_GPM);
-	const char *q = tp_eat(t, e, "Last ");
+	const char *q = TP_EAT(t, e, "Last ");
 	unsigned long long graphs;
 	if (q && tp_read_uint(q, e, &graphs, &q))
 		tp_set(&r, S_GPM_GRAPHS, (double)graphs);
@@ -203,7 +203,7 @@ static void read_perf(struct tp_parser *p, struct rank_state *rs, const char *t,
 	if (label_mb(after, e, "GPU peak", &mb))
 		tp_check_set(p, &r, S_PERF_GPU_PEAK_MB, mb, 1, "gpu_peak_mb");
 	const char *g = find_str(after, e, "GPU");
-	if (g && !tp_eat(g, e, "GPU peak") && label_mb(g, e, "GPU", &mb))
+	if (g && !TP_EAT(g, e, "GPU peak") && label_mb(g, e, "GPU", &mb))
 		tp_check_set(p, &r, S_PERF_GPU_DELTA_MB, mb, 0, "gpu_delta_mb");
 	tp_emit(p, rs, &r);
 }
@@ -213,22 +213,22 @@ static int bracket_markers(struct tp_parser *p, struct rank_state *rs, const str
 {
 	for (const char *b = find_byte(sg->t, sg->e, '['); b; b = find_byte(b + 1, sg->e, '[')) {
 		const char *q;
-		if ((q = tp_eat(b, sg->e, "[TIMING]"))) {
+		if ((q = TP_EAT(b, sg->e, "[TIMING]"))) {
 			ts_before(p, sg, b);
 			read_timing(p, rs, tp_skip_blanks(q, sg->e), sg->e);
 			return 1;
 		}
-		if ((q = tp_eat(b, sg->e, "[STAGE]"))) {
+		if ((q = TP_EAT(b, sg->e, "[STAGE]"))) {
 			ts_before(p, sg, b);
 			read_stage(p, rs, tp_skip_blanks(q, sg->e), sg->e);
 			return 1;
 		}
-		if ((q = tp_eat(b, sg->e, "[GPM TIMING]"))) {
+		if ((q = TP_EAT(b, sg->e, "[GPM TIMING]"))) {
 			ts_before(p, sg, b);
 			read_gpm(p, rs, tp_skip_blanks(q, sg->e), sg->e);
 			return 1;
 		}
-		if ((q = tp_eat(b, sg->e, "[Performance]"))) {
+		if ((q = TP_EAT(b, sg->e, "[Performance]"))) {
 			ts_before(p, sg, b);
 			read_perf(p, rs, tp_skip_blanks(q, sg->e), sg->e);
 			return 1;
@@ -333,7 +333,7 @@ int tp_read_metric_row(struct tp_parser *p, struct rank_state *rs, const struct 
 	if (!c || c == sg->t)
 		return 0;
 	const char *q = tp_skip_blanks(c + 1, sg->e);
-	if (!tp_eat(q, sg->e, "avg="))
+	if (!TP_EAT(q, sg->e, "avg="))
 		return 0;
 	struct tp_record r;
 	double v;
@@ -390,6 +390,8 @@ static int read_wandb_keys(struct tp_parser *p, struct rank_state *rs, const str
 				v++;
 			double val;
 			const char *x;
+			if (v < e && (unsigned char)*v == 0xe2)
+				break; /* "Run history:" draws a sparkline (U+2581..), not a value */
 			if (!tp_read_number(v, e, &val, &x)) {
 				tp_warn(p, "wandb key profiling/%.*s without a readable value",
 					(int)(ke - ns > 64 ? 64 : ke - ns), ns);
@@ -465,27 +467,34 @@ static int read_summary_dict(struct tp_parser *p, struct rank_state *rs, const c
 	return n > 0;
 }
 
-static const char *const hf_keys[] = { "Num examples", "Num Epochs", "Total optimization steps",
-				       "Instantaneous batch size per device",
-				       "Total train batch size", "Gradient Accumulation steps",
-				       "Number of trainable parameters", "Num batches" };
+#define KEY(s) { s, sizeof(s) - 1 }
+static const struct {
+	const char *k;
+	size_t n;
+} hf_keys[] = { KEY("Num examples"), KEY("Num Epochs"), KEY("Total optimization steps"),
+		KEY("Instantaneous batch size per device"), KEY("Total train batch size"),
+		KEY("Gradient Accumulation steps"), KEY("Number of trainable parameters"),
+		KEY("Num batches") };
 
 /* "Key = 10,000" (HF Trainer header). any_key: accept any key (inside the block). */
 int tp_read_meta_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg, int any_key)
 {
-	const char *eq = find_str(sg->t, sg->e, " = ");
+	const char *eq = NULL;
+	if (!any_key) {
+		/* outside the header block only the Trainer's own keys count */
+		for (size_t i = 0; i < ARRAY_SIZE(hf_keys) && !eq; i++) {
+			const char *k = tp_eat_n(sg->t, sg->e, hf_keys[i].k, hf_keys[i].n);
+			if (k && k < sg->e && *k == ' ')
+				eq = TP_EAT(tp_skip_blanks(k, sg->e) - 1, sg->e, " = ");
+		}
+		if (eq)
+			eq -= 3;
+	} else {
+		eq = find_str(sg->t, sg->e, " = ");
+	}
 	if (!eq || eq == sg->t)
 		return 0;
 	const char *ke = trim_end(sg->t, eq);
-	if (!any_key) {
-		size_t i;
-		for (i = 0; i < ARRAY_SIZE(hf_keys); i++)
-			if ((size_t)(ke - sg->t) == strlen(hf_keys[i]) &&
-			    !memcmp(sg->t, hf_keys[i], (size_t)(ke - sg->t)))
-				break;
-		if (i == ARRAY_SIZE(hf_keys))
-			return 0;
-	}
 	const char *v = tp_skip_blanks(eq + 3, sg->e), *x;
 	double val;
 	struct tp_record r;
@@ -546,7 +555,7 @@ static int read_pm(const char *q, const char *e, double *mean, double *std, cons
 	if (!tp_read_number(q, e, &m, &x))
 		return 0;
 	x = tp_skip_blanks(x, e);
-	if (!(y = tp_eat(x, e, "\xc2\xb1")) && !(y = tp_eat(x, e, "+/-")) && !(y = tp_eat(x, e, "+-")))
+	if (!(y = TP_EAT(x, e, "\xc2\xb1")) && !(y = TP_EAT(x, e, "+/-")) && !(y = TP_EAT(x, e, "+-")))
 		return 0;
 	y = tp_skip_blanks(y, e);
 	if (!tp_read_number(y, e, &s, &y))
@@ -562,7 +571,7 @@ static int read_pm(const char *q, const char *e, double *mean, double *std, cons
 /* "RuntimeStats(mean=10.5, std=1.2, min=9.1, max=14.2, num_runs=100)" */
 static int read_runtime_stats(struct tp_parser *p, struct tp_record *r, const char *q, const char *e)
 {
-	const char *b = tp_eat(q, e, "RuntimeStats(");
+	const char *b = TP_EAT(q, e, "RuntimeStats(");
 	double v;
 	if (!b)
 		return 0;
@@ -641,9 +650,13 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char *t, const char *c,
 			 const char *e)
 {
+	const char *q = tp_skip_blanks(c + 1, e), *x;
+	/* every value here starts with a number or "RuntimeStats(": most noise
+	 * lines with a colon stop at this test */
+	if (q >= e || !(is_digit(*q) || *q == '.' || *q == '-' || *q == '+' || *q == 'R'))
+		return 0;
 	if (!is_label(t, trim_end(t, c)))
 		return 0;
-	const char *q = tp_skip_blanks(c + 1, e), *x;
 	double a, b;
 	struct tp_record r;
 	if (read_pm(q, e, &a, &b, &x) && rest_is_blank(x, e, 1)) {
@@ -654,7 +667,7 @@ static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char 
 		tp_emit(p, rs, &r);
 		return 1;
 	}
-	if (tp_eat(q, e, "RuntimeStats(")) {
+	if (TP_EAT(q, e, "RuntimeStats(")) {
 		tp_rec_init(p, &r, TP_RUNTIME);
 		set_name(&r, t, c);
 		read_runtime_stats(p, &r, q, e);
@@ -679,11 +692,11 @@ static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char 
 	if (tp_read_number(q, e, &a, &x)) {
 		const char *u = tp_skip_blanks(x, e);
 		double scale = 0;
-		if (tp_eat(u, e, "ms"))
+		if (TP_EAT(u, e, "ms"))
 			scale = 1, u += 2;
-		else if (tp_eat(u, e, "us"))
+		else if (TP_EAT(u, e, "us"))
 			scale = 1e-3, u += 2;
-		else if (tp_eat(u, e, "\xc2\xb5s"))
+		else if (TP_EAT(u, e, "\xc2\xb5s"))
 			scale = 1e-3, u += 3;
 		if (scale > 0 && rest_is_blank(u, e, 1)) {
 			tp_rec_init(p, &r, TP_RUNTIME);
@@ -706,7 +719,7 @@ static int generic_colon(struct tp_parser *p, struct rank_state *rs, const struc
 	if (ends_with(t, ne, " complete"))
 		return read_complete(p, rs, t, c, e);
 	const char *q = tp_skip_blanks(c + 1, e);
-	if (tp_eat(q, e, "avg="))
+	if (TP_EAT(q, e, "avg="))
 		return tp_read_metric_row(p, rs, sg, NULL);
 	if (find_byte(t, c, '='))
 		return read_scaling(p, rs, t, c, e);
@@ -720,17 +733,17 @@ int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct s
 		return 1;
 	switch (*t) {
 	case 'B':
-		if (tp_eat(t, e, "Batch timing:"))
+		if (TP_EAT(t, e, "Batch timing:"))
 			return read_batch_timing(p, rs, t, e);
-		if (tp_eat(t, e, "Batch ") && e - t > 6 && is_digit(t[6]))
+		if (TP_EAT(t, e, "Batch ") && e - t > 6 && is_digit(t[6]))
 			return read_batch(p, rs, t, e);
 		break;
 	case 'E':
-		if (tp_eat(t, e, "Epoch end:"))
+		if (TP_EAT(t, e, "Epoch end:"))
 			return read_epoch(p, rs, t, e);
 		break;
 	case 'F':
-		if (tp_eat(t, e, "Final profiling summary:"))
+		if (TP_EAT(t, e, "Final profiling summary:"))
 			return read_summary_dict(p, rs, t, e);
 		break;
 	case 'w':

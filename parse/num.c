@@ -194,32 +194,51 @@ int tp_read_uint(const char *p, const char *end, unsigned long long *v, const ch
 struct unit {
 	const char *name;
 	double seconds;
+	double divisor; /* sub-second units divide: 2550 ms -> 2.55 s exactly */
 };
 
 /* Longest names first so that "ms" is not read as "m". */
 static const struct unit duration_units[] = {
-	{ "nanoseconds", 1e-9 }, { "nanosecond", 1e-9 }, { "nsec", 1e-9 }, { "ns", 1e-9 },
-	{ "microseconds", 1e-6 }, { "microsecond", 1e-6 }, { "usec", 1e-6 }, { "us", 1e-6 },
-	{ "\xc2\xb5s", 1e-6 }, { "\xce\xbcs", 1e-6 },
-	{ "milliseconds", 1e-3 }, { "millisecond", 1e-3 }, { "msec", 1e-3 }, { "ms", 1e-3 },
-	{ "seconds", 1 }, { "second", 1 }, { "secs", 1 }, { "sec", 1 }, { "s", 1 },
-	{ "minutes", 60 }, { "minute", 60 }, { "mins", 60 }, { "min", 60 }, { "m", 60 },
-	{ "hours", 3600 }, { "hour", 3600 }, { "hrs", 3600 }, { "hr", 3600 }, { "h", 3600 },
+	{ "nanoseconds", 1, 1e9 }, { "nanosecond", 1, 1e9 }, { "nsec", 1, 1e9 }, { "ns", 1, 1e9 },
+	{ "microseconds", 1, 1e6 }, { "microsecond", 1, 1e6 }, { "usec", 1, 1e6 }, { "us", 1, 1e6 },
+	{ "\xc2\xb5s", 1, 1e6 }, { "\xce\xbcs", 1, 1e6 },
+	{ "milliseconds", 1, 1e3 }, { "millisecond", 1, 1e3 }, { "msec", 1, 1e3 }, { "ms", 1, 1e3 },
+	{ "seconds", 1, 1 }, { "second", 1, 1 }, { "secs", 1, 1 }, { "sec", 1, 1 }, { "s", 1, 1 },
+	{ "minutes", 60, 1 }, { "minute", 60, 1 }, { "mins", 60, 1 }, { "min", 60, 1 }, { "m", 60, 1 },
+	{ "hours", 3600, 1 }, { "hour", 3600, 1 }, { "hrs", 3600, 1 }, { "hr", 3600, 1 }, { "h", 3600, 1 },
 };
 
 /* Reads a duration unit at p; the unit must not run on into more letters. */
-static const char *read_unit(const char *p, const char *end, double *scale)
+static const struct unit *read_unit_full(const char *p, const char *end, const char **next)
 {
+	if (p >= end)
+		return NULL;
+	char c = lower(*p);
+	/* every unit starts with one of these bytes */
+	if (c != 'n' && c != 'u' && c != 'm' && c != 's' && c != 'h' && *p != '\xc2' && *p != '\xce')
+		return NULL;
 	for (size_t i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++) {
+		if (duration_units[i].name[0] != c && (unsigned char)c < 0x80)
+			continue;
 		const char *q = eat_ci(p, end, duration_units[i].name);
 		if (!q)
 			continue;
 		if (q < end && is_alpha(*q))
 			continue;
-		*scale = duration_units[i].seconds;
-		return q;
+		*next = q;
+		return &duration_units[i];
 	}
 	return NULL;
+}
+
+static const char *read_unit(const char *p, const char *end, double *scale)
+{
+	const char *q;
+	const struct unit *u = read_unit_full(p, end, &q);
+	if (!u)
+		return NULL;
+	*scale = u->seconds / u->divisor;
+	return q;
 }
 
 int tp_read_time_unit(const char *p, const char *end, double *seconds, const char **next)
@@ -252,18 +271,20 @@ static int read_one_duration(const char *p, const char *end, double default_unit
 			     double *sec, double *resolution, const char **next)
 {
 	double v, scale;
-	const char *q;
+	const char *q, *after;
 	if (!tp_read_number(p, end, &v, &q))
 		return 0;
-	const char *u = tp_skip_blanks(q, end);
-	const char *after = read_unit(u, end, &scale);
-	if (!after) {
+	const struct unit *u = read_unit_full(tp_skip_blanks(q, end), end, &after);
+	if (u) {
+		scale = u->seconds / u->divisor;
+		*sec = u->divisor != 1 ? v / u->divisor : v * u->seconds;
+	} else {
 		if (default_unit <= 0)
 			return 0;
 		scale = default_unit;
 		after = q;
+		*sec = default_unit < 1 ? v / (1 / default_unit) : v * default_unit;
 	}
-	*sec = v * scale;
 	*resolution = scale * pow(10.0, -decimals_of(p, q));
 	*next = after;
 	return 1;

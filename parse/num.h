@@ -53,4 +53,14 @@ static inline const char *tp_skip_blanks(const char *p, const char *end)
 /* If [p,end) starts with the literal lit, return p past it, else NULL. */
 const char *tp_eat(const char *p, const char *end, const char *lit);
 
+/* tp_eat for a string literal: the length is known at compile time, so the
+ * compare is inlined (this runs several times for every line of a log). */
+static inline const char *tp_eat_n(const char *p, const char *end, const char *lit, size_t n)
+{
+	if ((size_t)(end - p) < n || __builtin_memcmp(p, lit, n) != 0)
+		return NULL;
+	return p + n;
+}
+#define TP_EAT(p, end, lit) tp_eat_n((p), (end), "" lit, sizeof(lit) - 1)
+
 #endif

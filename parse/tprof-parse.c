@@ -260,7 +260,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tprof-parse: %lu more warnings not shown (--max-warnings)\n",
 			c.warnings - c.max_warnings);
 
-	int werr = outfile_close(&c.of);
+	int werr;
+	if (input_failed && output) {
+		/* a failed run never replaces a good file with a partial one */
+		outfile_abort(&c.of);
+		tp_error("tprof-parse", "%s not written because of the input errors above", output);
+		werr = 0;
+	} else {
+		werr = outfile_close(&c.of);
+	}
 	strbuf_release(&err);
 	strbuf_release(&head);
 	tp_rules_free(rules);

@@ -252,7 +252,8 @@ void term_bar(struct term *t, const char *bar)
 	put(bar);
 	if (t->pending && w < t->last)
 		spaces(t->last - w);
-	snprintf(t->bar, sizeof(t->bar), "%s", bar);
+	if (bar != t->bar)
+		snprintf(t->bar, sizeof(t->bar), "%s", bar);
 	t->last = w;
 	t->pending = 1;
 }

@@ -55,6 +55,23 @@ static void warnings(void)
 	put("  warnings.warn(f\"An issue occurred while importing 'torch-sparse'. \"\n");
 }
 
+static void environment(void)
+{
+	static const char *env =
+		"Environment:\n"
+		"  python: 3.10.13\n"
+		"  torch: 2.1.2+cu121\n"
+		"  torch_geometric: 2.4.0\n"
+		"  cuda: 12.1, cudnn: 8902\n"
+		"  gpu: NVIDIA A100-SXM4-40GB (compute capability 8.0, 108 SMs)\n"
+		"  driver: 535.129.03\n"
+		"  cpu: AMD EPYC 7742 64-Core Processor (32 threads visible)\n"
+		"  deterministic: torch.use_deterministic_algorithms(False), cudnn.benchmark=False\n"
+		"  pyg extensions: pyg_lib=no, torch_scatter=no, torch_sparse=no, torch_cluster=no\n"
+		"Seed set to 42\n";
+	put(env);
+}
+
 static void dataset(void)
 {
 	char b[256], all[2048] = "";
@@ -70,13 +87,15 @@ static void dataset(void)
 	for (size_t i = 0; i < N(ks); i++) {
 		double e = ks[i] * 0.002493;
 		tqdm_fmt(b, sizeof(b), "", ks[i], 15535, e, ks[i] ? e / ks[i] : 0);
-		strcat(all, i ? "\r" : "");
+		strcat(all, "\r");
 		strcat(all, b);
 	}
 	say("%s\n", all);
 	put("Done!\n");
 	log_info("10:13:22", 410, "Dataset peptides_func: 15535 graphs, avg 150.9 nodes, avg 307.3 edges, "
 		 "10 tasks (multilabel)");
+	put("Split sizes: train=10873, val=2331, test=2331\n");
+	put("Profiling batch: 32 graphs from the test split, 4821 nodes, 9874 edges\n");
 }
 
 static void model_repr(void)
@@ -137,11 +156,13 @@ static void model_repr(void)
 	for (size_t i = 0; i < N(m); i++)
 		say("%s\n", m[i]);
 	log_info("10:13:22", 913, "Total parameters: 1,032,718 (trainable: 1,032,718)");
-}
-
-static void h2(long v)
-{
-	say("%ld.%02ld", v / 100, v % 100);
+	put("Parameters by module:\n");
+	put("  node_encoder          22,912\n");
+	put("  pe_encoder               320\n");
+	for (int i = 0; i < 6; i++)
+		say("  layers.%d             164,608\n", i);
+	put("  post_mp               21,838\n");
+	put("Determinism check: two forward passes identical (max abs diff 0.0e+00)\n");
 }
 
 /* "pre12.34post" from hundredths */
@@ -156,17 +177,63 @@ static void mean_sd(const char *what, long mean, long sd)
 	say("%s: %ld.%02ld ± %ld.%02ld ms\n", what, mean / 100, mean % 100, sd / 100, sd % 100);
 }
 
+/* The benchmark's own progress bar: warmup + timed runs. */
+static void bench_bar(const char *what, double per_run_ms)
+{
+	char b[256], all[1024] = "";
+	static const long ks[] = { 0, 37, 74, 110 };
+	for (size_t i = 0; i < N(ks); i++) {
+		double e = ks[i] * per_run_ms / 1000;
+		tqdm_fmt(b, sizeof(b), what, ks[i], 110, e, ks[i] ? e / ks[i] : 0);
+		strcat(all, "\r");
+		strcat(all, b);
+	}
+	say("%s\n", all);
+}
+
 static void runtime(void)
 {
 	banner("RUNTIME PROFILING");
 	log_info("10:13:23", 18, "ProfilingContext: dropout disabled, eval mode, seed=42");
 	log_info("10:13:23", 19, "Benchmarking forward (num_runs=100, warmup_runs=10, cuda synchronized)");
+	bench_bar("forward", 8.74);
 	mean_sd("Forward", FWD, FWD_SD);
 	log_info("10:13:25", 802, "Benchmarking backward (loss_fn=BCEWithLogitsLoss)");
+	bench_bar("backward", 28.1);
 	mean_sd("Backward", BWD, BWD_SD);
 	log_info("10:13:30", 377, "Benchmarking training step (optimizer=AdamW, lr=1e-3)");
+	bench_bar("training_step", 31.06);
 	mean_sd("Training step", STEP, STEP_SD);
 }
+
+static const char *memsum =
+	"|===========================================================================|\n"
+	"|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+	"|---------------------------------------------------------------------------|\n"
+	"|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n"
+	"|===========================================================================|\n"
+	"|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+	"|---------------------------------------------------------------------------|\n"
+	"| Allocated memory      |  16155 KiB | 497920 KiB |   9214 MiB |   9198 MiB |\n"
+	"|       from large pool |  12288 KiB | 481280 KiB |   8752 MiB |   8740 MiB |\n"
+	"|       from small pool |   3867 KiB |  16640 KiB |    462 MiB |    458 MiB |\n"
+	"|---------------------------------------------------------------------------|\n"
+	"| Active memory         |  16155 KiB | 497920 KiB |   9214 MiB |   9198 MiB |\n"
+	"|       from large pool |  12288 KiB | 481280 KiB |   8752 MiB |   8740 MiB |\n"
+	"|       from small pool |   3867 KiB |  16640 KiB |    462 MiB |    458 MiB |\n"
+	"|---------------------------------------------------------------------------|\n"
+	"| GPU reserved memory   | 532480 KiB | 532480 KiB | 532480 KiB |      0 B   |\n"
+	"|       from large pool | 514048 KiB | 514048 KiB | 514048 KiB |      0 B   |\n"
+	"|       from small pool |  18432 KiB |  18432 KiB |  18432 KiB |      0 B   |\n"
+	"|---------------------------------------------------------------------------|\n"
+	"| Allocations           |     412    |    1904    |  118211    |  117799    |\n"
+	"|       from large pool |      12    |     301    |   20566    |   20554    |\n"
+	"|       from small pool |     400    |    1603    |   97645    |   97245    |\n"
+	"|---------------------------------------------------------------------------|\n"
+	"| GPU reserved segments |      23    |      23    |      23    |       0    |\n"
+	"|       from large pool |      14    |      14    |      14    |       0    |\n"
+	"|       from small pool |       9    |       9    |       9    |       0    |\n"
+	"|===========================================================================|\n";
 
 static void memory(void)
 {
@@ -176,6 +243,8 @@ static void memory(void)
 	put("Memory breakdown:\n");
 	kv("Parameters: ", PARAMS, " MB\n");
 	kv("Activations: ", ACTS, " MB\n");
+	put("torch.cuda.memory_summary():\n");
+	put(memsum);
 }
 
 static void flops(void)
@@ -195,19 +264,29 @@ static void scaling_runs(void)
 	banner("SCALING EXPERIMENTS");
 	for (int i = 0; i <= 5; i++) {
 		tqdm_fmt(b, sizeof(b), "Generating scaling graphs", i, 5, i * 0.31, 0.31);
-		strcat(all, i ? "\r" : "");
+		strcat(all, "\r");
 		strcat(all, b);
 	}
 	say("%s\n", all);
+	put("Scaling graphs cached at results/profiling/cache/scaling_graphs_seed42.pt\n");
 	put("Node scaling (num_layers=6, hidden_dim=128, avg_degree=5):\n");
 	for (size_t i = 0; i < N(nodes); i++) {
 		double n = (double)nodes[i];
 		double t = (1.8 + 0.002 * n + 1e-5 * n * n) * (1 + 0.02 * rng_gauss());
 		node_ms[i] = lround_(t * 100);
 		say("  profiling num_nodes=%ld (num_edges=%ld, 100 runs)...\n", nodes[i], nodes[i] * 5);
+		if (i == 0) {
+			put("/opt/conda/lib/python3.10/site-packages/torch/nn/modules/activation.py:1160: "
+			    "UserWarning: Converting mask without torch.bool dtype to bool; this will negatively "
+			    "affect performance. Prefer to use a boolean mask directly. (Triggered internally at "
+			    "../aten/src/ATen/native/transformers/attention.cpp:150.)\n");
+			put("  return torch._native_multi_head_attention(\n");
+		}
+		say("    synthetic graph: %ld nodes, avg degree 5.0, feature_dim=16, seed=42\n", nodes[i]);
 		say("N=%ld: %ld.%02ld ms\n", nodes[i], node_ms[i] / 100, node_ms[i] % 100);
 	}
-	put("Layer scaling (num_nodes=500):\n");
+	put("Layer scaling (num_nodes=500, hidden_dim=128):\n");
+	put("  rebuilding model for each depth (same seed, same synthetic graph)\n");
 	for (size_t i = 0; i < N(layers); i++) {
 		double t = (1.2 + 0.68 * layers[i]) * (1 + 0.015 * rng_gauss());
 		layer_ms[i] = lround_(t * 100);
@@ -236,24 +315,22 @@ static double loglog_slope(const long *x, const long *y, size_t from, size_t n)
 	return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
+static void summary_row(const char *exp, const char *param, const long *x, const long *y, size_t n)
+{
+	char range[32];
+	snprintf(range, sizeof(range), "%ld-%ld", x[0], x[n - 1]);
+	say("%-15s %-13s %-7zu %-12s %6ld.%02ld  %8ld.%02ld    %.2f", exp, param, n, range, y[0] / 100,
+	    y[0] % 100, y[n - 1] / 100, y[n - 1] % 100, loglog_slope(x, y, 0, n));
+}
+
 static void experiment_summary(void)
 {
 	banner("SCALING EXPERIMENT SUMMARY");
-	put("experiment      parameter     points  range        min (ms)   max (ms)   log-log slope\n");
-	say("node_scaling    num_nodes     %-7zu %ld-%-8ld ", N(nodes), nodes[0], nodes[N(nodes) - 1]);
-	h2(node_ms[0]);
-	put("       ");
-	h2(node_ms[N(nodes) - 1]);
-	put("     ");
-	say("%.2f (N>=1000: %.2f)\n", loglog_slope(nodes, node_ms, 0, N(nodes)),
-	    loglog_slope(nodes, node_ms, 2, N(nodes)));
-	say("layer_scaling   num_layers    %-7zu %ld-%-11ld ", N(layers), layers[0], layers[N(layers) - 1]);
-	h2(layer_ms[0]);
-	put("       ");
-	h2(layer_ms[N(layers) - 1]);
-	put("      ");
-	say("%.2f\n", loglog_slope(layers, layer_ms, 0, N(layers)));
-	put("============================================================\n");
+	put("experiment      parameter     points  range          min (ms)   max (ms)   log-log slope\n");
+	summary_row("node_scaling", "num_nodes", nodes, node_ms, N(nodes));
+	say(" (N>=1000: %.2f)\n", loglog_slope(nodes, node_ms, 2, N(nodes)));
+	summary_row("layer_scaling", "num_layers", layers, layer_ms, N(layers));
+	put("\n============================================================\n");
 }
 
 static void jnum(long hundredths, const char *after)
@@ -297,6 +374,7 @@ void gen_gt(const char *dir)
 	rng_seed(1002);
 	out_open(dir, "graph-transformer-profile.log");
 	warnings();
+	environment();
 	dataset();
 	model_repr();
 	runtime();
@@ -305,6 +383,7 @@ void gen_gt(const char *dir)
 	scaling_runs();
 	pe_cost();
 	experiment_summary();
+	put("Plots: results/profiling/node_scaling.png, results/profiling/layer_scaling.png\n");
 	log_info("10:14:03", 512,
 		 "Report saved to results/profiling/graph_transformer_peptides_func_20241102_101403.json");
 	out_close();

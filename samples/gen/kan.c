@@ -44,29 +44,41 @@ static const char *ds12[] = { "heat_1d", "burgers_1d", "poisson_2d" };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A loss like "3.412e-03", drawn log-uniformly between 10^-lo and 10^-hi. */
-static void loss_str(char *b, size_t n, int lo, int hi)
+/* 10^-k */
+static double p10(long k)
 {
-	long e = rng_range(lo, hi - 1);
-	long m = rng_range(1000, 9999);
-	snprintf(b, n, "%ld.%03lde-%02ld", m / 1000, m % 1000, e + 1);
+	double v = 1;
+	while (k-- > 0)
+		v /= 10;
+	return v;
 }
 
-static void epochs(const char *cfg, int total)
+/* Logs epochs 500 and 1000 of one config; returns its final test MSE. */
+static double epochs(const char *cfg, int total)
 {
-	char tr[32], te[32];
+	double tr = (1 + 9 * rng_unif()) * p10(rng_range(2, 4)), te = 0;
 	for (int e = total / 2; e <= total; e += total / 2) {
-		loss_str(tr, sizeof(tr), 2, 5);
-		loss_str(te, sizeof(te), 2, 5);
-		say("    %-22s epoch %4d/%d  train_loss=%s  test_loss=%s\n", cfg, e, total, tr, te);
+		te = tr * (1.05 + 0.5 * rng_unif());
+		say("    %-22s epoch %4d/%d  train_loss=%.3e  test_loss=%.3e\n", cfg, e, total, tr, te);
+		tr *= 0.15 + 0.6 * rng_unif();
 	}
+	return te;
 }
 
-static void best(const char *what)
+/* Runs every config on one dataset and reports the best. */
+static void dataset_runs(const char *const *cfg, size_t n, int total)
 {
-	char te[32];
-	loss_str(te, sizeof(te), 3, 6);
-	say("    -> best test MSE %s (%s)\n", te, what);
+	double best = 1;
+	size_t bi = 0;
+	for (size_t c = 0; c < n; c++) {
+		double te = epochs(cfg[c], total);
+		if (te < best)
+			best = te, bi = c;
+		if (!strncmp(cfg[c], "grid=", 5) && c + 1 < n)
+			say("    grid refined %.*s -> %.*s\n", (int)strcspn(cfg[c], " "), cfg[c],
+			    (int)strcspn(cfg[c + 1], " "), cfg[c + 1]);
+	}
+	say("    -> best test MSE %.3e (%s)\n", best, cfg[bi]);
 }
 
 static void complete_line(const struct timer *t)
@@ -82,41 +94,32 @@ static void complete_line(const struct timer *t)
 
 static void train_mlp(const char **ds, size_t nds)
 {
-	static const char *cfg[] = { "depth=2 act=tanh", "depth=2 act=relu", "depth=4 act=tanh",
-				     "depth=4 act=relu" };
+	static const char *const cfg[] = { "depth=2 act=tanh", "depth=2 act=relu", "depth=4 act=tanh",
+					   "depth=4 act=relu" };
 	put("Training MLPs (depths=[2, 4], activations=['tanh', 'relu'])...\n");
 	for (size_t d = 0; d < nds; d++) {
 		say("  [%zu/%zu] %s\n", d + 1, nds, ds[d]);
-		for (size_t c = 0; c < N(cfg); c++)
-			epochs(cfg[c], 1000);
-		best("depth=4, tanh");
+		dataset_runs(cfg, N(cfg), 1000);
 	}
 }
 
 static void train_siren(const char **ds, size_t nds)
 {
-	static const char *cfg[] = { "depth=2 omega0=30", "depth=4 omega0=30" };
+	static const char *const cfg[] = { "depth=2 omega0=30", "depth=4 omega0=30" };
 	put("Training SIRENs (depths=[2, 4], omega_0=30)...\n");
 	for (size_t d = 0; d < nds; d++) {
 		say("  [%zu/%zu] %s\n", d + 1, nds, ds[d]);
-		for (size_t c = 0; c < N(cfg); c++)
-			epochs(cfg[c], 1000);
-		best("depth=2");
+		dataset_runs(cfg, N(cfg), 1000);
 	}
 }
 
 static void train_kan(const char **ds, size_t nds)
 {
-	static const char *cfg[] = { "grid=5 k=3", "grid=10 k=3", "grid=20 k=3" };
+	static const char *const cfg[] = { "grid=5 k=3", "grid=10 k=3", "grid=20 k=3" };
 	put("Training KANs (grids=[5, 10, 20], k=3, update_grid=True)...\n");
 	for (size_t d = 0; d < nds; d++) {
 		say("  [%zu/%zu] %s\n", d + 1, nds, ds[d]);
-		for (size_t c = 0; c < N(cfg); c++) {
-			epochs(cfg[c], 1000);
-			if (c + 1 < N(cfg))
-				say("    grid refined %s -> %s\n", cfg[c] + 5, cfg[c + 1] + 5);
-		}
-		best("grid=20");
+		dataset_runs(cfg, N(cfg), 1000);
 	}
 }
 
@@ -128,7 +131,7 @@ static void pct_str(char *b, size_t n, long part, long whole)
 
 static void timing_summary(const char *section, const struct timer *t, size_t n, long nds)
 {
-	char p[16];
+	char p[32];
 	long total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += t[i].cs;
@@ -156,7 +159,7 @@ static void breakdown(void)
 		long cs;
 	} ph[] = { { "backward_pass", 6127 }, { "forward_pass", 4385 },
 		   { "grid_update", 1834 }, { "data_loading", 492 } };
-	char p[16];
+	char p[32];
 	long total = 0;
 	for (size_t i = 0; i < N(ph); i++)
 		total += ph[i].cs;
@@ -185,7 +188,7 @@ static void speedup(const struct timer *base, const struct timer **rows, size_t 
 
 static void inference(const char *model, long mean_us, long min_us, long max_us)
 {
-	long tp = div_round(10000000000L, mean_us); /* samples/sec x 10 */
+	long tp = div_round(10000000L, mean_us); /* samples/sec x 10 */
 	say("Benchmarking %s inference (num_iterations=100, warmup=10)...\n", model);
 	say("%s Inference Benchmark:\n", model);
 	put("----------------------------------------\n");
@@ -279,11 +282,8 @@ static void section12(void)
 	put("\n");
 	put("Evaluating all models on held-out grids...\n");
 	for (size_t d = 0; d < N(ds12); d++) {
-		char a[32], b[32], c[32];
-		loss_str(a, sizeof(a), 3, 5);
-		loss_str(b, sizeof(b), 3, 5);
-		loss_str(c, sizeof(c), 4, 6);
-		say("  %-12s MLP %s | SIREN %s | KAN %s\n", ds12[d], a, b, c);
+		double a = (1 + 9 * rng_unif()) * p10(4), b = a * (0.6 + 0.3 * rng_unif());
+		say("  %-12s MLP %.3e | SIREN %.3e | KAN %.3e\n", ds12[d], a, b, b * (0.2 + 0.3 * rng_unif()));
 	}
 	complete_line(&sec12[4]);
 	timing_summary("Section 1.2", sec12, N(sec12), 3);

@@ -107,7 +107,7 @@ static void model_loading(void)
 	for (int k = 0; k <= 2; k++) {
 		tqdm_fmt(b, sizeof(b), "Loading checkpoint shards", k, 2, el[k],
 			 k ? el[k] / k : 0);
-		strcat(all, k ? "\r" : "");
+		strcat(all, "\r");
 		strcat(all, b);
 	}
 	say("%s\n", all);
@@ -143,7 +143,7 @@ static void building_features(void)
 		double e = ks[i] * 0.00116;
 		tqdm_fmt(b, sizeof(b), "Building graph features", ks[i], 10000, e,
 			 ks[i] ? e / ks[i] : 0);
-		strcat(all, i ? "\r" : "");
+		strcat(all, "\r");
 		strcat(all, b);
 	}
 	say("%s\n", all);
@@ -319,13 +319,15 @@ static long training(void)
 	}
 	el += 1.37;
 	{
-		char rt[64], tl[64];
+		char rt[64], sps[64], tps[64], tl[64];
 		pyrepr(rt, sizeof(rt), lround_(el * 10000) / 10000.0);
+		pyrepr(sps, sizeof(sps), lround_(20000 / el * 1000) / 1000.0);
+		pyrepr(tps, sizeof(tps), lround_(NSTEPS / el * 1000) / 1000.0);
 		pyrepr(tl, sizeof(tl), lround_(loss_sum / nlog * 10000) / 10000.0);
 		snprintf(b, sizeof(b),
-			 "{'train_runtime': %s, 'train_samples_per_second': %.3f, "
-			 "'train_steps_per_second': %.3f, 'train_loss': %s, 'epoch': 2.0}",
-			 rt, 20000 / el, NSTEPS / el, tl);
+			 "{'train_runtime': %s, 'train_samples_per_second': %s, "
+			 "'train_steps_per_second': %s, 'train_loss': %s, 'epoch': 2.0}",
+			 rt, sps, tps, tl);
 		term_write(&t, b);
 	}
 	term_bar(&t, t.bar);

@@ -97,6 +97,15 @@ static void metrics_block(int step)
 	}
 }
 
+static double lr_at(int step)
+{
+	if (step <= 5)
+		return 1e-3 * step / 5;
+	if (step == NSTEPS)
+		return 0;
+	return 1e-3 * 0.5 * (1 + my_cos(3.14159265358979 * (step - 5) / (NSTEPS - 5)));
+}
+
 static void training(void)
 {
 	double loss = 1.284;
@@ -108,8 +117,7 @@ static void training(void)
 		if (step == 1)
 			slow_op_alarm();
 		loss = loss * 0.972 + 0.0062 + rng_gauss() * 0.004;
-		say("Epoch %d/%d | train_loss %.5f | lr %.2e\n", step, NSTEPS, loss,
-		    step <= 5 ? 1e-3 * step / 5 : 1e-3 * 0.5 * (1 + my_cos(3.14159265358979 * (step - 5) / 95)));
+		say("Epoch %d/%d | train_loss %.5f | lr %.2e\n", step, NSTEPS, loss, lr_at(step));
 		if (step % EVERY == 0) {
 			int k = step / EVERY - 1;
 			double vl = loss * 1.07 + 0.01 * rng_gauss();
@@ -137,7 +145,7 @@ static void spark(const double *v, int n)
 	put("\n");
 }
 
-#define KEYW 40
+#define KEYW 42
 
 /* "wandb: <key right-aligned> " */
 static void key(const char *k)

@@ -1,0 +1,369 @@
+/*
+ * test_cli.c - end-to-end tests of bin/tprof-parse and bin/tprof: inputs
+ * (files, stdin, gzip), errors and their exit codes, output formats read
+ * back, and the thread-count invariance of the driver.
+ *
+ * Run from the repository root (make check does).
+ */
+#include <criterion/criterion.h>
+#include <csv.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include "driver.h"
+#include "testutil.h"
+
+struct result {
+	int status;
+	struct strbuf out, err;
+};
+
+static void slurp(const char *path, struct strbuf *sb)
+{
+	FILE *fp = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+	if (!fp)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(sb, buf, n);
+	fclose(fp);
+}
+
+/* Runs a shell command; captures stdout, stderr and the exit status. */
+static struct result run(const char *fmt, ...)
+{
+	struct result r = { 0, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf cmd = STRBUF_INIT;
+	char outp[] = "/tmp/tprof-cli-out-XXXXXX", errp[] = "/tmp/tprof-cli-err-XXXXXX";
+	int fo = mkstemp(outp), fe = mkstemp(errp);
+	va_list ap;
+	/* braces, so that the command's own redirections are not overridden */
+	strbuf_addstr(&cmd, "{ ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&cmd, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&cmd, "\n} >%s 2>%s", outp, errp);
+	int st = system(cmd.buf);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	slurp(outp, &r.out);
+	slurp(errp, &r.err);
+	if (!r.out.buf)
+		strbuf_addstr(&r.out, "");
+	if (!r.err.buf)
+		strbuf_addstr(&r.err, "");
+	close(fo);
+	close(fe);
+	unlink(outp);
+	unlink(errp);
+	strbuf_release(&cmd);
+	return r;
+}
+
+static void result_free(struct result *r)
+{
+	strbuf_release(&r->out);
+	strbuf_release(&r->err);
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static const char timing_log[] = "[2024-10-13 22:30:01] [TIMING] Argument parsing: 0.12s\n"
+				 "[2024-10-13 22:30:45] [TIMING] LLM model loading: 44.23s\n";
+
+static void write_file(const char *path, const char *text, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+	cr_assert_not_null(fp);
+	cr_assert_eq(fwrite(text, 1, n, fp), n);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+Test(cli, files_keep_their_names_and_stdin_works)
+{
+	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
+	struct result r = run("bin/tprof-parse /tmp/tprof-a.log - < /tmp/tprof-a.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert_eq(count_lines(r.out.buf), 4);
+	cr_assert(strstr(r.out.buf, "\"file\":\"/tmp/tprof-a.log\",\"line\":2"));
+	cr_assert(strstr(r.out.buf, "\"file\":\"(stdin)\",\"line\":1"));
+	cr_assert(strstr(r.out.buf, "\"seconds\":44.23"));
+	result_free(&r);
+	r = run("printf '[STAGE] x\\n' | bin/tprof-parse");
+	cr_assert_eq(r.status, 0);
+	cr_assert_str_eq(r.out.buf, "{\"type\":\"stage\",\"file\":\"(stdin)\",\"line\":1,\"name\":\"x\"}\n");
+	result_free(&r);
+}
+
+Test(cli, gzip_input_equals_plain)
+{
+	gzFile gz = gzopen("/tmp/tprof-b.log.gz", "wb");
+	cr_assert_not_null(gz);
+	gzwrite(gz, timing_log, sizeof(timing_log) - 1);
+	gzclose(gz);
+	write_file("/tmp/tprof-b.log", timing_log, sizeof(timing_log) - 1);
+	struct result a = run("bin/tprof-parse -f csv /tmp/tprof-b.log | sed 's/tprof-b.log//'");
+	struct result b = run("bin/tprof-parse -f csv /tmp/tprof-b.log.gz | sed 's/tprof-b.log.gz//'");
+	cr_assert_eq(b.status, 0, "%s", b.err.buf);
+	cr_assert_str_eq(a.out.buf, b.out.buf);
+	result_free(&a);
+	result_free(&b);
+	/* gzip piped through standard input is detected by its magic bytes */
+	b = run("bin/tprof-parse --count < /tmp/tprof-b.log.gz");
+	cr_assert(strstr(b.out.buf, "timing     2"), "%s", b.out.buf);
+	result_free(&b);
+}
+
+Test(cli, corrupt_and_truncated_gzip_exit_2_keep_records)
+{
+	static char big[200000];
+	for (size_t i = 0; i + sizeof(timing_log) < sizeof(big); i += sizeof(timing_log) - 1)
+		memcpy(big + i, timing_log, sizeof(timing_log) - 1);
+	gzFile gz = gzopen("/tmp/tprof-c.log.gz", "wb");
+	gzwrite(gz, big, (unsigned)strlen(big));
+	gzclose(gz);
+	struct result r = run("head -c 600 /tmp/tprof-c.log.gz > /tmp/tprof-cut.gz && "
+			      "bin/tprof-parse /tmp/tprof-cut.gz");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "/tmp/tprof-cut.gz: truncated gzip data"), "%s", r.err.buf);
+	cr_assert_gt(count_lines(r.out.buf), 10, "records before the cut are kept");
+	result_free(&r);
+	r = run("(head -c 300 /tmp/tprof-c.log.gz; head -c 3000 /dev/urandom) > /tmp/tprof-bad.gz && "
+		"bin/tprof-parse --count /tmp/tprof-bad.gz");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "gzip data"), "%s", r.err.buf);
+	result_free(&r);
+}
+
+Test(cli, unreadable_inputs_exit_2)
+{
+	struct result r = run("bin/tprof-parse /nonexistent/x.log /tmp/tprof-a.log");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "tprof-parse: /nonexistent/x.log: cannot open: No such file"), "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "LLM model loading"), "the other file is still read");
+	result_free(&r);
+	r = run("bin/tprof-parse /tmp");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "/tmp: is a directory"));
+	result_free(&r);
+	r = run("timeout 10 bin/tprof-parse /dev/zero");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "/dev/zero: not a regular file or a pipe"));
+	result_free(&r);
+	r = run("bin/tprof-parse --format xml /tmp/tprof-a.log");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "unknown format 'xml'"));
+	result_free(&r);
+}
+
+Test(cli, write_errors_and_closed_pipes)
+{
+	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
+	struct result r = run("bin/tprof-parse /tmp/tprof-a.log > /dev/full");
+	cr_assert_eq(r.status, 3);
+	cr_assert(strstr(r.err.buf, "cannot write standard output: No space left on device"), "%s", r.err.buf);
+	result_free(&r);
+	r = run("bin/tprof-parse -o /nonexistent-dir/out.ndjson /tmp/tprof-a.log");
+	cr_assert_eq(r.status, 3);
+	result_free(&r);
+	/* many records into head: ends quietly */
+	r = run("for i in $(seq 3000); do cat /tmp/tprof-a.log; done > /tmp/tprof-many.log; "
+		"bin/tprof-parse /tmp/tprof-many.log | head -1; exit ${PIPESTATUS:-0}");
+	cr_assert_eq(count_lines(r.out.buf), 1);
+	cr_assert_str_eq(r.err.buf, "");
+	result_free(&r);
+}
+
+Test(cli, output_file_is_atomic)
+{
+	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
+	struct result r = run("rm -f /tmp/tprof-o.csv && bin/tprof-parse -f csv -o /tmp/tprof-o.csv "
+			      "/tmp/tprof-a.log && ls /tmp/tprof-o.csv* | wc -l");
+	cr_assert_eq(r.status, 0);
+	cr_assert_str_eq(r.out.buf, "1\n", "no temporary file is left");
+	result_free(&r);
+	/* a failed run leaves the previous file alone */
+	r = run("bin/tprof-parse -o /tmp/tprof-o.csv /nonexistent.log; wc -l < /tmp/tprof-o.csv");
+	cr_assert_str_eq(r.out.buf, "3\n");
+	result_free(&r);
+}
+
+struct csv_rows {
+	size_t rows, field;
+	char cell[8][128];
+	int want_row;
+};
+
+static void on_field(void *s, size_t n, void *ctx)
+{
+	struct csv_rows *c = ctx;
+	if ((int)c->rows == c->want_row && c->field < 8) {
+		size_t k = n < 127 ? n : 127;
+		memcpy(c->cell[c->field], s, k);
+		c->cell[c->field][k] = '\0';
+	}
+	c->field++;
+}
+
+static void on_row(int ch, void *ctx)
+{
+	struct csv_rows *c = ctx;
+	(void)ch;
+	c->rows++;
+	c->field = 0;
+}
+
+Test(cli, csv_reads_back_and_never_holds_formulas)
+{
+	static const char evil[] = "[TIMING] =HYPERLINK(\"http://x\",\"y\"), a: 2s\n[STAGE] @SUM(A1)\n";
+	write_file("/tmp/tprof-evil.log", evil, sizeof(evil) - 1);
+	struct result r = run("bin/tprof-parse -f csv /tmp/tprof-evil.log");
+	cr_assert_eq(r.status, 0);
+	struct csv_parser p;
+	struct csv_rows rows = { .want_row = 1 };
+	cr_assert_eq(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL), 0);
+	cr_assert_eq(csv_parse(&p, r.out.buf, r.out.len, on_field, on_row, &rows), r.out.len);
+	cr_assert_eq(csv_fini(&p, on_field, on_row, &rows), 0);
+	csv_free(&p);
+	cr_assert_eq(rows.rows, 3);
+	cr_assert_str_eq(rows.cell[0], "timing");
+	cr_assert_str_eq(rows.cell[6], "'=HYPERLINK(\"http://x\",\"y\"), a");
+	cr_assert(strstr(r.out.buf, "\"'@SUM(A1)\""));
+	result_free(&r);
+}
+
+Test(cli, strict_stats_count_and_type_filter)
+{
+	static const char text[] = "[TIMING] broken\n[TIMING] ok: 1s\n[STAGE] s\n";
+	write_file("/tmp/tprof-w.log", text, sizeof(text) - 1);
+	struct result r = run("bin/tprof-parse /tmp/tprof-w.log");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.err.buf, "tprof-parse: /tmp/tprof-w.log:1: warning: [TIMING] line"), "%s", r.err.buf);
+	result_free(&r);
+	r = run("bin/tprof-parse --strict -q /tmp/tprof-w.log");
+	cr_assert_eq(r.status, 1);
+	cr_assert_str_eq(r.err.buf, "");
+	result_free(&r);
+	r = run("bin/tprof-parse --count --stats -q /tmp/tprof-w.log");
+	cr_assert_str_eq(r.out.buf, "stage      1\ntiming     1\ntotal      2\n");
+	cr_assert(strstr(r.err.buf, "lines read:          3"));
+	cr_assert(strstr(r.err.buf, "unrecognized lines:  1"));
+	cr_assert(strstr(r.err.buf, "malformed markers:   1"));
+	result_free(&r);
+	r = run("bin/tprof-parse -q --type stage /tmp/tprof-w.log");
+	cr_assert_eq(count_lines(r.out.buf), 1);
+	cr_assert(strstr(r.out.buf, "\"type\":\"stage\""));
+	result_free(&r);
+	r = run("bin/tprof-parse --type bogus /tmp/tprof-w.log");
+	cr_assert_eq(r.status, 2);
+	result_free(&r);
+}
+
+Test(cli, rules_and_documents)
+{
+	static const char rules[] = "timing ^\\[TIME\\] (?<name>\\w+)=(?<seconds>\\S+)$\n";
+	static const char bad[] = "timing (?<name>x\n";
+	static const char log[] = "[TIME] stage=1.234s\n";
+	write_file("/tmp/tprof.rules", rules, sizeof(rules) - 1);
+	write_file("/tmp/tprof-bad.rules", bad, sizeof(bad) - 1);
+	write_file("/tmp/tprof-r.log", log, sizeof(log) - 1);
+	struct result r = run("bin/tprof-parse --rules /tmp/tprof.rules /tmp/tprof-r.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "\"name\":\"stage\",\"seconds\":1.234"), "%s", r.out.buf);
+	result_free(&r);
+	r = run("bin/tprof-parse --rules /tmp/tprof-bad.rules /tmp/tprof-r.log");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "/tmp/tprof-bad.rules:1:"), "%s", r.err.buf);
+	result_free(&r);
+	r = run("bin/tprof-parse samples/graph-transformer-report.json");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out.buf, "\"type\":\"runtime\""));
+	cr_assert(strstr(r.out.buf, "\"type\":\"flops\""));
+	result_free(&r);
+}
+
+Test(cli, dispatcher)
+{
+	struct result r = run("bin/tprof --version");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out.buf, "tprof " TPROF_VERSION));
+	result_free(&r);
+	r = run("bin/tprof parse --version");
+	cr_assert(strstr(r.out.buf, "tprof-parse " TPROF_VERSION));
+	result_free(&r);
+	r = run("bin/tprof help parse");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out.buf, "usage: tprof-parse"));
+	result_free(&r);
+	r = run("bin/tprof frobnicate");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err.buf, "'frobnicate' is not a tprof command"));
+	result_free(&r);
+}
+
+/* ---- threads: same records, same order, same warnings as one thread ---- */
+
+static int sb_write(void *ctx, const char *buf, size_t n)
+{
+	strbuf_add(ctx, buf, n);
+	return 0;
+}
+
+static void sb_warn(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	(void)file;
+	strbuf_addf(ctx, "%llu:%s\n", (unsigned long long)line, msg);
+}
+
+static void run_with(const char *path, int threads, size_t chunk, struct strbuf *out,
+		     struct strbuf *warns, struct tp_stats *st)
+{
+	struct tp_run_opts o = { .threads = threads, .fmt = TP_OUT_NDJSON, .chunk = chunk };
+	struct strbuf err = STRBUF_INIT;
+	o.write = sb_write;
+	o.ctx = out;
+	o.sink.warn = sb_warn;
+	o.sink.ctx = warns;
+	cr_assert_eq(tp_run_file(path, NULL, &o, st, &err), 0, "%s", err.buf ? err.buf : "");
+	strbuf_release(&err);
+}
+
+Test(threads, identical_to_one_thread_with_tables_across_cuts)
+{
+	/* every sample, repeated, with a malformed line: small chunks put many
+	 * cuts inside tables and pending [Performance] records */
+	struct result r = run("for i in 1 2 3 4 5 6; do cat samples/*.log; "
+			      "printf '[TIMING] broken\\n'; done > /tmp/tprof-threads.log");
+	cr_assert_eq(r.status, 0);
+	result_free(&r);
+	struct strbuf o1 = STRBUF_INIT, w1 = STRBUF_INIT, o2 = STRBUF_INIT, w2 = STRBUF_INIT;
+	struct tp_stats s1 = { 0 }, s2 = { 0 };
+	run_with("/tmp/tprof-threads.log", 1, 0, &o1, &w1, &s1);
+	cr_assert_gt(count_lines(o1.buf), 1000);
+	size_t chunks[] = { 509, 4096, 65536 };
+	int threads[] = { 2, 3, 7 };
+	for (size_t c = 0; c < 3; c++) {
+		for (size_t t = 0; t < 3; t++) {
+			memset(&s2, 0, sizeof(s2));
+			strbuf_reset(&o2);
+			strbuf_reset(&w2);
+			run_with("/tmp/tprof-threads.log", threads[t], chunks[c], &o2, &w2, &s2);
+			cr_assert_eq(o2.len, o1.len, "threads %d chunk %zu", threads[t], chunks[c]);
+			cr_assert(memcmp(o1.buf, o2.buf, o1.len) == 0, "threads %d chunk %zu",
+				  threads[t], chunks[c]);
+			cr_assert_str_eq(w1.buf, w2.buf);
+			cr_assert(memcmp(&s1, &s2, sizeof(s1)) == 0, "stats differ");
+		}
+	}
+	strbuf_release(&o1);
+	strbuf_release(&o2);
+	strbuf_release(&w1);
+	strbuf_release(&w2);
+}
