@@ -22,12 +22,30 @@ TEST_LIBS := -lcriterion
 BIN := bin
 OBJ := build
 
+# `make V=1` shows the full commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
 PARSE_MAINS := parse/tprof-parse.c
 PARSE_SRC := $(filter-out $(PARSE_MAINS),$(wildcard parse/*.c))
 PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o)
 LIBTPROF := $(OBJ)/libtprof.a
 
-TOOLS := $(BIN)/tprof $(BIN)/tprof-parse
+ANALYZE_MAINS := analyze/tprof-analyze.c
+ANALYZE_SRC := $(filter-out $(ANALYZE_MAINS),$(wildcard analyze/*.c))
+ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(OBJ)/%.o)
+LIBANALYZE := $(OBJ)/libtprof-analyze.a
+
+RENDER_SRC := $(wildcard render/*.c)
+RENDER_OBJ := $(RENDER_SRC:%.c=$(OBJ)/%.o)
+LIBRENDER := $(OBJ)/libtprof-render.a
+
+TOOLS := $(BIN)/tprof $(BIN)/tprof-parse $(if $(wildcard $(ANALYZE_MAINS)),$(BIN)/tprof-analyze)
 
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
@@ -38,24 +56,47 @@ all: $(TOOLS)
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBTPROF): $(PARSE_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(LIBANALYZE): $(ANALYZE_OBJ)
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(LIBRENDER): $(RENDER_OBJ)
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(BIN)/tprof-analyze: $(OBJ)/analyze/tprof-analyze.o $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+	@mkdir -p $(BIN)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BIN)/tprof-parse: $(OBJ)/parse/tprof-parse.o $(LIBTPROF)
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BIN)/tprof: $(OBJ)/tprof.o $(LIBTPROF)
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(OBJ)/tests/%: tests/%.c $(LIBTPROF) tests/testutil.h
+TEST_LIBDEPS := $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(LIBTPROF) $(LIBS) $(TEST_LIBS)
+	$(call say,TEST,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(TEST_LIBDEPS) $(LIBS) $(TEST_LIBS)
 
 deps:
 	@sh scripts/deps.sh

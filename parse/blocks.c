@@ -240,8 +240,10 @@ static int perfsum_row(struct tp_parser *p, struct rank_state *rs, const struct 
 {
 	double v[4];
 	const char *ne;
-	if (TP_EAT(sg->t, sg->e, "Operation"))
+	if (TP_EAT(sg->t, sg->e, "Operation")) {
+		p->emitted++;
 		return 1; /* column header */
+	}
 	int k = numeric_row(sg->t, sg->e, 4, v, &ne);
 	if (k != 4 && k != 1)
 		return 0;
@@ -266,8 +268,10 @@ static int aggstats_row(struct tp_parser *p, struct rank_state *rs, const struct
 {
 	double v[5];
 	const char *ne;
-	if (TP_EAT(sg->t, sg->e, "Operation"))
+	if (TP_EAT(sg->t, sg->e, "Operation")) {
+		p->emitted++;
 		return 1;
+	}
 	if (numeric_row(sg->t, sg->e, 5, v, &ne) != 5)
 		return 0;
 	struct tp_record r;
@@ -360,13 +364,11 @@ static int field_row(struct tp_parser *p, struct rank_state *rs, const struct se
 			continue;
 		q = tp_skip_blanks(q, sg->e);
 		int ok = f[i].kind == 2 ? tp_read_number(q, sg->e, &v, &x)
-					: tp_read_duration(q, sg->e, -1, &v, &x);
+					: tp_read_duration_to(q, sg->e, -1, f[i].kind == 1 ? 1e-3 : 1.0, &v, &x);
 		if (!ok) {
 			tp_warn(p, "%s row '%s' without a readable value", rs->blk.section.s, f[i].label);
 			return 1;
 		}
-		if (f[i].kind == 1)
-			v *= 1000;
 		tp_check_set(p, &rs->blk.acc, f[i].slot, v, 1, f[i].label);
 		if (f[i].slot == S_WU_OVERHEAD_S && rs->blk.kind == BLK_WARMUP) {
 			/* "2.180s ( 72.2%)" */
@@ -401,11 +403,14 @@ int tp_block_row(struct tp_parser *p, struct rank_state *rs, const struct seg *s
 	if (sg->t >= sg->e)
 		return 0;
 	char c0 = *sg->t;
+	if (c0 == '[')
+		return 0; /* no row starts with '[': a [TIMING] line inside a table is its own record */
 	if ((c0 == '=' || c0 == '-') && is_separator_line(sg->t, sg->e, c0)) {
 		if (b->rows > 0 && ends_on(b, c0))
 			tp_block_end(p, rs);
 		else if (b->kind == BLK_METRICS || b->kind == BLK_HFHEADER)
 			tp_block_end(p, rs);
+		p->emitted++; /* a table's rule is part of the table, not noise */
 		return 1;
 	}
 	int ok = 0;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -896,4 +897,26 @@ int tp_doc_kind_from_name(const char *name)
 		if (strcmp(name, kind_names[i]) == 0)
 			return (int)i;
 	return TP_DOC_NONE;
+}
+
+/* Documents are small (reports, exports); a bigger file is a log. */
+#define TP_DOC_MAX (64u << 20)
+
+int tp_doc_load(const char *path, struct strbuf *buf)
+{
+	size_t n = strlen(path);
+	int by_name = (n > 5 && !strcmp(path + n - 5, ".json")) || (n > 4 && !strcmp(path + n - 4, ".csv"));
+	if (!by_name)
+		return TP_DOC_NONE;
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return TP_DOC_NONE; /* the log reader reports it */
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof(tmp), fp)) > 0 && buf->len < TP_DOC_MAX)
+		strbuf_add(buf, tmp, k);
+	fclose(fp);
+	if (buf->len >= TP_DOC_MAX || !buf->len)
+		return TP_DOC_NONE;
+	return tp_doc_detect(buf->buf, buf->len);
 }

@@ -4,7 +4,7 @@
  * framework (seed 002), the CSV and JSON timing exports of the KAN/MLP/SIREN
  * timing utilities (seed 001) and Graph-LLaVA's timing_data.json (seed 000).
  *
- * Mapping (the public contract; see also tprof(1)):
+ * Mapping (the public contract; see also tprof-parse(1)):
  *  - report: "timestamp" becomes every record's ts. "runtime": each member
  *    {mean, std, min, max, num_runs, unit} -> runtime record (name = key,
  *    *_ms fields converted from unit "s", "us"/"µs" or "ns"; default "ms");
@@ -71,6 +71,13 @@ int tp_doc_detect(const char *buf, size_t n);
  */
 int tp_doc_parse(int kind, const char *buf, size_t n, const char *file,
 		 const struct tp_sink *sink, struct strbuf *err);
+
+/*
+ * Reads path into buf if its name ends in .json or .csv and it is at most
+ * 64 MiB, and returns tp_doc_detect's kind; TP_DOC_NONE otherwise (then
+ * the file is a log, or missing: the log reader reports that).
+ */
+int tp_doc_load(const char *path, struct strbuf *buf);
 
 /* "json", "report", "export", "timing-data", "csv"; NULL for others. */
 const char *tp_doc_kind_name(int kind);

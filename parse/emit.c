@@ -17,12 +17,22 @@ int tp_out_format_from_name(const char *s)
 	return -1;
 }
 
-static void json_key(struct strbuf *sb, const char *k)
+/*
+ * The NDJSON writer runs once per record of a multi-GB log, so it reserves
+ * room once and writes keys and numbers straight into the buffer.
+ */
+#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) += sizeof(lit) - 1)
+
+static char *put_key(char *o, const char *k)
 {
-	strbuf_addch(sb, ',');
-	strbuf_addch(sb, '"');
-	strbuf_addstr(sb, k);
-	strbuf_add(sb, "\":", 2);
+	size_t n = strlen(k);
+	*o++ = ',';
+	*o++ = '"';
+	memcpy(o, k, n);
+	o += n;
+	*o++ = '"';
+	*o++ = ':';
+	return o;
 }
 
 static void json_str(struct strbuf *sb, const char *s, size_t n)
@@ -32,54 +42,66 @@ static void json_str(struct strbuf *sb, const char *s, size_t n)
 	strbuf_addch(sb, '"');
 }
 
+/* Writes ,"key": then a number (room for both must be reserved). */
+static void key_num(struct strbuf *sb, const char *k, double v)
+{
+	char *o = put_key(sb->buf + sb->len, k);
+	o += tp_fmt_num(o, v);
+	sb->len = (size_t)(o - sb->buf);
+}
+
+static void key_str(struct strbuf *sb, const char *k, const char *s, size_t n)
+{
+	strbuf_grow(sb, 40);
+	sb->len = (size_t)(put_key(sb->buf + sb->len, k) - sb->buf);
+	json_str(sb, s, n);
+}
+
 void tp_record_to_json(const struct tp_record *r, struct strbuf *sb)
 {
 	const struct tp_schema *sc = &tp_schemas[r->type];
-	strbuf_add(sb, "{\"type\":\"", 9);
-	strbuf_addstr(sb, sc->type_name);
-	strbuf_addch(sb, '"');
-	json_key(sb, "file");
-	json_str(sb, r->file, strlen(r->file));
-	json_key(sb, "line");
-	strbuf_add_num(sb, (double)r->line);
-	if (r->ts) {
-		json_key(sb, "ts");
-		json_str(sb, r->ts, strlen(r->ts));
-	}
+	strbuf_grow(sb, 64);
+	char *o = sb->buf + sb->len;
+	PUT(o, "{\"type\":\"");
+	size_t tn = strlen(sc->type_name);
+	memcpy(o, sc->type_name, tn);
+	o += tn;
+	*o++ = '"';
+	sb->len = (size_t)(o - sb->buf);
+	key_str(sb, "file", r->file, strlen(r->file));
+	strbuf_grow(sb, 48);
+	key_num(sb, "line", (double)r->line);
+	if (r->ts)
+		key_str(sb, "ts", r->ts, strlen(r->ts));
 	if (r->rank >= 0) {
-		json_key(sb, "rank");
-		strbuf_add_num(sb, r->rank);
+		strbuf_grow(sb, 48);
+		key_num(sb, "rank", r->rank);
 	}
 	for (int i = 0; i < sc->nfields; i++) {
 		const struct tp_field *f = &sc->fields[i];
 		switch (f->kind) {
 		case TP_F_NAME:
-			if (!r->name)
-				break;
-			json_key(sb, f->name);
-			json_str(sb, r->name, r->name_len);
+			if (r->name)
+				key_str(sb, f->name, r->name, r->name_len);
 			break;
 		case TP_F_TEXT:
-			if (!r->text)
-				break;
-			json_key(sb, f->name);
-			json_str(sb, r->text, r->text_len);
+			if (r->text)
+				key_str(sb, f->name, r->text, r->text_len);
 			break;
 		case TP_F_VALUE:
 			if (tp_has(r, f->slot)) {
-				json_key(sb, f->name);
-				strbuf_add_num(sb, r->num[f->slot]);
+				strbuf_grow(sb, 64);
+				key_num(sb, f->name, r->num[f->slot]);
 			} else if (r->text) {
-				json_key(sb, f->name);
-				json_str(sb, r->text, r->text_len);
+				key_str(sb, f->name, r->text, r->text_len);
 			}
 			break;
 		case TP_F_NUM:
 		case TP_F_INT:
-			if (!tp_has(r, f->slot))
-				break;
-			json_key(sb, f->name);
-			strbuf_add_num(sb, r->num[f->slot]);
+			if (tp_has(r, f->slot)) {
+				strbuf_grow(sb, 64);
+				key_num(sb, f->name, r->num[f->slot]);
+			}
 			break;
 		}
 	}
@@ -109,16 +131,18 @@ void tp_csv_cell(struct strbuf *sb, const char *s, size_t n)
 	int quote = formula;
 	for (size_t i = 0; i < n && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-	if (!quote) {
-		strbuf_add(sb, s, n);
-		return;
-	}
 	/* libcsv quotes and doubles embedded quotes; the leading ' keeps a
-	 * spreadsheet from evaluating the cell. */
+	 * spreadsheet from evaluating the cell; bytes that are not UTF-8 (or
+	 * NUL) become U+FFFD so that every reader accepts the file. */
 	struct strbuf tmp = STRBUF_INIT;
 	if (formula)
 		strbuf_addch(&tmp, '\'');
-	strbuf_add(&tmp, s, n);
+	strbuf_add_utf8(&tmp, s, n);
+	if (!quote) {
+		strbuf_add(sb, tmp.buf, tmp.len);
+		strbuf_release(&tmp);
+		return;
+	}
 	size_t cap = 2 * tmp.len + 3;
 	strbuf_grow(sb, cap);
 	size_t w = csv_write(sb->buf + sb->len, cap, tmp.buf, tmp.len);
@@ -193,10 +217,13 @@ static void pad_to(struct strbuf *sb, size_t start, size_t w)
 /* Control bytes would let a log line move the cursor of the user's terminal. */
 static void add_printable(struct strbuf *sb, const char *s, size_t n, size_t max)
 {
+	struct strbuf tmp = STRBUF_INIT;
 	if (n > max)
 		n = max;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addch(sb, ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i]);
+	strbuf_add_utf8(&tmp, s, n);
+	for (size_t i = 0; i < tmp.len; i++)
+		strbuf_addch(sb, ((unsigned char)tmp.buf[i] < 0x20 || tmp.buf[i] == 0x7f) ? '?' : tmp.buf[i]);
+	strbuf_release(&tmp);
 }
 
 static void table_record(const struct tp_record *r, struct strbuf *sb)

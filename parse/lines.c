@@ -135,10 +135,23 @@ static const char *find_key(const char *t, const char *e, const char *key)
 	return NULL;
 }
 
-static int key_duration(const char *t, const char *e, const char *key, double *sec)
+static int key_duration_to(const char *t, const char *e, const char *key, double target, double *v)
 {
 	const char *q = find_key(t, e, key), *n;
-	return q && tp_read_duration(q, e, 1.0, sec, &n);
+	return q && tp_read_duration_to(q, e, target, target, v, &n);
+}
+
+static int key_duration(const char *t, const char *e, const char *key, double *sec)
+{
+	return key_duration_to(t, e, key, 1.0, sec);
+}
+
+/* v in a unit of scale seconds, to milliseconds with at most one rounding. */
+static double to_ms(double v, double scale)
+{
+	if (scale == 1e-3)
+		return v;
+	return scale < 1e-3 ? v / (1e-3 / scale) : v * (scale / 1e-3);
 }
 
 static int key_number(const char *t, const char *e, const char *key, double *v)
@@ -156,15 +169,15 @@ static void read_gpm(struct tp_parser *p, struct rank_state *rs, const char *t, 
 	if (q && tp_read_uint(q, e, &graphs, &q))
 		tp_set(&r, S_GPM_GRAPHS, (double)graphs);
 	double pat, tot, nodes;
-	int ok = key_duration(t, e, "Pattern gen", &pat);
-	ok &= key_duration(t, e, "Total", &tot);
+	int ok = key_duration_to(t, e, "Pattern gen", 1e-3, &pat);
+	ok &= key_duration_to(t, e, "Total", 1e-3, &tot);
 	ok &= key_number(t, e, "Avg nodes", &nodes);
 	if (!ok || !tp_has(&r, S_GPM_GRAPHS)) {
 		tp_warn(p, "[GPM TIMING] line without 'Last N graphs: Pattern gen=…, Total=…, Avg nodes=…'");
 		return;
 	}
-	tp_check_set(p, &r, S_GPM_PATTERN_MS, pat * 1000, 1, "pattern_gen_ms");
-	tp_check_set(p, &r, S_GPM_TOTAL_MS, tot * 1000, 1, "total_ms");
+	tp_check_set(p, &r, S_GPM_PATTERN_MS, pat, 1, "pattern_gen_ms");
+	tp_check_set(p, &r, S_GPM_TOTAL_MS, tot, 1, "total_ms");
 	tp_check_set(p, &r, S_GPM_AVG_NODES, nodes, 1, "avg_nodes");
 	tp_emit(p, rs, &r);
 }
@@ -246,7 +259,8 @@ static int read_batch(struct tp_parser *p, struct rank_state *rs, const char *t,
 		return 0;
 	q = tp_skip_blanks(q + 1, e);
 	if (!tp_read_duration(q, e, -1, &sec, &n)) {
-		if (find_str(q, e, "GPU") || find_str(q, e, "loss"))
+		/* "Batch 17: 0.2" at the end of a cut-off log is a damaged record */
+		if (find_str(q, e, "GPU") || find_str(q, e, "loss") || (q < e && is_digit(*q)))
 			tp_warn(p, "Batch line without a readable duration");
 		return 0;
 	}
@@ -562,8 +576,8 @@ static int read_pm(const char *q, const char *e, double *mean, double *std, cons
 		return 0;
 	if (!tp_read_time_unit(tp_skip_blanks(y, e), e, &scale, &x))
 		return 0;
-	*mean = m * scale * 1000;
-	*std = s * scale * 1000;
+	*mean = to_ms(m, scale);
+	*std = to_ms(s, scale);
 	*next = x;
 	return 1;
 }
@@ -621,7 +635,7 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 	for (const char *q = t; q < eq; q++)
 		if (!is_word(*q))
 			return 0;
-	double value, ms, std = 0, sec;
+	double value, ms, std = 0;
 	const char *x;
 	if (!tp_read_number(eq + 1, c, &value, &x) || x != c)
 		return 0;
@@ -629,9 +643,7 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 	int has_std = 0;
 	if (read_pm(q, e, &ms, &std, &x))
 		has_std = 1;
-	else if (tp_read_duration(q, e, -1, &sec, &x))
-		ms = sec * 1000;
-	else
+	else if (!tp_read_duration_to(q, e, -1, 1e-3, &ms, &x))
 		return 0;
 	if (!rest_is_blank(x, e, 1))
 		return 0;

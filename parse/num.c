@@ -267,7 +267,7 @@ static int decimals_of(const char *p, const char *q)
 }
 
 /* One "number unit" spelling; resolution = scale * 10^-decimals. */
-static int read_one_duration(const char *p, const char *end, double default_unit,
+static int read_one_duration(const char *p, const char *end, double default_unit, double target,
 			     double *sec, double *resolution, const char **next)
 {
 	double v, scale;
@@ -277,14 +277,19 @@ static int read_one_duration(const char *p, const char *end, double default_unit
 	const struct unit *u = read_unit_full(tp_skip_blanks(q, end), end, &after);
 	if (u) {
 		scale = u->seconds / u->divisor;
-		*sec = u->divisor != 1 ? v / u->divisor : v * u->seconds;
 	} else {
 		if (default_unit <= 0)
 			return 0;
 		scale = default_unit;
 		after = q;
-		*sec = default_unit < 1 ? v / (1 / default_unit) : v * default_unit;
 	}
+	/* convert once, exactly when the units agree: "8.74 ms" is 8.74 ms */
+	if (scale == target)
+		*sec = v;
+	else if (scale < target)
+		*sec = v / (target / scale);
+	else
+		*sec = v * (scale / target);
 	*resolution = scale * pow(10.0, -decimals_of(p, q));
 	*next = after;
 	return 1;
@@ -293,9 +298,16 @@ static int read_one_duration(const char *p, const char *end, double default_unit
 int tp_read_duration(const char *p, const char *end, double default_unit,
 		     double *seconds, const char **next)
 {
+	return tp_read_duration_to(p, end, default_unit, 1.0, seconds, next);
+}
+
+int tp_read_duration_to(const char *p, const char *end, double default_unit, double target,
+			double *value, const char **next)
+{
 	double s1, r1;
+	double *seconds = value;
 	const char *q;
-	if (!read_one_duration(p, end, default_unit, &s1, &r1, &q))
+	if (!read_one_duration(p, end, default_unit, target, &s1, &r1, &q))
 		return 0;
 	/* "2345.67s (39.09min)": keep the more precise spelling */
 	const char *a = tp_skip_blanks(q, end);
@@ -303,7 +315,7 @@ int tp_read_duration(const char *p, const char *end, double default_unit,
 		double s2, r2;
 		const char *b;
 		const char *inner = tp_skip_blanks(a + 1, end);
-		if (read_one_duration(inner, end, -1, &s2, &r2, &b)) {
+		if (read_one_duration(inner, end, -1, target, &s2, &r2, &b)) {
 			b = tp_skip_blanks(b, end);
 			if (b < end && *b == ')') {
 				if (r2 < r1 && isfinite(s2))

@@ -33,6 +33,11 @@ int tp_read_uint(const char *p, const char *end, unsigned long long *v, const ch
 int tp_read_duration(const char *p, const char *end, double default_unit,
 		     double *seconds, const char **next);
 
+/* tp_read_duration with the result in target seconds-per-unit (1e-3: ms),
+ * converted without a round trip through seconds when the units agree. */
+int tp_read_duration_to(const char *p, const char *end, double default_unit, double target,
+			double *value, const char **next);
+
 /* A duration unit alone ("ms", "sec", "µs"...): seconds per unit. */
 int tp_read_time_unit(const char *p, const char *end, double *seconds, const char **next);
 

@@ -275,7 +275,8 @@ static int is_digit(char c)
 const char *parse_iso_ts(const char *p, const char *e, char out[40])
 {
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
-	if (e - p < 19)
+	/* nearly every line fails here, before the loop */
+	if (e - p < 19 || p[4] != '-' || p[7] != '-' || p[13] != ':')
 		return NULL;
 	for (int i = 0; i < 19; i++) {
 		char c = p[i];
@@ -462,8 +463,12 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 		sg.t = strip_ts(p, sg.t, sg.e);
 
 	struct rank_state *rs = rank_state(p, p->cur_rank);
-	if (rs->has_pending && continue_pending(p, rs, &sg))
-		return;
+	if (rs->has_pending) {
+		/* the "GPU peak:" line must follow its [Performance] line */
+		if (continue_pending(p, rs, &sg))
+			return;
+		flush_pending(p, rs);
+	}
 
 	if (p->rules) {
 		flush_pending(p, rs);

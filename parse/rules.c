@@ -2,7 +2,7 @@
  * rules.c - user-defined formats: loads a rules file ("TYPE [FIELD="..."]...
  * PATTERN" per line) into compiled PCRE2 patterns, and turns a line that a
  * pattern matches into a record whose fields come from the pattern's named
- * groups. See rules.h for the API and man/rules.txt for the file syntax.
+ * groups. See rules.h for the API and tprof-parse(1), RULES FILES, for the file syntax.
  *
  * Load time does all the work that can fail on the rules' side (unknown
  * type, unknown field, bad regex, unreadable constant), so that matching

@@ -8,7 +8,7 @@
  *     timing     \[TIME\] (?<name>\w+)=(?<seconds>\S+)
  *     aggregate  ^(?<name>\S+) total=\s*(?<total_s>.+?) mean=\s*(?<mean_s>\S+) calls=\s*(?<count>\d+)
  *
- * The full syntax is in man/tprof-parse.1 (section USER-DEFINED FORMATS).
+ * The full syntax is in man/tprof-parse.1 (section RULES FILES).
  *
  * Threads: a loaded struct tp_rules is immutable and may be shared by any
  * number of threads; each thread matches with its own tp_rules_scratch,

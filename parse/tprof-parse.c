@@ -286,9 +286,6 @@ int main(int argc, char **argv)
 	return TP_EXIT_OK;
 }
 
-/* Document inputs are small (reports, exports): read whole, bounded. */
-#define MAX_DOC (64 * 1024 * 1024)
-
 struct doc_sink_ctx {
 	const struct tp_run_opts *o;
 	struct tp_stats *st;
@@ -316,22 +313,8 @@ static int try_document(const char *path, const struct tp_run_opts *o, struct tp
 			int *handled)
 {
 	*handled = 0;
-	if (!strcmp(path, "-"))
-		return 0;
-	size_t n = strlen(path);
-	int by_name = (n > 5 && !strcmp(path + n - 5, ".json")) || (n > 4 && !strcmp(path + n - 4, ".csv"));
-	if (!by_name)
-		return 0;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return 0; /* tp_run_file reports it */
 	struct strbuf buf = STRBUF_INIT;
-	char tmp[65536];
-	size_t k;
-	while ((k = fread(tmp, 1, sizeof(tmp), fp)) > 0 && buf.len < MAX_DOC)
-		strbuf_add(&buf, tmp, k);
-	fclose(fp);
-	int kind = tp_doc_detect(buf.buf ? buf.buf : "", buf.len);
+	int kind = tp_doc_load(path, &buf);
 	if (!kind) {
 		strbuf_release(&buf);
 		return 0;

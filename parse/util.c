@@ -143,17 +143,12 @@ static size_t put_u64(char *dst, uint64_t u)
 	return n;
 }
 
-/*
- * Values in logs come from short decimal text, so the shortest form that
- * reads back exactly is almost always found with at most 9 decimals. Trying
- * each precision is much faster than printf("%.17g") and prints 0.12, not
- * 0.11999999999999999.
- */
-void strbuf_add_num(struct strbuf *sb, double v)
+/* The shortest exact decimal form (see strbuf_add_num); dst holds 32 bytes. */
+size_t tp_fmt_num(char *dst, double v)
 {
 	if (!isfinite(v)) {
-		strbuf_add(sb, "null", 4);
-		return;
+		memcpy(dst, "null", 4);
+		return 4;
 	}
 	double a = fabs(v);
 	if (a < 1e15 && (a >= 1e-6 || a == 0)) {
@@ -171,8 +166,7 @@ void strbuf_add_num(struct strbuf *sb, double v)
 				ip = u / p;
 				fp = u % p;
 			}
-			strbuf_grow(sb, 40);
-			char *o = sb->buf + sb->len;
+			char *o = dst;
 			if (v < 0)
 				*o++ = '-';
 			o += put_u64(o, ip);
@@ -186,12 +180,24 @@ void strbuf_add_num(struct strbuf *sb, double v)
 				while (o[-1] == '0')
 					o--;
 			}
-			sb->len = (size_t)(o - sb->buf);
-			sb->buf[sb->len] = '\0';
-			return;
+			return (size_t)(o - dst);
 		}
 	}
-	strbuf_addf(sb, "%.17g", v);
+	int n = snprintf(dst, 32, "%.17g", v);
+	return n > 0 ? (size_t)n : 0;
+}
+
+/*
+ * Values in logs come from short decimal text, so the shortest form that
+ * reads back exactly is almost always found with at most 9 decimals. Trying
+ * each precision is much faster than printf("%.17g") and prints 0.12, not
+ * 0.11999999999999999.
+ */
+void strbuf_add_num(struct strbuf *sb, double v)
+{
+	strbuf_grow(sb, 32);
+	sb->len += tp_fmt_num(sb->buf + sb->len, v);
+	sb->buf[sb->len] = '\0';
 }
 
 /* Length of a valid UTF-8 sequence at p, or 0 if invalid. */
@@ -222,6 +228,22 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 		return 4;
 	}
 	return 0;
+}
+
+void strbuf_add_utf8(struct strbuf *sb, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	strbuf_grow(sb, n);
+	while (p < end) {
+		size_t k = *p ? utf8_len(p, (size_t)(end - p)) : 0;
+		if (k) {
+			strbuf_add(sb, p, k);
+			p += k;
+		} else {
+			strbuf_add(sb, "\xef\xbf\xbd", 3);
+			p++;
+		}
+	}
 }
 
 void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t n)

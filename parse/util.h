@@ -69,6 +69,11 @@ void strbuf_release(struct strbuf *sb);
  * Non-finite values are written as "null" (JSON has no NaN).
  */
 void strbuf_add_num(struct strbuf *sb, double v);
+/* The same into dst (at least 32 bytes); returns the length, no NUL. */
+size_t tp_fmt_num(char *dst, double v);
+
+/* Appends s with invalid UTF-8 and NUL bytes replaced by U+FFFD. */
+void strbuf_add_utf8(struct strbuf *sb, const char *s, size_t n);
 
 /* Appends s as a JSON string body (no quotes); invalid UTF-8 becomes U+FFFD. */
 void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t n);

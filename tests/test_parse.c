@@ -725,3 +725,46 @@ Test(numbers, shortest_output)
 	cr_assert_str_eq(sb.buf, "null");
 	strbuf_release(&sb);
 }
+
+Test(blocks, marker_lines_inside_a_table_are_their_own_records)
+{
+	struct collector c = { 0 };
+	parse_text("[TIMING SUMMARY]\n"
+		   "  A : 1s (50.0%)\n"
+		   "[TIMING] x: 2s\n"
+		   "  B : 1s (50.0%)\n"
+		   "  TOTAL : 2s\n"
+		   "====\n",
+		   &c);
+	cr_assert_eq(collected_count(&c, TP_SUMMARY), 3);
+	const struct tp_record *r = collected_find(&c, TP_TIMING, "x");
+	cr_assert_not_null(r);
+	cr_assert_float_eq(NUM(r, S_SECONDS), 2, 0);
+	collector_free(&c);
+}
+
+Test(blocks, gpu_peak_only_on_the_next_line)
+{
+	struct collector c = { 0 };
+	parse_text("[Performance] a: 1s, CPU +1MB, GPU +2MB\nunrelated noise\n  GPU peak: 5MB\n", &c);
+	const struct tp_record *r = collected_find(&c, TP_PERF, "a");
+	cr_assert_not_null(r);
+	cr_assert_not(HAS(r, S_PERF_GPU_PEAK_MB));
+	collector_free(&c);
+}
+
+Test(blocks, table_rules_and_headers_are_not_unrecognized)
+{
+	struct collector c = { 0 };
+	struct tp_stats st = parse_text("PERFORMANCE SUMMARY\n"
+					"=====\n"
+					"Operation   Time (s)   CPU (MB)  GPU (MB)  GPU Peak\n"
+					"-----\n"
+					"op  1.0  +1.0  +1.0  1.0\n"
+					"TOTAL  1.0s\n"
+					"=====\n",
+					&c);
+	cr_assert_eq(st.unrecognized, 0);
+	cr_assert_eq(collected_count(&c, TP_SUMMARY), 2);
+	collector_free(&c);
+}

@@ -193,7 +193,8 @@ static long epoch(int r, int e, long t, struct rank *st)
 		lo = ms < lo ? ms : lo;
 		hi = ms > hi ? ms : hi;
 		if ((b + 1) % 5 == 0) {
-			snprintf(m, sizeof(m), "epoch %d step %d/%d loss %.5f", e, b + 1, NBATCH, st->loss);
+			snprintf(m, sizeof(m), "epoch %d/%d step %d/%d loss %.5f", e + 1, NEPOCHS, b + 1, NBATCH,
+				 st->loss);
 			logger(t + 1, r, "INFO", "train.py:97", m)->crlf = is_crlf(r, e, b);
 		}
 	}
@@ -206,7 +207,7 @@ static long epoch(int r, int e, long t, struct rank *st)
 	snprintf(m, sizeof(m), "  Batch timing: avg=%ld.%03lds, min=%ld.%03lds, max=%ld.%03lds", avg / 1000,
 		 avg % 1000, lo / 1000, lo % 1000, hi / 1000, hi % 1000);
 	add(t, r, m);
-	snprintf(m, sizeof(m), "epoch %d done, waiting at barrier", e);
+	snprintf(m, sizeof(m), "epoch %d/%d done, waiting at barrier", e + 1, NEPOCHS);
 	logger(t + 2, r, "INFO", "train.py:121", m);
 	return t;
 }

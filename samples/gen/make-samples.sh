@@ -29,4 +29,5 @@ if [ "${1:-}" = "--check" ]; then
 	exit $status
 fi
 cp "$tmp"/out/* "$samples"/
-echo "make-samples: wrote $(ls "$tmp/out" | wc -l) files to $samples"
+set -- "$tmp"/out/*
+echo "make-samples: wrote $# files to $samples"

@@ -1,0 +1,55 @@
+/*
+ * analyses.c - runs the selected analyses in a fixed order, so that the
+ * report reads top-down: where the time went, what to fix, how stable the
+ * numbers are, and how runs compare.
+ */
+#include "analyses.h"
+
+#include <math.h>
+#include <string.h>
+
+void an_opts_default(struct an_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->which = AN_ALL;
+	o->bottleneck_pct = 50;
+	o->optimize_pct = 20;
+	o->data_pct = 30;
+	o->variance_ratio = 2.0;
+	o->outlier_z = 3.5;
+	o->straggler_pct = 10;
+	o->loss_threshold = NAN;
+	o->fail_regression_pct = NAN;
+	o->alpha = 0.05;
+}
+
+int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	static const char *const sections[][2] = {
+		{ "breakdown", "Breakdown" },
+		{ "bottlenecks", "Bottlenecks" },
+		{ "warmup", "Warmup" },
+		{ "variance", "Variance, outliers and drift" },
+		{ "ranks", "Ranks and stragglers" },
+		{ "convergence", "Convergence" },
+		{ "throughput", "Throughput" },
+		{ "speedup", "Speedups" },
+		{ "scaling", "Scaling" },
+		{ "compare", "Run comparison" },
+	};
+	/* fixed order and titles, whatever analysis adds to them first */
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
+		report_section(rep, sections[i][0], sections[i][1]);
+	int gate = 0;
+	if (o->which & (AN_BREAKDOWN | AN_BOTTLENECKS))
+		an_breakdown(m, o, rep, (o->which & AN_BOTTLENECKS) != 0);
+	if (o->which & (AN_WARMUP | AN_VARIANCE | AN_RANKS | AN_CONVERGENCE | AN_THROUGHPUT))
+		an_series(m, o, rep);
+	if (o->which & AN_SPEEDUP)
+		an_speedup(m, o, rep);
+	if (o->which & AN_SCALING)
+		an_scaling(m, o, rep);
+	if (o->which & AN_COMPARE)
+		gate = an_compare(m, o, rep);
+	return gate;
+}

@@ -1,0 +1,397 @@
+/*
+ * breakdown.c - where the time went: each stage's share of the total, the
+ * time no stage accounts for, the printed tables checked against their own
+ * rows and against the raw lines, the clock checked for time going back,
+ * and the bottleneck thresholds of seed 004 with their advice.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analyses.h"
+
+const char *an_stage_kind(const char *name)
+{
+	/* order matters: "data_batch_production" is data, "forward_pass" forward */
+	if (strcasestr(name, "data") || strcasestr(name, "dataloader") || strcasestr(name, "load_ground"))
+		return "data";
+	if (strcasestr(name, "forward") || strcasestr(name, "fwd"))
+		return "forward";
+	if (strcasestr(name, "backward") || strcasestr(name, "bwd") || strcasestr(name, "grad"))
+		return "backward";
+	if (strcasestr(name, "optim") || strcasestr(name, "update"))
+		return "optimizer";
+	return "other";
+}
+
+const char *an_advice(const char *kind)
+{
+	static const struct {
+		const char *kind, *advice;
+	} advice[] = {
+		{ "data", "use more DataLoader workers (num_workers=4+), pin_memory=True and "
+			  "prefetch_factor; preprocess data offline" },
+		{ "forward", "use mixed precision (autocast/FP16), a smaller model (fewer layers or "
+			     "filters), or gradient checkpointing" },
+		{ "backward", "use gradient accumulation with smaller batches, mixed-precision backward "
+			      "(GradScaler), and free unused gradients" },
+		{ "first-batch", "add a warmup batch before timing, or exclude the first batch: GPU "
+				 "initialisation, JIT compilation and memory allocation happen there" },
+		{ "high-variance", "check for variable-sized inputs (pad or sort batches by size), cache "
+				   "thrashing (pinned memory) and expensive random augmentations" },
+		{ "optimizer", "profile the optimizer step; fused optimizers or fewer parameter groups help" },
+		{ "other", "focus optimization on this stage first: it dominates the run" },
+		{ "gpm", "pattern generation (random walks) dominates the GPM tower: generate patterns on "
+			 "the GPU, cache them per graph, or use fewer/shorter patterns" },
+		{ "sync", "GPU work is asynchronous: call torch.cuda.synchronize() before reading a timer" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(advice); i++)
+		if (!strcmp(advice[i].kind, kind))
+			return advice[i].advice;
+	return NULL;
+}
+
+struct stage_ref {
+	const char *name;
+	double seconds;
+	uint64_t line;
+};
+
+static int by_seconds_desc(const void *a, const void *b)
+{
+	const struct stage_ref *x = a, *y = b;
+	return (x->seconds < y->seconds) - (x->seconds > y->seconds);
+}
+
+static int is_total(const char *name)
+{
+	return !strcmp(name, "TOTAL");
+}
+
+/* The printed table whose rows name most of the [TIMING] stages (the
+ * [TIMING SUMMARY] of seed 000), or NULL. */
+static const struct an_table *stages_table(const struct an_run *run)
+{
+	const struct an_table *best = NULL;
+	size_t best_hits = 0;
+	for (size_t i = 0; i < run->tables.n; i++) {
+		const struct an_table *t = an_map_at(&run->tables, i);
+		size_t hits = 0;
+		for (size_t k = 0; k < t->rows.n; k++)
+			for (size_t j = 0; j < run->stages.n; j++)
+				hits += !strcmp(an_map_key(&t->rows, k), an_map_key(&run->stages, j));
+		if (hits > best_hits) {
+			best = t;
+			best_hits = hits;
+		}
+	}
+	return best_hits * 2 >= run->stages.n ? best : NULL;
+}
+
+static double table_total(const struct an_table *t, uint64_t *line)
+{
+	for (size_t i = 0; i < t->rows.n; i++) {
+		const struct an_row *row = an_map_at(&t->rows, i);
+		if (is_total(an_map_key(&t->rows, i)) && (row->has & 1)) {
+			*line = row->line;
+			return row->seconds;
+		}
+	}
+	*line = 0;
+	return NAN;
+}
+
+static void bottleneck_findings(struct report *rep, const struct an_opts *o, const struct an_run *run,
+				const char *what, const char *name, double pct, uint64_t line)
+{
+	const char *kind = an_stage_kind(name);
+	if (!strcmp(kind, "data") && pct > o->data_pct) {
+		report_finding(rep, SEV_WARNING, "bottlenecks", "data-loading", run->label, run->file, line,
+			       an_advice("data"), "%s '%s' is %.1f%% of %s (data loading above %.0f%%)",
+			       "data loading", name, pct, what, o->data_pct);
+		return;
+	}
+	if (pct > o->bottleneck_pct)
+		report_finding(rep, SEV_CRITICAL, "bottlenecks", "bottleneck", run->label, run->file, line,
+			       an_advice(kind), "BOTTLENECK: '%s' is %.1f%% of %s", name, pct, what);
+	else if (pct > o->optimize_pct)
+		report_finding(rep, SEV_NOTICE, "bottlenecks", "optimize", run->label, run->file, line,
+			       an_advice(kind), "consider optimizing '%s': %.1f%% of %s", name, pct, what);
+}
+
+/*
+ * One breakdown table: stages largest first with their share of the total
+ * (the printed TOTAL when there is one, else their sum), the unaccounted
+ * rest, and bottleneck findings.
+ */
+static void breakdown_table(struct report *rep, const struct an_opts *o, const struct an_run *run,
+			    const char *what, struct stage_ref *v, size_t n, double printed_total,
+			    uint64_t total_line, int bottlenecks)
+{
+	qsort(v, n, sizeof(*v), by_seconds_desc);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i].seconds;
+	double total = isnan(printed_total) ? sum : printed_total;
+	char title[256], of[200];
+	snprintf(title, sizeof(title), "Where the time went: %s", what);
+	snprintf(of, sizeof(of), "%s", what);
+	struct rtable *t = report_table(rep, "breakdown", "breakdown", title,
+					"run,stage,seconds:s,share:%,cumulative:%,line");
+	t->bar_col = 3;
+	double cum = 0;
+	for (size_t i = 0; i < n; i++) {
+		double pct = total > 0 ? 100 * v[i].seconds / total : NAN;
+		cum += pct;
+		rt_text(t, run->label);
+		rt_text(t, v[i].name);
+		rt_num(t, v[i].seconds, 2);
+		rt_num(t, pct, 1);
+		rt_num(t, cum, 1);
+		rt_num(t, (double)v[i].line, 0);
+		if (bottlenecks && total > 0)
+			bottleneck_findings(rep, o, run, of, v[i].name, pct, v[i].line);
+	}
+	double unacc = total - sum;
+	if (!isnan(printed_total) && fabs(unacc) > 0.005 * total + 0.01 * (double)n) {
+		rt_text(t, run->label);
+		rt_text(t, "(unaccounted)");
+		rt_num(t, unacc, 2);
+		rt_num(t, 100 * unacc / total, 1);
+		rt_empty(t);
+		rt_empty(t);
+		if (unacc < 0)
+			report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label, run->file,
+				       total_line, NULL, "stages of %s sum to %.2f s, more than its TOTAL %.2f s",
+				       what, sum, total);
+		else
+			report_finding(rep, SEV_INFO, "breakdown", "unaccounted", run->label, run->file,
+				       total_line, NULL, "%.2f s (%.1f%%) of the TOTAL of %s is in no stage",
+				       unacc, 100 * unacc / total, what);
+	}
+	rt_text(t, run->label);
+	rt_text(t, "TOTAL");
+	rt_num(t, total, 2);
+	rt_num(t, total > 0 ? 100.0 : NAN, 1);
+	rt_empty(t);
+	rt_num(t, total_line ? (double)total_line : NAN, 0);
+}
+
+/* The run's [TIMING] stages, then every printed table the stages do not cover. */
+static void stage_tables(struct report *rep, const struct an_opts *o, const struct an_run *run,
+			 int bottlenecks)
+{
+	const struct an_table *covered = NULL;
+	if (run->stages.n) {
+		struct stage_ref *v = xcalloc(run->stages.n, sizeof(*v));
+		for (size_t i = 0; i < run->stages.n; i++) {
+			const struct an_stage *s = an_map_at(&run->stages, i);
+			v[i] = (struct stage_ref){ an_map_key(&run->stages, i), s->seconds, s->line };
+		}
+		covered = stages_table(run);
+		uint64_t tl = 0;
+		double total = covered ? table_total(covered, &tl) : NAN;
+		char what[200];
+		snprintf(what, sizeof(what), "the [TIMING] stages of %s", run->label);
+		breakdown_table(rep, o, run, what, v, run->stages.n, total, tl, bottlenecks);
+		free(v);
+		double wall = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
+				      ? (double)(run->max_ts - run->first_ts)
+				      : NAN;
+		double sum = 0;
+		for (size_t i = 0; i < run->stages.n; i++)
+			sum += ((const struct an_stage *)an_map_at(&run->stages, i))->seconds;
+		if (!isnan(wall) && wall > 0 && wall < sum * 0.5)
+			report_finding(rep, SEV_WARNING, "breakdown", "clock", run->label, run->file, 0, NULL,
+				       "the timestamps span %.0f s but the stages add up to %.2f s", wall, sum);
+	}
+	for (size_t i = 0; i < run->tables.n; i++) {
+		const struct an_table *tab = an_map_at(&run->tables, i);
+		if (tab == covered)
+			continue;
+		struct stage_ref *v = xcalloc(tab->rows.n + 1, sizeof(*v));
+		size_t n = 0;
+		for (size_t k = 0; k < tab->rows.n; k++) {
+			const struct an_row *row = an_map_at(&tab->rows, k);
+			const char *name = an_map_key(&tab->rows, k);
+			if (!is_total(name) && (row->has & 1))
+				v[n++] = (struct stage_ref){ name, row->seconds, row->line };
+		}
+		uint64_t tl = 0;
+		double total = table_total(tab, &tl);
+		char what[200];
+		snprintf(what, sizeof(what), "'%s'", an_map_key(&run->tables, i));
+		if (n)
+			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks);
+		free(v);
+	}
+}
+
+/* Checks a printed table against itself: rows vs TOTAL, printed vs recomputed %. */
+static void table_checks(struct report *rep, const struct an_run *run, const char *section,
+			 const struct an_table *tab)
+{
+	double total = NAN, sum = 0;
+	uint64_t total_line = 0;
+	size_t nrows = 0;
+	for (size_t i = 0; i < tab->rows.n; i++) {
+		const struct an_row *row = an_map_at(&tab->rows, i);
+		if (is_total(an_map_key(&tab->rows, i))) {
+			if (row->has & 1)
+				total = row->seconds, total_line = row->line;
+			continue;
+		}
+		if (row->has & 1)
+			sum += row->seconds, nrows++;
+	}
+	if (nrows == 0)
+		return;
+	/* percentages of a table without a TOTAL are shares of the row sum */
+	double denom = isnan(total) ? sum : total;
+	/* only an inconsistent table is worth showing row by row */
+	int bad = !isnan(total) && fabs(sum - total) > 0.005 * (double)nrows + 0.001 * total + 0.001;
+	for (size_t i = 0; i < tab->rows.n && !bad; i++) {
+		const struct an_row *row = an_map_at(&tab->rows, i);
+		if ((row->has & 3) == 3 && denom > 0 && !is_total(an_map_key(&tab->rows, i)))
+			bad = fabs(row->percent - 100 * row->seconds / denom) > 0.1;
+	}
+	if (!bad)
+		return;
+	char title[256];
+	snprintf(title, sizeof(title), "Printed table '%s' checked: %s", section, run->label);
+	struct rtable *t = report_table(rep, "breakdown", "table-check", title,
+					"run,section,row,seconds:s,printed:%,recomputed:%,delta:%,line");
+	for (size_t i = 0; i < tab->rows.n; i++) {
+		const struct an_row *row = an_map_at(&tab->rows, i);
+		const char *name = an_map_key(&tab->rows, i);
+		double re = denom > 0 && (row->has & 1) ? 100 * row->seconds / denom : NAN;
+		rt_text(t, run->label);
+		rt_text(t, section);
+		rt_text(t, name);
+		rt_num(t, (row->has & 1) ? row->seconds : NAN, 3);
+		rt_num(t, (row->has & 2) ? row->percent : NAN, 1);
+		rt_num(t, is_total(name) ? NAN : re, 2);
+		double d = (row->has & 2) && !isnan(re) ? row->percent - re : NAN;
+		rt_num(t, d, 2);
+		rt_num(t, (double)row->line, 0);
+		/* one printed decimal: a difference above 0.1 points is not rounding */
+		if (!isnan(d) && fabs(d) > 0.1 && !is_total(name))
+			report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label, run->file,
+				       row->line, NULL,
+				       "'%s' printed as %.1f%% of '%s' but %.2f s / %.2f s is %.2f%%", name,
+				       row->percent, section, row->seconds, denom, re);
+	}
+	if (!isnan(total)) {
+		/* each row is printed rounded to the last shown digit */
+		double tol = 0.005 * (double)nrows + 0.001 * total + 0.001;
+		if (fabs(sum - total) > tol)
+			report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label, run->file,
+				       total_line, NULL,
+				       "rows of '%s' sum to %.3f s but its TOTAL says %.3f s (%+.3f s)", section,
+				       sum, total, total - sum);
+	}
+}
+
+/* A printed table row vs the raw [TIMING] line of the same stage. */
+static void raw_vs_table(struct report *rep, const struct an_run *run, const char *section,
+			 const struct an_table *tab)
+{
+	for (size_t i = 0; i < tab->rows.n; i++) {
+		const struct an_row *row = an_map_at(&tab->rows, i);
+		const char *name = an_map_key(&tab->rows, i);
+		if (!(row->has & 1) || is_total(name))
+			continue;
+		/* look up without creating: scan (tables are small) */
+		for (size_t k = 0; k < run->stages.n; k++) {
+			if (strcmp(an_map_key(&run->stages, k), name))
+				continue;
+			const struct an_stage *s = an_map_at(&run->stages, k);
+			if (fabs(s->seconds - row->seconds) > 0.01 + 0.001 * row->seconds)
+				report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label,
+					       run->file, row->line, NULL,
+					       "'%s' is %.3f s in '%s' but %.3f s on line %llu", name,
+					       row->seconds, section, s->seconds, (unsigned long long)s->line);
+		}
+	}
+}
+
+static void clock_findings(struct report *rep, const struct an_run *run)
+{
+	for (uint64_t i = 0; i < run->nclock && i < AN_MAX_CLOCK_ISSUES; i++) {
+		const struct an_clock_issue *c = &run->clock[i];
+		if (c->kind == 0)
+			report_finding(rep, SEV_WARNING, "breakdown", "clock", run->label, run->file, c->line,
+				       NULL, "timestamp goes back %.0f s from line %llu", c->a,
+				       (unsigned long long)c->prev_line);
+		else
+			report_finding(rep, SEV_WARNING, "breakdown", "clock", run->label, run->file, c->line,
+				       NULL,
+				       "'%s' took %.2f s but only %.0f s passed since the timestamp on line %llu",
+				       c->name, c->a, c->b, (unsigned long long)c->prev_line);
+	}
+	if (run->nclock > AN_MAX_CLOCK_ISSUES)
+		report_finding(rep, SEV_WARNING, "breakdown", "clock", run->label, run->file, 0, NULL,
+			       "%llu more clock issues not listed",
+			       (unsigned long long)(run->nclock - AN_MAX_CLOCK_ISSUES));
+}
+
+/* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
+static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
+{
+	/* seed 003: metric totals as shares of the step total */
+	double step_total = NAN, sum = 0;
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const char *name = an_map_key(&run->metrics, i);
+		if (isnan(s->last_total))
+			continue;
+		if (strstr(name, "total") || strstr(name, "step"))
+			step_total = isnan(step_total) || s->last_total > step_total ? s->last_total : step_total;
+		else
+			sum += s->last_total;
+	}
+	double denom = !isnan(step_total) ? step_total : sum;
+	for (size_t i = 0; i < run->metrics.n && denom > 0; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const char *name = an_map_key(&run->metrics, i);
+		if (isnan(s->last_total) || s->last_total == step_total)
+			continue;
+		bottleneck_findings(rep, o, run, "the training step", name, 100 * s->last_total / denom, s->line);
+	}
+	/* GPM: pattern generation's share of the tower's forward time */
+	if (run->gpm_total_sum > 0) {
+		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
+		struct rtable *t = report_table(rep, "bottlenecks", "gpm-share", "GPM pattern generation share",
+						"run,windows,pattern_gen:ms,total:ms,share:%");
+		t->bar_col = 4;
+		rt_text(t, run->label);
+		rt_num(t, (double)run->gpm_total_ms.n, 0);
+		rt_num(t, run->gpm_pattern_sum, 2);
+		rt_num(t, run->gpm_total_sum, 2);
+		rt_num(t, share, 1);
+		report_finding(rep, share > o->bottleneck_pct ? SEV_CRITICAL : share > o->optimize_pct ? SEV_NOTICE : SEV_INFO,
+			       "bottlenecks", "gpm", run->label, run->file, run->gpm_total_ms.min_s.line,
+			       share > o->optimize_pct ? an_advice("gpm") : NULL,
+			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
+			       share, (unsigned long long)run->gpm_total_ms.n);
+	}
+}
+
+void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
+{
+	report_section(rep, "breakdown", "Breakdown");
+	if (bottlenecks)
+		report_section(rep, "bottlenecks", "Bottlenecks");
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		stage_tables(rep, o, run, bottlenecks);
+		for (size_t i = 0; i < run->tables.n; i++) {
+			table_checks(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
+			raw_vs_table(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
+		}
+		clock_findings(rep, run);
+		if (bottlenecks)
+			table_bottlenecks(rep, o, run);
+	}
+}

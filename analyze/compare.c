@@ -1,0 +1,498 @@
+/*
+ * compare.c - questions across alternatives: speedups against a baseline
+ * (seed 001), scaling fits of time against size on log-log axes (seed 002
+ * sweeps, GPM windows, runs tagged with --param), and run-against-run
+ * comparison with a rank test where samples exist.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analyses.h"
+
+/* ---- speedups ---- */
+
+struct alt {
+	const char *name;
+	double seconds, se; /* se: standard error of the mean, NAN if no samples */
+	uint64_t line;
+};
+
+static void speedup_table(struct report *rep, const struct an_opts *o, const char *label,
+			  const char *what, struct alt *a, size_t n, const char *file)
+{
+	if (n < 2)
+		return;
+	size_t base = 0;
+	for (size_t i = 1; i < n; i++)
+		if (a[i].seconds > a[base].seconds)
+			base = i;
+	if (o->baseline)
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(a[i].name, o->baseline))
+				base = i;
+	char title[256];
+	snprintf(title, sizeof(title), "Speedups of %s against %s (%s)", what, a[base].name, label);
+	struct rtable *t = report_table(rep, "speedup", "speedup", title,
+					"run,name,seconds:s,speedup:x,uncertainty:x,baseline,line");
+	t->bar_col = 3;
+	for (size_t i = 0; i < n; i++) {
+		double f = a[i].seconds > 0 ? a[base].seconds / a[i].seconds : NAN;
+		double u = NAN;
+		if (!isnan(a[i].se) && !isnan(a[base].se) && i != base)
+			u = f * sqrt(pow(a[i].se / a[i].seconds, 2) + pow(a[base].se / a[base].seconds, 2));
+		rt_text(t, label);
+		rt_text(t, a[i].name);
+		rt_num(t, a[i].seconds, 3);
+		rt_num(t, f, 2);
+		rt_num(t, u, 2);
+		rt_text(t, a[base].name);
+		rt_num(t, a[i].line ? (double)a[i].line : NAN, 0);
+	}
+	(void)file;
+}
+
+/* Printed "SIREN : 1.67x faster" rows checked against the times they claim. */
+static void printed_speedups(struct report *rep, const struct an_run *run)
+{
+	if (!run->speedups.n)
+		return;
+	struct rtable *t = report_table(rep, "speedup", "speedup-printed", "Speedups printed in the log",
+					"run,name,printed:x,baseline,baseline_s:s,line");
+	for (size_t i = 0; i < run->speedups.n; i++) {
+		const struct an_nums *x = an_map_at(&run->speedups, i);
+		rt_text(t, run->label);
+		rt_text(t, an_map_key(&run->speedups, i));
+		rt_num(t, (x->has & (1u << S_SPD_FACTOR)) ? x->num[S_SPD_FACTOR] : NAN, 2);
+		rt_text(t, x->text[0] ? x->text : NULL);
+		rt_num(t, (x->has & (1u << S_SPD_BASELINE_S)) ? x->num[S_SPD_BASELINE_S] : NAN, 2);
+		rt_num(t, (double)x->line, 0);
+	}
+}
+
+void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	report_section(rep, "speedup", "Speedups");
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		/* alternatives: the rows of each printed section (seed 001's timers),
+		 * else the "X complete:" lines */
+		size_t cap = run->completes.n + 1;
+		for (size_t i = 0; i < run->tables.n; i++)
+			cap += ((const struct an_table *)an_map_at(&run->tables, i))->rows.n;
+		struct alt *a = xcalloc(cap, sizeof(*a));
+		size_t k = 0;
+		for (size_t i = 0; i < run->tables.n; i++) {
+			const struct an_table *tab = an_map_at(&run->tables, i);
+			const char *section = an_map_key(&run->tables, i);
+			if (strncmp(section, "Section", 7))
+				continue; /* breakdowns of one run are not alternatives */
+			k = 0;
+			for (size_t j = 0; j < tab->rows.n; j++) {
+				const struct an_row *row = an_map_at(&tab->rows, j);
+				if ((row->has & 1) && strcmp(an_map_key(&tab->rows, j), "TOTAL"))
+					a[k++] = (struct alt){ an_map_key(&tab->rows, j), row->seconds, NAN, row->line };
+			}
+			char what[200];
+			snprintf(what, sizeof(what), "the rows of '%s'", section);
+			speedup_table(rep, o, run->label, what, a, k, run->file);
+		}
+		if (k == 0) {
+			for (size_t i = 0; i < run->completes.n; i++) {
+				const struct an_nums *x = an_map_at(&run->completes, i);
+				if (x->has & 1)
+					a[k++] = (struct alt){ an_map_key(&run->completes, i), x->num[S_SECONDS], NAN, x->line };
+			}
+			speedup_table(rep, o, run->label, "completed runs", a, k, run->file);
+		}
+		free(a);
+		printed_speedups(rep, run);
+	}
+	if (m->nruns >= 2) {
+		/* runs against each other on their batch (or epoch) times */
+		struct alt *a = xcalloc(m->nruns, sizeof(*a));
+		size_t k = 0;
+		for (size_t r = 0; r < m->nruns; r++) {
+			const struct an_run *run = m->runs[r];
+			const struct tp_series *s = NULL;
+			if (run->ranks.n)
+				s = &((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds;
+			if (!s || !s->n)
+				s = run->epochs.n ? &run->epochs : NULL;
+			if (!s || !s->n)
+				continue;
+			double se = s->n > 1 ? tp_series_std(s) / sqrt((double)s->n) : NAN;
+			a[k++] = (struct alt){ run->label, s->mean, se, 0 };
+		}
+		speedup_table(rep, o, "all runs", "mean batch time per run", a, k, NULL);
+		free(a);
+	}
+}
+
+/* ---- scaling ---- */
+
+struct fit {
+	double a, b, se_b, s, xbar, sxx, r2, b_lo, b_hi;
+	size_t n;
+};
+
+/* OLS on (x, y) sums; 1 on success. Confidence 95 %. */
+static int fit_sums(double n, double sx, double sy, double sxx, double sxy, double syy, struct fit *f)
+{
+	if (n < 2)
+		return 0;
+	double Sxx = sxx - sx * sx / n, Sxy = sxy - sx * sy / n, Syy = syy - sy * sy / n;
+	if (Sxx <= 1e-12)
+		return 0;
+	f->n = (size_t)n;
+	f->b = Sxy / Sxx;
+	f->a = (sy - f->b * sx) / n;
+	f->xbar = sx / n;
+	f->sxx = Sxx;
+	double sse = Syy - f->b * Sxy;
+	if (sse < 0)
+		sse = 0;
+	f->r2 = Syy > 0 ? 1 - sse / Syy : 1;
+	if (n > 2) {
+		f->s = sqrt(sse / (n - 2));
+		f->se_b = f->s / sqrt(Sxx);
+		double tq = tp_t_quantile(0.975, n - 2);
+		f->b_lo = f->b - tq * f->se_b;
+		f->b_hi = f->b + tq * f->se_b;
+	} else {
+		f->s = f->se_b = NAN;
+		f->b_lo = f->b_hi = NAN;
+	}
+	return 1;
+}
+
+static double expected_exponent(const char *param, const char *what, const char **why)
+{
+	if (strstr(what, "GPM")) {
+		*why = "GPM pattern generation is O(patterns x length x N x degree): linear in N";
+		return 1;
+	}
+	if (!strcasecmp(param, "N") || strcasestr(param, "node")) {
+		*why = "full attention over N nodes is O(N^2)";
+		return 2;
+	}
+	if (!strcasecmp(param, "L") || strcasestr(param, "layer")) {
+		*why = "time grows linearly with the number of layers";
+		return 1;
+	}
+	*why = NULL;
+	return NAN;
+}
+
+struct fit_row {
+	const char *label, *what, *param;
+};
+
+static void scaling_row(struct report *rep, struct rtable *t, const struct an_opts *o,
+			const struct fit_row *fr, const struct fit *f, const char *file)
+{
+	const char *why;
+	double expect = expected_exponent(fr->param, fr->what, &why);
+	rt_text(t, fr->label);
+	rt_text(t, fr->what);
+	rt_text(t, fr->param);
+	rt_num(t, (double)f->n, 0);
+	rt_num(t, f->b, 3);
+	rt_num(t, f->b_lo, 3);
+	rt_num(t, f->b_hi, 3);
+	rt_num(t, f->r2, 4);
+	rt_num(t, expect, 0);
+	double pred = NAN, lo = NAN, hi = NAN;
+	if (o->predict.set && !strcasecmp(o->predict.name, fr->param) && o->predict.value > 0) {
+		double x0 = log(o->predict.value);
+		pred = exp(f->a + f->b * x0);
+		if (f->n > 2) {
+			double se = f->s * sqrt(1 + 1.0 / (double)f->n + pow(x0 - f->xbar, 2) / f->sxx);
+			double tq = tp_t_quantile(0.975, (double)f->n - 2);
+			lo = exp(f->a + f->b * x0 - tq * se);
+			hi = exp(f->a + f->b * x0 + tq * se);
+		}
+	}
+	rt_num(t, pred, 3);
+	rt_num(t, lo, 3);
+	rt_num(t, hi, 3);
+	if (isnan(expect) || !why)
+		return;
+	const char *verdict;
+	enum severity sev = SEV_INFO;
+	if (isnan(f->b_lo))
+		verdict = "too few points for an interval";
+	else if (expect >= f->b_lo && expect <= f->b_hi)
+		verdict = "consistent with the expected complexity";
+	else if (f->b_lo > expect)
+		verdict = "grows FASTER than expected", sev = SEV_WARNING;
+	else
+		verdict = "grows slower than expected (fixed overheads dominate at these sizes?)", sev = SEV_NOTICE;
+	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, NULL,
+		       "%s vs %s: time ~ %s^%.2f (95%% CI %.2f..%.2f, R^2 %.3f); %s; %s", fr->what, fr->param,
+		       fr->param, f->b, f->b_lo, f->b_hi, f->r2, why, verdict);
+	if (!isnan(pred))
+		report_finding(rep, SEV_INFO, "scaling", "prediction", fr->label, file, 0, NULL,
+			       "%s at %s=%g: predicted %.4g ms (95%% prediction interval %.4g..%.4g)", fr->what,
+			       fr->param, o->predict.value, pred, lo, hi);
+}
+
+static struct rtable *scaling_table(struct report *rep, struct rtable **t)
+{
+	if (!*t)
+		*t = report_table(rep, "scaling", "scaling", "Scaling: log(time) against log(size)",
+				  "run,series,param,points,exponent,ci_low,ci_high,r2,expected,predicted:ms,"
+				  "pred_low:ms,pred_high:ms");
+	return *t;
+}
+
+/* Scaling records "N=100: 2.31 ms", grouped by parameter name. */
+static void scaling_records(const struct an_run *run, const struct an_opts *o, struct report *rep,
+			    struct rtable **t)
+{
+	for (size_t i = 0; i < run->scaling.n; i++) {
+		const char *key = an_map_key(&run->scaling, i);
+		const char *sep = strchr(key, '\x1f');
+		size_t plen = sep ? (size_t)(sep - key) : strlen(key);
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *k2 = an_map_key(&run->scaling, j);
+			seen = !strncmp(k2, key, plen) && k2[plen] == '\x1f';
+		}
+		if (seen)
+			continue;
+		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+		for (size_t j = i; j < run->scaling.n; j++) {
+			const char *k2 = an_map_key(&run->scaling, j);
+			if (strncmp(k2, key, plen) || k2[plen] != '\x1f')
+				continue;
+			const struct an_nums *x = an_map_at(&run->scaling, j);
+			double xv = x->num[S_SC_VALUE], yv = x->num[S_SC_MEAN_MS];
+			if (xv <= 0 || yv <= 0)
+				continue;
+			xv = log(xv);
+			yv = log(yv);
+			n++, sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, syy += yv * yv;
+		}
+		struct fit f;
+		if (!fit_sums(n, sx, sy, sxx, sxy, syy, &f))
+			continue;
+		char param[64];
+		snprintf(param, sizeof(param), "%.*s", (int)(plen < 63 ? plen : 63), key);
+		struct fit_row fr = { run->label, "runtime", param };
+		scaling_row(rep, scaling_table(rep, t), o, &fr, &f, run->file);
+	}
+}
+
+void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	struct rtable *t = NULL;
+	report_section(rep, "scaling", "Scaling");
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		scaling_records(run, o, rep, &t);
+		/* GPM windows: pattern generation against the window's average graph size */
+		if (run->gl_n >= 3 && run->gpm_avg_nodes.n && run->gpm_avg_nodes.max > 1.2 * run->gpm_avg_nodes.min) {
+			struct fit f;
+			if (fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
+				struct fit_row fr = { run->label, "GPM pattern gen per window", "avg_nodes" };
+				scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, run->file);
+			}
+		}
+	}
+	/* several runs tagged with --param NAME=VALUE */
+	if (o->nrun_params >= 2 && o->run_params) {
+		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+		int gpm = 1;
+		for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++)
+			gpm &= m->runs[r]->gpm_pattern_ms.n > 0;
+		for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++) {
+			const struct an_run *run = m->runs[r];
+			double y = NAN;
+			if (gpm)
+				y = run->gpm_pattern_ms.mean;
+			else if (run->ranks.n)
+				y = 1000 * ((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds.mean;
+			double x = o->run_params[r].value;
+			if (!o->run_params[r].set || !(x > 0) || !(y > 0))
+				continue;
+			x = log(x), y = log(y);
+			n++, sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y;
+		}
+		struct fit f;
+		if (fit_sums(n, sx, sy, sxx, sxy, syy, &f)) {
+			struct fit_row fr = { "all runs", gpm ? "GPM pattern gen mean" : "batch time mean",
+					      o->run_params[0].name };
+			scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, NULL);
+		}
+	}
+}
+
+/* ---- run comparison ---- */
+
+struct item {
+	char name[192];
+	const char *unit;
+	double value;                 /* seconds / ms summary */
+	const struct tp_series *s;    /* samples, or NULL */
+};
+
+#define MAX_ITEMS 2048
+
+static size_t run_items(const struct an_run *run, struct item *v, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->stages.n && n < max; i++) {
+		const struct an_stage *s = an_map_at(&run->stages, i);
+		snprintf(v[n].name, sizeof(v[n].name), "stage %s", an_map_key(&run->stages, i));
+		v[n].unit = "s", v[n].value = s->seconds, v[n].s = NULL;
+		n++;
+	}
+	if (!run->stages.n)
+		for (size_t i = 0; i < run->tables.n; i++) {
+			const struct an_table *t = an_map_at(&run->tables, i);
+			for (size_t k = 0; k < t->rows.n && n < max; k++) {
+				const struct an_row *row = an_map_at(&t->rows, k);
+				if (!(row->has & 1))
+					continue;
+				snprintf(v[n].name, sizeof(v[n].name), "%s: %s", an_map_key(&run->tables, i),
+					 an_map_key(&t->rows, k));
+				v[n].unit = "s", v[n].value = row->seconds, v[n].s = NULL;
+				n++;
+			}
+		}
+	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		if (!b->seconds.n)
+			continue;
+		const char *rk = an_map_key(&run->ranks, i);
+		if (strcmp(rk, "-"))
+			snprintf(v[n].name, sizeof(v[n].name), "batch time [rank %s]", rk);
+		else
+			snprintf(v[n].name, sizeof(v[n].name), "batch time");
+		v[n].unit = "s", v[n].value = tp_series_quantile(&b->seconds, 0.5), v[n].s = &b->seconds;
+		n++;
+	}
+	if (run->epochs.n && n < max) {
+		snprintf(v[n].name, sizeof(v[n].name), "epoch time");
+		v[n].unit = "s", v[n].value = tp_series_quantile(&run->epochs, 0.5), v[n].s = &run->epochs;
+		n++;
+	}
+	if (run->gpm_total_ms.n && n + 1 < max) {
+		snprintf(v[n].name, sizeof(v[n].name), "GPM window total");
+		v[n].unit = "ms", v[n].value = tp_series_quantile(&run->gpm_total_ms, 0.5), v[n].s = &run->gpm_total_ms;
+		n++;
+		snprintf(v[n].name, sizeof(v[n].name), "GPM window pattern gen");
+		v[n].unit = "ms", v[n].value = tp_series_quantile(&run->gpm_pattern_ms, 0.5), v[n].s = &run->gpm_pattern_ms;
+		n++;
+	}
+	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		if (!s->s.n)
+			continue;
+		snprintf(v[n].name, sizeof(v[n].name), "metric %s avg", an_map_key(&run->metrics, i));
+		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
+		n++;
+	}
+	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
+		const struct an_named_series *s = an_map_at(&run->perfs, i);
+		snprintf(v[n].name, sizeof(v[n].name), "operation %s", an_map_key(&run->perfs, i));
+		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
+		n++;
+	}
+	for (size_t i = 0; i < run->runtimes.n && n < max; i++) {
+		const struct an_nums *x = an_map_at(&run->runtimes, i);
+		if (!(x->has & (1u << S_RT_MEAN_MS)))
+			continue;
+		snprintf(v[n].name, sizeof(v[n].name), "runtime %s", an_map_key(&run->runtimes, i));
+		v[n].unit = "ms", v[n].value = x->num[S_RT_MEAN_MS], v[n].s = NULL;
+		n++;
+	}
+	return n;
+}
+
+int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	if (m->nruns < 2)
+		return 0;
+	report_section(rep, "compare", "Run comparison");
+	struct item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
+	const struct an_run *r0 = m->runs[0];
+	size_t nb = run_items(r0, base, MAX_ITEMS);
+	struct rtable *t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
+					"item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
+	int gate = 0;
+	for (size_t r = 1; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		size_t no = run_items(run, other, MAX_ITEMS);
+		double logsum = 0;
+		size_t nlog = 0;
+		for (size_t i = 0; i < nb; i++) {
+			const struct item *b = &base[i], *x = NULL;
+			for (size_t k = 0; k < no && !x; k++)
+				if (!strcmp(other[k].name, b->name))
+					x = &other[k];
+			if (!x)
+				continue;
+			double ratio = b->value > 0 ? x->value / b->value : NAN;
+			double change = 100 * (ratio - 1);
+			double p = NAN;
+			const char *verdict;
+			if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
+				double eff;
+				p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
+				if (isnan(p))
+					verdict = "cannot tell";
+				else if (p < o->alpha)
+					verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
+				else
+					verdict = "no significant change";
+			} else {
+				verdict = "no samples: cannot tell";
+			}
+			if (!isnan(ratio) && ratio > 0) {
+				logsum += log(ratio);
+				nlog++;
+			}
+			rt_text(t, b->name);
+			rt_text(t, b->unit);
+			rt_text(t, r0->label);
+			rt_num(t, b->value, 4);
+			rt_text(t, run->label);
+			rt_num(t, x->value, 4);
+			rt_num(t, ratio, 3);
+			rt_num(t, change, 1);
+			rt_num(t, p, -1);
+			rt_text(t, verdict);
+			if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha &&
+			    change > o->fail_regression_pct) {
+				gate = 1;
+				report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
+					       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, Mann-Whitney U)",
+					       b->name, change, run->label, r0->label, p);
+			} else if (!isnan(p) && p < o->alpha && fabs(change) >= 1) {
+				report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare",
+					       ratio > 1 ? "slower" : "faster", run->label, run->file, 0, NULL,
+					       "%s: %s is %.1f%% %s than %s (p = %.2g, Mann-Whitney U)", b->name,
+					       run->label, fabs(change), ratio > 1 ? "slower" : "faster", r0->label, p);
+			}
+		}
+		if (nlog) {
+			double g = exp(logsum / (double)nlog);
+			rt_text(t, "(geometric mean of ratios)");
+			rt_text(t, "");
+			rt_text(t, r0->label);
+			rt_empty(t);
+			rt_text(t, run->label);
+			rt_empty(t);
+			rt_num(t, g, 3);
+			rt_num(t, 100 * (g - 1), 1);
+			rt_empty(t);
+			rt_text(t, g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+		}
+	}
+	free(base);
+	free(other);
+	return gate;
+}

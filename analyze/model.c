@@ -1,0 +1,527 @@
+/*
+ * model.c - folds the record stream into per-run, per-name summaries
+ * (see model.h). One function per record family; nothing here decides
+ * what is a finding: that is analyses.c.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- string map ---- */
+
+static uint64_t hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+void an_map_init(struct an_map *m, size_t item_size)
+{
+	memset(m, 0, sizeof(*m));
+	m->item_size = item_size;
+}
+
+static void rehash(struct an_map *m)
+{
+	size_t ns = m->nslots ? m->nslots * 2 : 16;
+	free(m->slots);
+	m->slots = xcalloc(ns, sizeof(*m->slots));
+	m->nslots = ns;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t h = (size_t)hash(m->keys[i], strlen(m->keys[i])) & (ns - 1);
+		while (m->slots[h])
+			h = (h + 1) & (ns - 1);
+		m->slots[h] = i + 1;
+	}
+}
+
+void *an_map_get(struct an_map *m, const char *key, size_t n, int *created)
+{
+	if (created)
+		*created = 0;
+	if (m->nslots) {
+		size_t h = (size_t)hash(key, n) & (m->nslots - 1);
+		while (m->slots[h]) {
+			size_t i = m->slots[h] - 1;
+			if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], key, n))
+				return (char *)m->items + i * m->item_size;
+			h = (h + 1) & (m->nslots - 1);
+		}
+	}
+	if ((m->n + 1) * 2 > m->nslots)
+		rehash(m);
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? m->alloc * 2 : 8;
+		m->keys = xrealloc(m->keys, m->alloc * sizeof(*m->keys));
+		m->items = xrealloc(m->items, m->alloc * m->item_size);
+	}
+	size_t i = m->n++;
+	m->keys[i] = xmemdup(key, n);
+	void *item = (char *)m->items + i * m->item_size;
+	memset(item, 0, m->item_size);
+	size_t h = (size_t)hash(key, n) & (m->nslots - 1);
+	while (m->slots[h])
+		h = (h + 1) & (m->nslots - 1);
+	m->slots[h] = i + 1;
+	if (created)
+		*created = 1;
+	return item;
+}
+
+void *an_map_at(const struct an_map *m, size_t i)
+{
+	return (char *)m->items + i * m->item_size;
+}
+
+const char *an_map_key(const struct an_map *m, size_t i)
+{
+	return m->keys[i];
+}
+
+void an_map_free(struct an_map *m, void (*free_item)(void *))
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (free_item)
+			free_item(an_map_at(m, i));
+		free(m->keys[i]);
+	}
+	free(m->keys);
+	free(m->slots);
+	free(m->items);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- time stamps ---- */
+
+static int digits(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 1;
+}
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+static int64_t days_from_civil(int y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int64_t an_parse_ts(const char *ts)
+{
+	int y, mo, d, h, mi, s;
+	if (!ts || strlen(ts) < 19 || !digits(ts, 4, &y) || !digits(ts + 5, 2, &mo) ||
+	    !digits(ts + 8, 2, &d) || !digits(ts + 11, 2, &h) || !digits(ts + 14, 2, &mi) ||
+	    !digits(ts + 17, 2, &s))
+		return INT64_MIN;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+		return INT64_MIN;
+	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+}
+
+/* ---- runs ---- */
+
+static void series_free(void *p)
+{
+	tp_series_free(p);
+}
+
+static void batches_free(void *p)
+{
+	struct an_batches *b = p;
+	tp_series_free(&b->seconds);
+	tp_series_free(&b->cpu_mb);
+	tp_series_free(&b->gpu_mb);
+	tp_series_free(&b->loss);
+}
+
+static void table_free(void *p)
+{
+	struct an_table *t = p;
+	an_map_free(&t->rows, NULL);
+}
+
+static struct an_run *run_new(const char *file)
+{
+	struct an_run *r = xcalloc(1, sizeof(*r));
+	r->file = xstrdup(file);
+	r->label = xstrdup(file);
+	an_map_init(&r->stages, sizeof(struct an_stage));
+	an_map_init(&r->completes, sizeof(struct an_nums));
+	an_map_init(&r->tables, sizeof(struct an_table));
+	an_map_init(&r->ranks, sizeof(struct an_batches));
+	an_map_init(&r->metrics, sizeof(struct an_named_series));
+	an_map_init(&r->aggregates, sizeof(struct an_nums));
+	an_map_init(&r->perfs, sizeof(struct an_named_series));
+	an_map_init(&r->latencies, sizeof(struct an_nums));
+	an_map_init(&r->warmups, sizeof(struct an_nums));
+	an_map_init(&r->speedups, sizeof(struct an_nums));
+	an_map_init(&r->runtimes, sizeof(struct an_nums));
+	an_map_init(&r->scaling, sizeof(struct an_nums));
+	an_map_init(&r->memory, sizeof(struct an_nums));
+	an_map_init(&r->flops, sizeof(struct an_nums));
+	an_map_init(&r->meta, sizeof(struct an_nums));
+	tp_series_init(&r->epochs);
+	tp_series_init(&r->gpm_pattern_ms);
+	tp_series_init(&r->gpm_total_ms);
+	tp_series_init(&r->gpm_avg_nodes);
+	r->last_ts = INT64_MIN;
+	r->first_ts = INT64_MIN;
+	r->max_ts = INT64_MIN;
+	return r;
+}
+
+static void run_free(struct an_run *r)
+{
+	an_map_free(&r->stages, NULL);
+	an_map_free(&r->completes, NULL);
+	an_map_free(&r->tables, table_free);
+	an_map_free(&r->ranks, batches_free);
+	an_map_free(&r->metrics, series_free);
+	an_map_free(&r->perfs, series_free);
+	an_map_free(&r->aggregates, NULL);
+	an_map_free(&r->latencies, NULL);
+	an_map_free(&r->warmups, NULL);
+	an_map_free(&r->speedups, NULL);
+	an_map_free(&r->runtimes, NULL);
+	an_map_free(&r->scaling, NULL);
+	an_map_free(&r->memory, NULL);
+	an_map_free(&r->flops, NULL);
+	an_map_free(&r->meta, NULL);
+	tp_series_free(&r->epochs);
+	tp_series_free(&r->gpm_pattern_ms);
+	tp_series_free(&r->gpm_total_ms);
+	tp_series_free(&r->gpm_avg_nodes);
+	free(r->file);
+	free(r->label);
+	free(r);
+}
+
+void an_model_init(struct an_model *m, double loss_threshold)
+{
+	memset(m, 0, sizeof(*m));
+	m->loss_threshold = loss_threshold;
+}
+
+struct an_run *an_model_run(struct an_model *m, const char *file)
+{
+	/* a handful of runs: a linear search keeps the order of first appearance */
+	for (size_t i = 0; i < m->nruns; i++)
+		if (!strcmp(m->runs[i]->file, file))
+			return m->runs[i];
+	ALLOC_GROW(m->runs, m->nruns + 1, m->alloc);
+	m->runs[m->nruns] = run_new(file);
+	return m->runs[m->nruns++];
+}
+
+void an_model_free(struct an_model *m)
+{
+	for (size_t i = 0; i < m->nruns; i++)
+		run_free(m->runs[i]);
+	free(m->runs);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- feeding ---- */
+
+static void keep_nums(struct an_map *map, const struct tp_record *r, const char *key, size_t n)
+{
+	struct an_nums *x = an_map_get(map, key, n, NULL);
+	memcpy(x->num, r->num, sizeof(x->num));
+	x->has = r->has;
+	x->line = r->line;
+	x->text[0] = '\0';
+	if (r->text) {
+		size_t k = r->text_len < sizeof(x->text) - 1 ? r->text_len : sizeof(x->text) - 1;
+		memcpy(x->text, r->text, k);
+		x->text[k] = '\0';
+	}
+}
+
+static void clock_issue(struct an_run *run, int kind, const struct tp_record *r, double a,
+			double b, uint64_t prev_line)
+{
+	if (run->nclock < AN_MAX_CLOCK_ISSUES) {
+		struct an_clock_issue *c = &run->clock[run->nclock];
+		c->kind = kind;
+		c->line = r->line;
+		c->prev_line = prev_line;
+		c->a = a;
+		c->b = b;
+		size_t k = r->name ? (r->name_len < sizeof(c->name) - 1 ? r->name_len : sizeof(c->name) - 1) : 0;
+		if (k)
+			memcpy(c->name, r->name, k);
+		c->name[k] = '\0';
+	}
+	run->nclock++;
+}
+
+/* Timestamps must not go back; a [TIMING] stage cannot be longer than the
+ * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
+static void check_clock(struct an_run *run, const struct tp_record *r)
+{
+	int64_t t = an_parse_ts(r->ts);
+	if (t == INT64_MIN)
+		return;
+	if (run->first_ts == INT64_MIN)
+		run->first_ts = t;
+	if (t > run->max_ts)
+		run->max_ts = t;
+	if (run->last_ts != INT64_MIN) {
+		if (t < run->last_ts) {
+			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
+		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS)) {
+			double elapsed = (double)(t - run->last_ts);
+			double sec = r->num[S_SECONDS];
+			if (sec > elapsed * 1.05 + 1.0)
+				clock_issue(run, 1, r, sec, elapsed, run->last_ts_line);
+		}
+	}
+	run->last_ts = t;
+	run->last_ts_line = r->line;
+}
+
+static void feed_stage(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name || !tp_has(r, S_SECONDS))
+		return;
+	struct an_stage *s = an_map_get(&run->stages, r->name, r->name_len, NULL);
+	if (s->count == 0) {
+		s->line = r->line;
+		s->ts = an_parse_ts(r->ts);
+	}
+	s->seconds += r->num[S_SECONDS];
+	s->count++;
+}
+
+static void feed_summary(struct an_run *run, const struct tp_record *r)
+{
+	const char *sec = r->text ? r->text : "";
+	size_t sn = r->text ? r->text_len : 0;
+	int created;
+	struct an_table *t = an_map_get(&run->tables, sec, sn, &created);
+	if (created) {
+		an_map_init(&t->rows, sizeof(struct an_row));
+		t->line = r->line;
+	}
+	if (!r->name)
+		return;
+	struct an_row *row = an_map_get(&t->rows, r->name, r->name_len, NULL);
+	static const int slots[] = { S_SECONDS, S_SUM_PERCENT, S_SUM_CPU_MB, S_SUM_GPU_MB,
+				     S_SUM_GPU_PEAK_MB };
+	double *dst[] = { &row->seconds, &row->percent, &row->cpu_mb, &row->gpu_mb, &row->gpu_peak_mb };
+	row->has = 0;
+	for (int i = 0; i < 5; i++)
+		if (tp_has(r, slots[i])) {
+			*dst[i] = r->num[slots[i]];
+			row->has |= 1u << i;
+		}
+	row->line = r->line;
+}
+
+static struct an_batches *rank_batches(struct an_run *run, int rank)
+{
+	char key[16];
+	int n = rank < 0 ? snprintf(key, sizeof(key), "-") : snprintf(key, sizeof(key), "%d", rank);
+	int created;
+	struct an_batches *b = an_map_get(&run->ranks, key, (size_t)n, &created);
+	if (created) {
+		tp_series_init(&b->seconds);
+		tp_series_init(&b->cpu_mb);
+		tp_series_init(&b->gpu_mb);
+		tp_series_init(&b->loss);
+	}
+	return b;
+}
+
+static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_record *r)
+{
+	struct an_batches *b = rank_batches(run, r->rank);
+	if (b->seconds.n == 0)
+		b->first_line = r->line;
+	if (tp_has(r, S_SECONDS)) {
+		tp_series_add(&b->seconds, r->num[S_SECONDS], r->line);
+		b->elapsed += r->num[S_SECONDS];
+	}
+	if (tp_has(r, S_BAT_CPU_MB))
+		tp_series_add(&b->cpu_mb, r->num[S_BAT_CPU_MB], r->line);
+	if (tp_has(r, S_BAT_GPU_MB))
+		tp_series_add(&b->gpu_mb, r->num[S_BAT_GPU_MB], r->line);
+	if (tp_has(r, S_BAT_LOSS)) {
+		tp_series_add(&b->loss, r->num[S_BAT_LOSS], r->line);
+		if (!b->converged && !isnan(m->loss_threshold) && r->num[S_BAT_LOSS] <= m->loss_threshold) {
+			b->converged = 1;
+			b->conv_batch = b->seconds.n ? b->seconds.n - 1 : 0;
+			b->conv_line = r->line;
+			b->conv_epochs = b->epochs_before;
+			b->conv_seconds = b->elapsed;
+		}
+	}
+}
+
+static void feed_epoch(struct an_run *run, const struct tp_record *r)
+{
+	if (tp_has(r, S_SECONDS))
+		tp_series_add(&run->epochs, r->num[S_SECONDS], r->line);
+	rank_batches(run, r->rank)->epochs_before++;
+}
+
+static void feed_gpm(struct an_run *run, const struct tp_record *r)
+{
+	if (!tp_has(r, S_GPM_PATTERN_MS) || !tp_has(r, S_GPM_TOTAL_MS))
+		return;
+	double graphs = tp_has(r, S_GPM_GRAPHS) ? r->num[S_GPM_GRAPHS] : 0;
+	tp_series_add(&run->gpm_pattern_ms, r->num[S_GPM_PATTERN_MS], r->line);
+	tp_series_add(&run->gpm_total_ms, r->num[S_GPM_TOTAL_MS], r->line);
+	run->gpm_pattern_sum += r->num[S_GPM_PATTERN_MS];
+	run->gpm_total_sum += r->num[S_GPM_TOTAL_MS];
+	run->gpm_graphs += graphs;
+	if (tp_has(r, S_GPM_AVG_NODES)) {
+		tp_series_add(&run->gpm_avg_nodes, r->num[S_GPM_AVG_NODES], r->line);
+		run->gpm_nodes += graphs * r->num[S_GPM_AVG_NODES];
+		double x = r->num[S_GPM_AVG_NODES], y = r->num[S_GPM_PATTERN_MS];
+		if (x > 0 && y > 0) {
+			x = log(x);
+			y = log(y);
+			run->gl_n += 1;
+			run->gl_x += x;
+			run->gl_y += y;
+			run->gl_xx += x * x;
+			run->gl_xy += x * y;
+			run->gl_yy += y * y;
+		}
+	}
+}
+
+static struct an_named_series *named_series(struct an_map *map, const char *name, size_t n,
+					    uint64_t line)
+{
+	int created;
+	struct an_named_series *s = an_map_get(map, name, n, &created);
+	if (created) {
+		tp_series_init(&s->s);
+		s->line = line;
+		s->last_total = s->last_count = NAN;
+	}
+	return s;
+}
+
+static void feed_metric(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name)
+		return;
+	struct an_named_series *s = named_series(&run->metrics, r->name, r->name_len, r->line);
+	if (tp_has(r, S_MET_AVG_S))
+		tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
+	if (tp_has(r, S_MET_TOTAL_S))
+		s->last_total = r->num[S_MET_TOTAL_S];
+	if (tp_has(r, S_MET_COUNT))
+		s->last_count = r->num[S_MET_COUNT];
+}
+
+static void feed_perf(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name || !tp_has(r, S_SECONDS))
+		return;
+	struct an_named_series *s = named_series(&run->perfs, r->name, r->name_len, r->line);
+	tp_series_add(&s->s, r->num[S_SECONDS], r->line);
+}
+
+static void feed_named(struct an_map *map, const struct tp_record *r)
+{
+	if (r->name)
+		keep_nums(map, r, r->name, r->name_len);
+}
+
+static void feed_scaling(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name || !tp_has(r, S_SC_VALUE) || !tp_has(r, S_SC_MEAN_MS))
+		return;
+	char key[160];
+	int n = snprintf(key, sizeof(key), "%.*s\x1f%.17g", (int)(r->name_len > 100 ? 100 : r->name_len),
+			 r->name, r->num[S_SC_VALUE]);
+	keep_nums(&run->scaling, r, key, (size_t)n);
+}
+
+void an_feed(struct an_model *m, const struct tp_record *r)
+{
+	if ((int)r->type < 0 || r->type >= TP_NTYPES)
+		return;
+	struct an_run *run = an_model_run(m, r->file ? r->file : "-");
+	m->records++;
+	run->nrec[r->type]++;
+	if (!run->first_line || r->line < run->first_line)
+		run->first_line = r->line;
+	if (r->line > run->last_line)
+		run->last_line = r->line;
+	if (r->ts)
+		check_clock(run, r);
+	switch (r->type) {
+	case TP_TIMING:
+		feed_stage(run, r);
+		break;
+	case TP_COMPLETE:
+		feed_named(&run->completes, r);
+		break;
+	case TP_SUMMARY:
+		feed_summary(run, r);
+		break;
+	case TP_BATCH:
+		feed_batch(m, run, r);
+		break;
+	case TP_EPOCH:
+		feed_epoch(run, r);
+		break;
+	case TP_GPM:
+		feed_gpm(run, r);
+		break;
+	case TP_METRIC:
+		feed_metric(run, r);
+		break;
+	case TP_PERF:
+		feed_perf(run, r);
+		break;
+	case TP_AGGREGATE:
+		feed_named(&run->aggregates, r);
+		break;
+	case TP_LATENCY:
+		feed_named(&run->latencies, r);
+		break;
+	case TP_WARMUP:
+		feed_named(&run->warmups, r);
+		break;
+	case TP_SPEEDUP:
+		feed_named(&run->speedups, r);
+		break;
+	case TP_RUNTIME:
+		feed_named(&run->runtimes, r);
+		break;
+	case TP_MEMORY:
+		feed_named(&run->memory, r);
+		break;
+	case TP_FLOPS:
+		feed_named(&run->flops, r);
+		break;
+	case TP_META:
+		feed_named(&run->meta, r);
+		break;
+	case TP_SCALING:
+		feed_scaling(run, r);
+		break;
+	case TP_STAGE:
+	case TP_NTYPES:
+		break;
+	}
+}

@@ -1,0 +1,139 @@
+/*
+ * model.h - the analysis model: what tprof-analyze keeps of each run while
+ * records stream past. Everything is a per-name summary (tp_series,
+ * counters, the latest row of a table), so memory grows with the number of
+ * distinct names, never with the input.
+ *
+ * A run is one input file (or one "file" value of NDJSON input); within a
+ * run, launcher ranks keep separate batch series. Records are fed in input
+ * order with an_feed; an_model_free releases everything.
+ */
+#ifndef TPROF_MODEL_H
+#define TPROF_MODEL_H
+
+#include <stdint.h>
+
+#include "record.h"
+#include "stats.h"
+
+/* A string-keyed table of entries of one struct type (open addressing). */
+struct an_map {
+	char **keys;
+	size_t *slots;  /* hash slot -> entry index + 1 (0: empty) */
+	size_t nslots, n, alloc;
+	void *items;    /* n entries of item_size bytes, in first-seen order */
+	size_t item_size;
+};
+void an_map_init(struct an_map *m, size_t item_size);
+/* The entry for key, created zeroed (and *created set) if absent. */
+void *an_map_get(struct an_map *m, const char *key, size_t n, int *created);
+void *an_map_at(const struct an_map *m, size_t i);
+const char *an_map_key(const struct an_map *m, size_t i);
+void an_map_free(struct an_map *m, void (*free_item)(void *));
+
+/* A timing stage ([TIMING], "X complete:"). */
+struct an_stage {
+	double seconds;      /* summed over repeats */
+	uint64_t count;
+	uint64_t line;       /* first occurrence */
+	int64_t ts;          /* epoch seconds of the first line with a timestamp, or INT64_MIN */
+};
+
+/* One row of a printed summary table (latest printing wins). */
+struct an_row {
+	double seconds, percent, cpu_mb, gpu_mb, gpu_peak_mb;
+	unsigned has; /* bits: 1 seconds, 2 percent, 4 cpu, 8 gpu, 16 peak */
+	uint64_t line;
+};
+struct an_table {
+	struct an_map rows; /* name -> an_row, TOTAL included */
+	uint64_t line;      /* first row's line */
+};
+
+/* A batch series of one rank. */
+struct an_batches {
+	struct tp_series seconds, cpu_mb, gpu_mb, loss;
+	double elapsed;             /* summed batch seconds */
+	uint64_t epochs_before;     /* epoch records seen before the latest batch */
+	/* convergence: first batch with loss <= threshold */
+	int converged;
+	uint64_t conv_batch, conv_line, conv_epochs;
+	double conv_seconds;
+	uint64_t first_line;
+};
+
+struct an_named_series {
+	struct tp_series s;
+	double last_total, last_count; /* metric: the latest total_s / count */
+	double sum_aux;                /* e.g. GPM: graphs */
+	uint64_t line;
+};
+
+struct an_clock_issue {
+	uint64_t line, prev_line;
+	int kind; /* 0 timestamp went backwards, 1 stage longer than the time since the previous line */
+	double a, b; /* kind 0: seconds back; kind 1: stage seconds, elapsed seconds */
+	char name[96];
+};
+#define AN_MAX_CLOCK_ISSUES 64
+
+struct an_run {
+	char *file;
+	char *label;
+	uint64_t nrec[TP_NTYPES];
+	uint64_t first_line, last_line;
+
+	struct an_map stages;     /* an_stage: [TIMING] records */
+	struct an_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
+	struct an_map tables;     /* section -> an_table */
+	struct an_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
+	struct tp_series epochs;
+	struct tp_series gpm_pattern_ms, gpm_total_ms, gpm_avg_nodes;
+	double gpm_graphs, gpm_nodes, gpm_pattern_sum, gpm_total_sum;
+	/* log(avg nodes) vs log(pattern gen ms) per window, for a scaling fit */
+	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;
+	struct an_map metrics;    /* name -> an_named_series of avg_s */
+	struct an_map aggregates; /* name -> struct tp_record copy (numbers only) */
+	struct an_map perfs;      /* name -> an_named_series of seconds */
+	struct an_map latencies;  /* name -> record numbers */
+	struct an_map warmups;    /* name -> record numbers */
+	struct an_map speedups;   /* name -> record numbers, baseline name in text */
+	struct an_map runtimes;   /* name -> record numbers */
+	struct an_map scaling;    /* "param\x1fvalue" -> record numbers */
+	struct an_map memory;     /* name -> record numbers */
+	struct an_map flops;      /* name -> record numbers */
+	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
+
+	/* clock checks */
+	int64_t last_ts;          /* INT64_MIN if none yet */
+	uint64_t last_ts_line;
+	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
+	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
+	int64_t first_ts, max_ts;
+};
+
+/* Numbers of one record, kept as the latest value for a name. */
+struct an_nums {
+	double num[TP_NUM_SLOTS];
+	unsigned has;
+	uint64_t line;
+	char text[96]; /* speedup baseline, meta text value */
+};
+
+struct an_model {
+	struct an_run **runs;
+	size_t nruns, alloc;
+	double loss_threshold;     /* NAN: no convergence tracking */
+	uint64_t records;
+};
+
+void an_model_init(struct an_model *m, double loss_threshold);
+/* The run for a file name (created in order of first appearance). */
+struct an_run *an_model_run(struct an_model *m, const char *file);
+void an_feed(struct an_model *m, const struct tp_record *r);
+void an_model_free(struct an_model *m);
+
+/* "2024-10-13T22:30:00[.fff]" -> seconds since the epoch (UTC), or INT64_MIN. */
+int64_t an_parse_ts(const char *ts);
+
+#endif

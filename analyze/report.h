@@ -1,0 +1,90 @@
+/*
+ * report.h - the result of an analysis, independent of how it is shown:
+ * a list of sections, each with tables (named, unit-carrying columns and
+ * typed cells) and findings (a severity, a kind, a message, advice and the
+ * file:line it is about). Renderers (render/) turn a report into a
+ * terminal table, JSON, CSV, Markdown, XLSX or HTML without knowing what
+ * the analyses were.
+ *
+ * Strings are owned by the report; report_free releases everything.
+ */
+#ifndef TPROF_REPORT_H
+#define TPROF_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rcell_kind { RC_EMPTY, RC_TEXT, RC_NUM };
+
+struct rcell {
+	enum rcell_kind kind;
+	double v;
+	int prec;  /* decimals to show (-1: shortest exact form) */
+	char *s;
+};
+
+struct rcol {
+	char *name;
+	char *unit; /* "s", "ms", "MB", "%", "x", "" */
+};
+
+struct rtable {
+	char *id;    /* stable machine name, e.g. "breakdown" */
+	char *title; /* for people */
+	size_t ncols;
+	struct rcol *cols;
+	size_t nrows, alloc; /* cells holds nrows * ncols */
+	struct rcell *cells;
+	size_t cur;          /* cells written in the current row */
+	int bar_col;         /* column drawn as a bar in the terminal, -1 none */
+};
+
+enum severity { SEV_INFO, SEV_NOTICE, SEV_WARNING, SEV_CRITICAL };
+
+struct finding {
+	enum severity sev;
+	char *section; /* id of the section it belongs to */
+	char *kind;    /* "bottleneck", "outlier", "clock", ... */
+	char *run;     /* run label or NULL */
+	char *message;
+	char *advice;  /* or NULL */
+	char *file;    /* or NULL */
+	uint64_t line; /* 0 if none */
+};
+
+struct rsection {
+	char *id;
+	char *title;
+	size_t ntables;
+	struct rtable **tables;
+};
+
+struct report {
+	size_t nsections, salloc;
+	struct rsection *sections;
+	size_t nfindings, falloc;
+	struct finding *findings;
+};
+
+void report_init(struct report *r);
+void report_free(struct report *r);
+
+/* Sections are created on first use, in order. */
+struct rsection *report_section(struct report *r, const char *id, const char *title);
+
+/* A new table; cols is "name:unit,name:unit,..." ("name" alone: no unit). */
+struct rtable *report_table(struct report *r, const char *section, const char *id,
+			    const char *title, const char *cols);
+void rt_text(struct rtable *t, const char *s);
+void rt_textn(struct rtable *t, const char *s, size_t n);
+void rt_num(struct rtable *t, double v, int prec); /* NAN -> empty cell */
+void rt_empty(struct rtable *t);
+const struct rcell *rt_cell(const struct rtable *t, size_t row, size_t col);
+
+void report_finding(struct report *r, enum severity sev, const char *section, const char *kind,
+		    const char *run, const char *file, uint64_t line, const char *advice,
+		    const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+
+const char *severity_name(enum severity s);
+
+#endif

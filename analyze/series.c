@@ -1,0 +1,415 @@
+/*
+ * series.c - questions about series of repeated measurements (batches,
+ * epochs, GPM windows, profiling metrics, [Performance] operations):
+ * warmup, variance and outliers, drift and memory leaks, ranks and
+ * stragglers, convergence, throughput.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analyses.h"
+
+struct named {
+	char name[160];
+	const char *unit;
+	const struct tp_series *s;
+	int is_batch; /* first-batch advice applies */
+	int is_memory;
+};
+
+#define MAX_SERIES 4096
+
+/* Every timing series of a run, in a stable order. */
+static size_t run_series(const struct an_run *run, struct named *v, size_t max, int memory)
+{
+	size_t n = 0;
+	int many_ranks = run->ranks.n > 1;
+	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const char *rk = an_map_key(&run->ranks, i);
+		char suffix[32] = "";
+		if (many_ranks || strcmp(rk, "-"))
+			snprintf(suffix, sizeof(suffix), " [rank %s]", rk);
+		if (!memory && b->seconds.n) {
+			snprintf(v[n].name, sizeof(v[n].name), "batch time%s", suffix);
+			v[n].unit = "s", v[n].s = &b->seconds, v[n].is_batch = 1, v[n].is_memory = 0;
+			n++;
+		}
+		if (memory && b->cpu_mb.n && n < max) {
+			snprintf(v[n].name, sizeof(v[n].name), "CPU memory%s", suffix);
+			v[n].unit = "MB", v[n].s = &b->cpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
+			n++;
+		}
+		if (memory && b->gpu_mb.n && n < max) {
+			snprintf(v[n].name, sizeof(v[n].name), "GPU memory%s", suffix);
+			v[n].unit = "MB", v[n].s = &b->gpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
+			n++;
+		}
+	}
+	if (memory)
+		return n;
+	if (run->epochs.n && n < max)
+		v[n++] = (struct named){ "epoch time", "s", &run->epochs, 0, 0 };
+	if (run->gpm_total_ms.n && n + 1 < max) {
+		v[n++] = (struct named){ "GPM window total", "ms", &run->gpm_total_ms, 0, 0 };
+		v[n++] = (struct named){ "GPM window pattern gen", "ms", &run->gpm_pattern_ms, 0, 0 };
+	}
+	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		if (!s->s.n)
+			continue;
+		snprintf(v[n].name, sizeof(v[n].name), "%s avg", an_map_key(&run->metrics, i));
+		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
+		n++;
+	}
+	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
+		const struct an_named_series *s = an_map_at(&run->perfs, i);
+		snprintf(v[n].name, sizeof(v[n].name), "%s", an_map_key(&run->perfs, i));
+		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
+		n++;
+	}
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of the samples after the first (seed 001's steady state). */
+static double steady_median(const struct tp_series *s)
+{
+	if (s->n < 2)
+		return NAN;
+	if (s->n > s->nhead)
+		return tp_series_quantile(s, 0.5);
+	size_t k = s->n - 1;
+	double *v = xmalloc(k * sizeof(*v));
+	for (size_t i = 0; i < k; i++)
+		v[i] = s->head[i + 1].v;
+	qsort(v, k, sizeof(*v), cmp_double);
+	double med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	free(v);
+	return med;
+}
+
+static void warmup(const struct an_run *run, const struct named *v, size_t n, struct report *rep,
+		   struct rtable **tab)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_series *s = v[i].s;
+		if (s->n < 2 || v[i].is_memory)
+			continue;
+		if (!*tab)
+			*tab = report_table(rep, "warmup", "warmup", "Warmup: first sample vs steady state",
+					    "run,series,unit,n,first,steady_mean,steady_median,overhead,overhead_pct:%,"
+					    "warmup_ends_at,mean_after_warmup");
+		double first = s->head[0].v;
+		double steady = (s->sum - first) / (double)(s->n - 1);
+		double med = steady_median(s);
+		double over = first - steady;
+		double pct = steady != 0 ? 100 * over / steady : NAN;
+		double after = NAN;
+		/* too few samples to tell where a warmup ends */
+		uint64_t d = s->n >= 5 ? tp_series_warmup_end(s, &after) : 0;
+		if (s->n < 5)
+			after = NAN;
+		struct rtable *t = *tab;
+		rt_text(t, run->label);
+		rt_text(t, v[i].name);
+		rt_text(t, v[i].unit);
+		rt_num(t, (double)s->n, 0);
+		rt_num(t, first, 3);
+		rt_num(t, steady, 3);
+		rt_num(t, med, 3);
+		rt_num(t, over, 3);
+		rt_num(t, pct, 1);
+		rt_num(t, s->n >= 5 ? (double)d : NAN, 0);
+		rt_num(t, after, 3);
+		if (v[i].is_batch && !isnan(med) && med > 0 && first > 2 * med)
+			report_finding(rep, SEV_NOTICE, "warmup", "first-batch", run->label, run->file,
+				       s->head[0].line, an_advice("first-batch"),
+				       "%s: the first sample (%.3f %s) is %.1fx the steady-state median (%.3f %s)",
+				       v[i].name, first, v[i].unit, first / med, med, v[i].unit);
+		if (d > 1 && s->n >= 10)
+			report_finding(rep, SEV_INFO, "warmup", "warmup", run->label, run->file,
+				       d < s->nhead ? s->head[d].line : 0, NULL,
+				       "%s: warmup lasts %llu samples (MSER); after it the mean is %.4g %s",
+				       v[i].name, (unsigned long long)d, after, v[i].unit);
+	}
+}
+
+static void printed_warmups(const struct an_run *run, struct report *rep)
+{
+	if (!run->warmups.n)
+		return;
+	struct rtable *t = report_table(rep, "warmup", "warmup-printed", "Warmup analyses printed in the log",
+					"run,name,first:s,steady:s,overhead:s,overhead_pct:%,line");
+	for (size_t i = 0; i < run->warmups.n; i++) {
+		const struct an_nums *x = an_map_at(&run->warmups, i);
+		rt_text(t, run->label);
+		rt_text(t, an_map_key(&run->warmups, i));
+		for (int k = 0; k < 4; k++)
+			rt_num(t, (x->has >> k) & 1 ? x->num[k] : NAN, k == 3 ? 1 : 3);
+		rt_num(t, (double)x->line, 0);
+	}
+}
+
+static void variance(const struct an_run *run, const struct named *v, size_t n,
+		     const struct an_opts *o, struct report *rep, struct rtable **tab, struct rtable **out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_series *s = v[i].s;
+		if (s->n < 2 || v[i].is_memory)
+			continue;
+		if (!*tab)
+			*tab = report_table(rep, "variance", "variance", "Variance of repeated measurements",
+					    "run,series,unit,n,mean,std,min,max,median,p90,p99,max/min:x,cv:%");
+		struct rtable *t = *tab;
+		double sd = tp_series_std(s);
+		double ratio = s->min > 0 ? s->max / s->min : NAN;
+		rt_text(t, run->label);
+		rt_text(t, v[i].name);
+		rt_text(t, v[i].unit);
+		rt_num(t, (double)s->n, 0);
+		rt_num(t, s->mean, 4);
+		rt_num(t, sd, 4);
+		rt_num(t, s->min, 4);
+		rt_num(t, s->max, 4);
+		rt_num(t, tp_series_quantile(s, 0.5), 4);
+		rt_num(t, tp_series_quantile(s, 0.9), 4);
+		rt_num(t, tp_series_quantile(s, 0.99), 4);
+		rt_num(t, ratio, 2);
+		rt_num(t, s->mean != 0 ? 100 * sd / s->mean : NAN, 1);
+		if (!isnan(ratio) && ratio > o->variance_ratio)
+			report_finding(rep, SEV_WARNING, "variance", "high-variance", run->label, run->file,
+				       s->max_s.line, an_advice("high-variance"),
+				       "%s: high variance (%.1fx): max %.4g %s at line %llu, min %.4g %s", v[i].name,
+				       ratio, s->max, v[i].unit, (unsigned long long)s->max_s.line, s->min, v[i].unit);
+
+		struct tp_sample ol[16];
+		size_t k = tp_series_outliers(s, o->outlier_z, ol, 16);
+		if (!k)
+			continue;
+		if (!*out)
+			*out = report_table(rep, "variance", "outliers",
+					    "Outliers (modified z-score, median/MAD, |z| > threshold)",
+					    "run,series,unit,index,value,median,line");
+		double med = tp_series_quantile(s, 0.5);
+		for (size_t j = 0; j < k; j++) {
+			rt_text(*out, run->label);
+			rt_text(*out, v[i].name);
+			rt_text(*out, v[i].unit);
+			rt_num(*out, (double)ol[j].index, 0);
+			rt_num(*out, ol[j].v, 4);
+			rt_num(*out, med, 4);
+			rt_num(*out, (double)ol[j].line, 0);
+		}
+		report_finding(rep, SEV_NOTICE, "variance", "outlier", run->label, run->file, ol[0].line, NULL,
+			       "%s: %zu%s outlier%s by the modified z-score (median/MAD, |z| > %.1f); the "
+			       "largest is sample %llu = %.4g %s (median %.4g)",
+			       v[i].name, k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z,
+			       (unsigned long long)ol[0].index, ol[0].v, v[i].unit, med);
+	}
+}
+
+static void drift(const struct an_run *run, const struct named *v, size_t n, const struct an_opts *o,
+		  struct report *rep, struct rtable **tab)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_series *s = v[i].s;
+		struct tp_fit f;
+		if (s->n < 10 || tp_series_trend(s, &f) < 0)
+			continue;
+		if (!*tab)
+			*tab = report_table(rep, "variance", "drift", "Drift within the run (least squares against the sample index)",
+					    "run,series,unit,n,slope_per_step,change_over_run:%,r2,p");
+		double change = s->mean != 0 ? 100 * f.slope * (double)(s->n - 1) / s->mean : NAN;
+		rt_text(*tab, run->label);
+		rt_text(*tab, v[i].name);
+		rt_text(*tab, v[i].unit);
+		rt_num(*tab, (double)s->n, 0);
+		rt_num(*tab, f.slope, -1);
+		rt_num(*tab, change, 1);
+		rt_num(*tab, f.r2, 3);
+		rt_num(*tab, f.p, -1);
+		int significant = f.p < o->alpha / 10;
+		if (v[i].is_memory && significant && f.slope > 0 && change > 1)
+			report_finding(rep, SEV_WARNING, "variance", "leak", run->label, run->file,
+				       s->max_s.line, NULL,
+				       "%s grows %.3g MB per batch (%.1f%% over %llu batches, R^2 %.2f): a leak?",
+				       v[i].name, f.slope, change, (unsigned long long)s->n, f.r2);
+		else if (!v[i].is_memory && significant && change > 10)
+			report_finding(rep, SEV_WARNING, "variance", "drift", run->label, run->file, s->max_s.line,
+				       NULL, "%s slows down over the run: +%.3g %s per step (%.1f%% over %llu samples)",
+				       v[i].name, f.slope, v[i].unit, change, (unsigned long long)s->n);
+	}
+}
+
+static void ranks(const struct an_run *run, const struct an_opts *o, struct report *rep)
+{
+	size_t nr = 0;
+	for (size_t i = 0; i < run->ranks.n; i++)
+		nr += strcmp(an_map_key(&run->ranks, i), "-") != 0;
+	if (nr < 2)
+		return;
+	double *med = xcalloc(run->ranks.n, sizeof(*med));
+	double *sorted = xcalloc(run->ranks.n, sizeof(*sorted));
+	size_t k = 0;
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		med[i] = b->seconds.n ? tp_series_quantile(&b->seconds, 0.5) : NAN;
+		if (!isnan(med[i]))
+			sorted[k++] = med[i];
+	}
+	qsort(sorted, k, sizeof(*sorted), cmp_double);
+	double mm = k ? (k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2) : NAN;
+	struct rtable *t = report_table(rep, "ranks", "ranks", "Per-rank batch times",
+					"run,rank,batches,median:s,mean:s,p90:s,vs_median_rank:%");
+	t->bar_col = 6;
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const char *rk = an_map_key(&run->ranks, i);
+		double rel = mm > 0 ? 100 * (med[i] - mm) / mm : NAN;
+		rt_text(t, run->label);
+		rt_text(t, rk);
+		rt_num(t, (double)b->seconds.n, 0);
+		rt_num(t, med[i], 4);
+		rt_num(t, b->seconds.n ? b->seconds.mean : NAN, 4);
+		rt_num(t, b->seconds.n ? tp_series_quantile(&b->seconds, 0.9) : NAN, 4);
+		rt_num(t, rel, 1);
+		if (!isnan(rel) && rel > o->straggler_pct)
+			report_finding(rep, SEV_WARNING, "ranks", "straggler", run->label, run->file,
+				       b->first_line, NULL,
+				       "rank %s is a straggler: median batch %.4g s, %.1f%% slower than the median rank (%.4g s)",
+				       rk, med[i], rel, mm);
+	}
+	free(med);
+	free(sorted);
+}
+
+static void convergence(const struct an_model *m, const struct an_run *run, struct report *rep,
+			struct rtable **tab)
+{
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		if (!b->loss.n)
+			continue;
+		if (!*tab) {
+			char title[128];
+			snprintf(title, sizeof(title), "Convergence: first batch with loss <= %g", m->loss_threshold);
+			*tab = report_table(rep, "convergence", "convergence", title,
+					    "run,rank,reached,steps,epoch,seconds:s,min_loss,line");
+		}
+		struct rtable *t = *tab;
+		rt_text(t, run->label);
+		rt_text(t, an_map_key(&run->ranks, i));
+		rt_text(t, b->converged ? "yes" : "no");
+		rt_num(t, b->converged ? (double)b->conv_batch + 1 : NAN, 0);
+		rt_num(t, b->converged ? (double)b->conv_epochs + 1 : NAN, 0); /* 1-based epoch it happened in */
+		rt_num(t, b->converged ? b->conv_seconds : NAN, 3);
+		rt_num(t, b->loss.min, -1);
+		rt_num(t, b->converged ? (double)b->conv_line : NAN, 0);
+		if (!b->converged)
+			report_finding(rep, SEV_NOTICE, "convergence", "not-converged", run->label, run->file, 0, NULL,
+				       "the loss never reached %g (lowest %g at line %llu)", m->loss_threshold,
+				       b->loss.min, (unsigned long long)b->loss.min_s.line);
+	}
+}
+
+static double meta_value(const struct an_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->meta.n; i++)
+		if (!strcasecmp(an_map_key(&run->meta, i), key)) {
+			const struct an_nums *x = an_map_at(&run->meta, i);
+			return (x->has & 1) ? x->num[0] : NAN;
+		}
+	return NAN;
+}
+
+static void throughput(const struct an_run *run, struct report *rep, struct rtable **tab)
+{
+	double loop = NAN;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const char *name = an_map_key(&run->stages, i);
+		if (strcasestr(name, "training loop") || (isnan(loop) && strcasestr(name, "train") &&
+							  !strcasestr(name, "init")))
+			loop = ((const struct an_stage *)an_map_at(&run->stages, i))->seconds;
+	}
+	double examples = meta_value(run, "Num examples"), epochs = meta_value(run, "Num Epochs");
+	double steps = meta_value(run, "Total optimization steps");
+	struct row {
+		const char *what;
+		double v;
+		const char *unit;
+	} rows[8];
+	size_t n = 0;
+	if (loop > 0 && !isnan(examples))
+		rows[n++] = (struct row){ "samples per second (examples x epochs / training loop)",
+					  examples * (isnan(epochs) ? 1 : epochs) / loop, "samples/s" };
+	if (loop > 0 && !isnan(steps))
+		rows[n++] = (struct row){ "optimization steps per second", steps / loop, "steps/s" };
+	for (size_t i = 0; i < run->ranks.n && n < 4; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		if (b->elapsed > 0 && run->ranks.n == 1)
+			rows[n++] = (struct row){ "batches per second (sum of batch times)",
+						  (double)b->seconds.n / b->elapsed, "batches/s" };
+	}
+	if (run->gpm_total_sum > 0 && run->gpm_graphs > 0) {
+		rows[n++] = (struct row){ "GPM graphs per second", run->gpm_graphs / (run->gpm_total_sum / 1000), "graphs/s" };
+		if (run->gpm_nodes > 0)
+			rows[n++] = (struct row){ "GPM nodes per second", run->gpm_nodes / (run->gpm_total_sum / 1000),
+						  "nodes/s" };
+	}
+	for (size_t i = 0; i < run->metrics.n && n < 8; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		if (strstr(an_map_key(&run->metrics, i), "step") && s->s.n && s->s.mean > 0) {
+			rows[n++] = (struct row){ "steps per second (1 / mean step time)", 1 / s->s.mean, "steps/s" };
+			break;
+		}
+	}
+	if (!n)
+		return;
+	if (!*tab)
+		*tab = report_table(rep, "throughput", "throughput", "Throughput", "run,measure,value,unit");
+	for (size_t i = 0; i < n; i++) {
+		rt_text(*tab, run->label);
+		rt_text(*tab, rows[i].what);
+		rt_num(*tab, rows[i].v, 2);
+		rt_text(*tab, rows[i].unit);
+	}
+}
+
+void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	struct named *v = xcalloc(MAX_SERIES, sizeof(*v));
+	struct rtable *wu = NULL, *var = NULL, *out = NULL, *dr = NULL, *conv = NULL, *thr = NULL;
+	if (o->which & AN_WARMUP)
+		report_section(rep, "warmup", "Warmup");
+	if (o->which & AN_VARIANCE)
+		report_section(rep, "variance", "Variance, outliers and drift");
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		size_t n = run_series(run, v, MAX_SERIES, 0);
+		if (o->which & AN_WARMUP) {
+			warmup(run, v, n, rep, &wu);
+			printed_warmups(run, rep);
+		}
+		if (o->which & AN_VARIANCE) {
+			variance(run, v, n, o, rep, &var, &out);
+			drift(run, v, n, o, rep, &dr);
+			size_t nm = run_series(run, v, MAX_SERIES, 1);
+			drift(run, v, nm, o, rep, &dr);
+		}
+		if (o->which & AN_RANKS)
+			ranks(run, o, rep);
+		if ((o->which & AN_CONVERGENCE) && !isnan(m->loss_threshold))
+			convergence(m, run, rep, &conv);
+		if (o->which & AN_THROUGHPUT)
+			throughput(run, rep, &thr);
+	}
+	free(v);
+}

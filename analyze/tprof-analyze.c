@@ -1,0 +1,521 @@
+/*
+ * tprof-analyze - answers from timing records: reads raw logs or the NDJSON
+ * of tprof-parse (detected from the first line), folds the records into
+ * the model, runs the analyses and renders the report. Thin: the work is
+ * in model.c, analyses, and render/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyses.h"
+#include "docinput.h"
+#include "driver.h"
+#include "input.h"
+#include "json.h"
+#include "ndjson_in.h"
+#include "render.h"
+#include "rules.h"
+
+static const char usage[] =
+	"usage: tprof-analyze [OPTIONS] [FILE...]\n"
+	"\n"
+	"Reads training logs (plain or .gz) or the NDJSON of tprof-parse ('-' or no\n"
+	"FILE: standard input); each file is a run. Without an analysis option it\n"
+	"runs every analysis the input supports.\n"
+	"\n"
+	"Analyses:\n"
+	"      --breakdown          each stage's share, unaccounted time, table and clock checks\n"
+	"      --bottlenecks        thresholds and advice (see --bottleneck-pct ...)\n"
+	"      --warmup             first vs steady state, where warmup ends\n"
+	"      --variance           spread, quantiles, outliers, drift, memory leaks\n"
+	"      --speedup            speedups against a baseline (--baseline NAME)\n"
+	"      --convergence        steps/epochs/seconds to --loss-threshold X\n"
+	"      --throughput         samples/s, steps/s, graphs/s, nodes/s\n"
+	"      --scaling            log-log fit of time against size (--param, --predict)\n"
+	"      --compare            run against run with significance tests\n"
+	"      --ranks              per-rank medians and stragglers\n"
+	"\n"
+	"Settings:\n"
+	"      --baseline NAME      speedup baseline (default: the slowest)\n"
+	"      --loss-threshold X   loss value for --convergence\n"
+	"      --bottleneck-pct P   share above which a stage is a bottleneck (50)\n"
+	"      --optimize-pct P     share above which a stage is worth optimizing (20)\n"
+	"      --data-pct P         share above which data loading is flagged (30)\n"
+	"      --variance-ratio R   max/min above which a series is noisy (2)\n"
+	"      --outlier-z Z        modified z-score threshold for outliers (3.5)\n"
+	"      --straggler-pct P    rank slower than the median rank by P%% (10)\n"
+	"      --alpha A            significance level of tests (0.05)\n"
+	"      --fail-on-regression P  exit 1 if a stage got slower by more than P%%\n"
+	"                           with significance (for CI gates)\n"
+	"      --param NAME=V       size of each run, in order (repeat per run)\n"
+	"      --predict NAME=V     predict the time at this size from the scaling fit\n"
+	"      --label NAME         name of each run, in order (repeat per run)\n"
+	"\n"
+	"Input and output:\n"
+	"  -f, --format FMT         table (default), json, csv, markdown\n"
+	"  -o, --output FILE        write to FILE (format from its extension)\n"
+	"  -j, --threads N          parser threads for large logs (default: cores)\n"
+	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
+	"      --color WHEN         auto (default), always, never; NO_COLOR is respected\n"
+	"  -q, --quiet              do not print parse warnings\n"
+	"  -h, --help               show this help\n"
+	"      --version            show the version\n"
+	"\n"
+	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
+	"3 output could not be written, 4 out of memory.\n";
+
+struct an_cli {
+	struct an_model model;
+	int quiet;
+	unsigned long warnings;
+	int input_failed;
+};
+
+static int feed_record(void *ctx, const struct tp_record *r)
+{
+	struct an_cli *c = ctx;
+	an_feed(&c->model, r);
+	return 0;
+}
+
+static void on_warning(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	struct an_cli *c = ctx;
+	c->warnings++;
+	if (!c->quiet && c->warnings <= 20)
+		fprintf(stderr, "tprof-analyze: %s:%llu: warning: %s\n", file, (unsigned long long)line, msg);
+}
+
+static int looks_like_ndjson(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\xef' || *s == '\xbb' || *s == '\xbf'))
+		s++, n--;
+	return n > 8 && !memcmp(s, "{\"type\":", 8);
+}
+
+/* Reads NDJSON records from an open input, line by line. */
+static int read_ndjson(struct an_cli *c, struct tp_input *in, const char *first, size_t first_n,
+		       struct strbuf *err)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
+	const char *s = first;
+	size_t n = first_n;
+	uint64_t lineno = 1;
+	int flags = TP_LINE_START | TP_LINE_END, rc = 0;
+	for (;;) {
+		if (flags & TP_LINE_START)
+			strbuf_reset(&line);
+		strbuf_add(&line, s, n);
+		if (flags & TP_LINE_END) {
+			struct json_error je;
+			struct tp_record r;
+			const char *p = line.buf ? line.buf : "";
+			size_t len = line.len;
+			while (len && (p[len - 1] == '\r' || p[len - 1] == ' '))
+				len--;
+			if (len) {
+				strbuf_reset(&msg);
+				if (json_parse(p, len, &doc, &je) < 0)
+					on_warning(c, in->name, lineno, je.msg);
+				else if (tp_record_from_json(doc.root, &r, &msg) < 0)
+					on_warning(c, in->name, lineno, msg.buf ? msg.buf : "not a record");
+				else
+					an_feed(&c->model, &r);
+			}
+			lineno++;
+		}
+		int k = tp_input_next(in, &s, &n, &flags, err);
+		if (k < 0)
+			rc = -1;
+		if (k <= 0)
+			break;
+	}
+	json_free(&doc);
+	strbuf_release(&msg);
+	strbuf_release(&line);
+	return rc;
+}
+
+/* Reads a raw log from an open input on this thread (pipes, standard input). */
+static int read_raw_stream(struct an_cli *c, struct tp_input *in, const struct tp_rules *rules,
+			   const char *first, size_t first_n, int first_flags, struct strbuf *err)
+{
+	struct tp_sink sink = { feed_record, on_warning, c };
+	struct tp_parser *p = tp_parser_new(in->name, &sink, rules);
+	const char *s = first;
+	size_t n = first_n;
+	int flags = first_flags, rc = 0;
+	for (;;) {
+		tp_parser_feed(p, s, n, flags);
+		int k = tp_input_next(in, &s, &n, &flags, err);
+		if (k < 0)
+			rc = -1;
+		if (k <= 0)
+			break;
+	}
+	tp_parser_finish(p);
+	tp_parser_free(p);
+	return rc;
+}
+
+static int read_document(struct an_cli *c, const char *path, int *handled)
+{
+	struct strbuf buf = STRBUF_INIT;
+	int kind = tp_doc_load(path, &buf);
+	*handled = 0;
+	int rc = 0;
+	if (kind) {
+		struct tp_sink sink = { feed_record, on_warning, c };
+		struct strbuf err = STRBUF_INIT;
+		*handled = 1;
+		if (tp_doc_parse(kind, buf.buf, buf.len, path, &sink, &err) < 0) {
+			tp_error("tprof-analyze", "%s", err.buf);
+			rc = -1;
+		}
+		strbuf_release(&err);
+	}
+	strbuf_release(&buf);
+	return rc;
+}
+
+static void read_input(struct an_cli *c, const char *path, int threads, const struct tp_rules *rules)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct tp_input in;
+	int handled;
+	if (read_document(c, path, &handled) < 0) {
+		c->input_failed = 1;
+		return;
+	}
+	if (handled)
+		return;
+	if (tp_input_open(&in, path, &err) < 0) {
+		tp_error("tprof-analyze", "%s", err.buf);
+		c->input_failed = 1;
+		strbuf_release(&err);
+		return;
+	}
+	const char *s;
+	size_t n;
+	int flags, rc = tp_input_next(&in, &s, &n, &flags, &err);
+	if (rc > 0 && looks_like_ndjson(s, n)) {
+		rc = read_ndjson(c, &in, s, n, &err);
+	} else if (rc > 0 && in.is_regular && threads > 1) {
+		/* a regular raw log: let the driver split it across threads */
+		tp_input_close(&in);
+		struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules };
+		o.sink.emit = feed_record;
+		o.sink.warn = on_warning;
+		o.sink.ctx = c;
+		struct tp_stats st = { 0 };
+		rc = tp_run_file(path, NULL, &o, &st, &err);
+		if (rc < 0) {
+			tp_error("tprof-analyze", "%s", err.buf);
+			c->input_failed = 1;
+		}
+		strbuf_release(&err);
+		return;
+	} else if (rc > 0) {
+		rc = read_raw_stream(c, &in, rules, s, n, flags, &err);
+	}
+	if (rc < 0) {
+		tp_error("tprof-analyze", "%s", err.buf);
+		c->input_failed = 1;
+	}
+	tp_input_close(&in);
+	strbuf_release(&err);
+}
+
+static int parse_param(const char *arg, struct an_param *p)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(p->name))
+		return -1;
+	memcpy(p->name, arg, (size_t)(eq - arg));
+	p->name[eq - arg] = '\0';
+	errno = 0;
+	p->value = strtod(eq + 1, &end);
+	if (errno || *end || end == eq + 1 || !isfinite(p->value))
+		return -1;
+	p->set = 1;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *arg, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || *end || end == arg || !isfinite(*v)) {
+		tp_error("tprof-analyze", "%s wants a number, not '%s'", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+enum {
+	OPT_BASE = 256,
+	OPT_BASELINE,
+	OPT_LOSS,
+	OPT_BOTTLENECK,
+	OPT_OPTIMIZE,
+	OPT_DATA,
+	OPT_VARRATIO,
+	OPT_OUTLIER,
+	OPT_STRAGGLER,
+	OPT_ALPHA,
+	OPT_FAIL,
+	OPT_PARAM,
+	OPT_PREDICT,
+	OPT_LABEL,
+	OPT_COLOR,
+	OPT_VERSION,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} analysis_opts[] = {
+	{ "breakdown", AN_BREAKDOWN }, { "bottlenecks", AN_BOTTLENECKS }, { "warmup", AN_WARMUP },
+	{ "variance", AN_VARIANCE },   { "speedup", AN_SPEEDUP },         { "convergence", AN_CONVERGENCE },
+	{ "throughput", AN_THROUGHPUT }, { "scaling", AN_SCALING },       { "compare", AN_COMPARE },
+	{ "ranks", AN_RANKS },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "breakdown", no_argument, NULL, 1000 },
+		{ "bottlenecks", no_argument, NULL, 1001 },
+		{ "warmup", no_argument, NULL, 1002 },
+		{ "variance", no_argument, NULL, 1003 },
+		{ "speedup", no_argument, NULL, 1004 },
+		{ "convergence", no_argument, NULL, 1005 },
+		{ "throughput", no_argument, NULL, 1006 },
+		{ "scaling", no_argument, NULL, 1007 },
+		{ "compare", no_argument, NULL, 1008 },
+		{ "ranks", no_argument, NULL, 1009 },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "loss-threshold", required_argument, NULL, OPT_LOSS },
+		{ "bottleneck-pct", required_argument, NULL, OPT_BOTTLENECK },
+		{ "optimize-pct", required_argument, NULL, OPT_OPTIMIZE },
+		{ "data-pct", required_argument, NULL, OPT_DATA },
+		{ "variance-ratio", required_argument, NULL, OPT_VARRATIO },
+		{ "outlier-z", required_argument, NULL, OPT_OUTLIER },
+		{ "straggler-pct", required_argument, NULL, OPT_STRAGGLER },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
+		{ "param", required_argument, NULL, OPT_PARAM },
+		{ "predict", required_argument, NULL, OPT_PREDICT },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct an_opts o;
+	an_opts_default(&o);
+	unsigned which = 0;
+	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto";
+	int threads = tp_ncpus(), opt, quiet = 0;
+	struct an_param params[256];
+	size_t nparams = 0, nlabels = 0;
+	const char *labels[256];
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "f:o:j:r:qh", longopts, NULL)) != -1) {
+		double v;
+		if (opt >= 1000 && opt < 1000 + (int)ARRAY_SIZE(analysis_opts)) {
+			which |= analysis_opts[opt - 1000].bit;
+			continue;
+		}
+		switch (opt) {
+		case OPT_BASELINE:
+			o.baseline = optarg;
+			break;
+		case OPT_LOSS:
+			if (parse_double("--loss-threshold", optarg, &o.loss_threshold) < 0)
+				return TP_EXIT_INPUT;
+			break;
+		case OPT_BOTTLENECK:
+		case OPT_OPTIMIZE:
+		case OPT_DATA:
+		case OPT_VARRATIO:
+		case OPT_OUTLIER:
+		case OPT_STRAGGLER:
+		case OPT_ALPHA:
+		case OPT_FAIL:
+			if (parse_double(argv[optind - 1], optarg, &v) < 0 || v < 0)
+				return TP_EXIT_INPUT;
+			if (opt == OPT_BOTTLENECK)
+				o.bottleneck_pct = v;
+			else if (opt == OPT_OPTIMIZE)
+				o.optimize_pct = v;
+			else if (opt == OPT_DATA)
+				o.data_pct = v;
+			else if (opt == OPT_VARRATIO)
+				o.variance_ratio = v;
+			else if (opt == OPT_OUTLIER)
+				o.outlier_z = v;
+			else if (opt == OPT_STRAGGLER)
+				o.straggler_pct = v;
+			else if (opt == OPT_ALPHA)
+				o.alpha = v;
+			else
+				o.fail_regression_pct = v;
+			break;
+		case OPT_PARAM:
+			if (nparams == ARRAY_SIZE(params) || parse_param(optarg, &params[nparams]) < 0) {
+				tp_error("tprof-analyze", "--param wants NAME=NUMBER, not '%s'", optarg);
+				return TP_EXIT_INPUT;
+			}
+			nparams++;
+			break;
+		case OPT_PREDICT:
+			if (parse_param(optarg, &o.predict) < 0) {
+				tp_error("tprof-analyze", "--predict wants NAME=NUMBER, not '%s'", optarg);
+				return TP_EXIT_INPUT;
+			}
+			break;
+		case OPT_LABEL:
+			if (nlabels == ARRAY_SIZE(labels)) {
+				tp_error("tprof-analyze", "too many --label options");
+				return TP_EXIT_INPUT;
+			}
+			labels[nlabels++] = optarg;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+				tp_error("tprof-analyze", "--color wants auto, always or never");
+				return TP_EXIT_INPUT;
+			}
+			color = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'j':
+			errno = 0;
+			threads = (int)strtol(optarg, &end, 10);
+			if (errno || *end || threads < 1 || threads > 256) {
+				tp_error("tprof-analyze", "--threads wants a number from 1 to 256");
+				return TP_EXIT_INPUT;
+			}
+			break;
+		case 'r':
+			rules_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return TP_EXIT_OK;
+		case OPT_VERSION:
+			printf("tprof-analyze %s\n", TPROF_VERSION);
+			return TP_EXIT_OK;
+		default:
+			fputs(usage, stderr);
+			return TP_EXIT_INPUT;
+		}
+	}
+	if (which)
+		o.which = which;
+	if ((o.which & AN_CONVERGENCE) && which && isnan(o.loss_threshold)) {
+		tp_error("tprof-analyze", "--convergence needs --loss-threshold X");
+		return TP_EXIT_INPUT;
+	}
+
+	const struct renderer *rd = NULL;
+	if (format) {
+		rd = render_find(format);
+		if (!rd) {
+			struct strbuf names = STRBUF_INIT;
+			render_names(&names);
+			tp_error("tprof-analyze", "unknown format '%s' (%s)", format, names.buf);
+			strbuf_release(&names);
+			return TP_EXIT_INPUT;
+		}
+	} else if (output && strcmp(output, "-")) {
+		rd = render_for_path(output);
+	}
+	if (!rd)
+		rd = render_find("table");
+
+	signal(SIGPIPE, SIG_IGN);
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *rules = NULL;
+	if (rules_path && !(rules = tp_rules_load(rules_path, &err))) {
+		tp_error("tprof-analyze", "%s", err.buf);
+		strbuf_release(&err);
+		return TP_EXIT_INPUT;
+	}
+
+	struct an_cli c = { .quiet = quiet };
+	an_model_init(&c.model, o.loss_threshold);
+	int nfiles = argc - optind;
+	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
+		read_input(&c, nfiles ? argv[optind + i] : "-", threads, rules);
+	if (!quiet && c.warnings > 20)
+		fprintf(stderr, "tprof-analyze: %lu more parse warnings not shown\n", c.warnings - 20);
+	for (size_t i = 0; i < nlabels && i < c.model.nruns; i++) {
+		free(c.model.runs[i]->label);
+		c.model.runs[i]->label = xstrdup(labels[i]);
+	}
+	o.run_params = params;
+	o.nrun_params = nparams;
+
+	struct report rep;
+	report_init(&rep);
+	int gate = an_analyze(&c.model, &o, &rep);
+
+	struct outfile of;
+	int rc = TP_EXIT_OK;
+	if (outfile_open(&of, output, &err) < 0) {
+		tp_error("tprof-analyze", "%s", err.buf);
+		rc = TP_EXIT_OUTPUT;
+	} else {
+		struct render_ctx ctx = { 0 };
+		ctx.tool = "tprof-analyze";
+		ctx.title = "tprof-analyze report";
+		ctx.color = !strcmp(color, "always") ||
+			    (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR"));
+		strbuf_reset(&err);
+		int r = rd->render(&rep, &ctx, &of, &err);
+		if (c.input_failed && output) {
+			outfile_abort(&of);
+			tp_error("tprof-analyze", "%s not written because of the input errors above", output);
+		} else {
+			int werr = outfile_close(&of);
+			if ((r < 0 && err.len) || (werr && werr != EPIPE)) {
+				tp_error("tprof-analyze", "cannot write %s: %s", output ? output : "standard output",
+					 err.len ? err.buf : strerror(werr));
+				rc = TP_EXIT_OUTPUT;
+			}
+		}
+	}
+	if (rc == TP_EXIT_OK && c.input_failed)
+		rc = TP_EXIT_INPUT;
+	if (rc == TP_EXIT_OK && gate)
+		rc = TP_EXIT_WARN;
+	report_free(&rep);
+	an_model_free(&c.model);
+	tp_rules_free(rules);
+	strbuf_release(&err);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * render.h - one interface for every output format of a report: a
+ * renderer has a name, a file extension and one function that writes the
+ * whole report to an output file. A new format is one new file in render/
+ * and one line in render.c's table.
+ *
+ * Contract: renderers only read the report; text that came from a log is
+ * escaped for the target format (terminal control bytes, CSV formulas,
+ * HTML, JSON). They return 0, or -1 with a message in err.
+ */
+#ifndef TPROF_RENDER_H
+#define TPROF_RENDER_H
+
+#include "outfile.h"
+#include "report.h"
+
+struct render_ctx {
+	int color;            /* ANSI colours (terminal renderer) */
+	int width;            /* terminal width, 0: unknown */
+	const char *title;
+	const char *tool;     /* "tprof-analyze" */
+};
+
+struct renderer {
+	const char *name;     /* "table", "json", "csv", "markdown" */
+	const char *ext;      /* ".txt", ".json", ".csv", ".md" */
+	int (*render)(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
+		      struct strbuf *err);
+};
+
+const struct renderer *render_find(const char *name);
+/* By the extension of path; NULL if none matches. */
+const struct renderer *render_for_path(const char *path);
+/* "table, json, csv, markdown" */
+void render_names(struct strbuf *sb);
+
+/* Shared helpers. */
+void render_cell_text(const struct rcell *c, struct strbuf *sb); /* number or text, no escaping */
+int render_flush(struct outfile *of, struct strbuf *sb, struct strbuf *err);
+
+int render_table(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+int render_json(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+int render_csv(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+int render_markdown(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+
+#endif

@@ -1,0 +1,472 @@
+/*
+ * test_analyze.c - the analyses on inputs whose right answers are known:
+ * the seed examples (stage percentages of seed 000, the warmup figures and
+ * speedups of seed 001, the first batch of seed 004) and generated series
+ * with a known exponent, known outliers and known significance.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "analyses.h"
+#include "testutil.h"
+
+static int feed(void *ctx, const struct tp_record *r)
+{
+	an_feed(ctx, r);
+	return 0;
+}
+
+/* Parses text as the log `file` into the model. */
+static void load(struct an_model *m, const char *file, const char *text)
+{
+	struct tp_sink s = { feed, NULL, m };
+	struct tp_parser *p = tp_parser_new(file, &s, NULL);
+	tp_parse_buffer(p, text, strlen(text));
+	tp_parser_finish(p);
+	tp_parser_free(p);
+}
+
+static void analyze(struct an_model *m, struct an_opts *o, struct report *rep, int *gate)
+{
+	report_init(rep);
+	int g = an_analyze(m, o, rep);
+	if (gate)
+		*gate = g;
+}
+
+/* The first table with this id whose title contains `title` (or any). */
+static const struct rtable *table(const struct report *rep, const char *id, const char *title)
+{
+	for (size_t i = 0; i < rep->nsections; i++)
+		for (size_t k = 0; k < rep->sections[i].ntables; k++) {
+			const struct rtable *t = rep->sections[i].tables[k];
+			if (!strcmp(t->id, id) && (!title || strstr(t->title, title)))
+				return t;
+		}
+	return NULL;
+}
+
+static int col(const struct rtable *t, const char *name)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c].name, name))
+			return (int)c;
+	cr_assert_fail("no column %s in %s", name, t->id);
+	return -1;
+}
+
+/* The number in column `want` of the row whose column `key` is text `val`. */
+static double cell(const struct rtable *t, const char *key, const char *val, const char *want)
+{
+	int kc = col(t, key), wc = col(t, want);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct rcell *k = rt_cell(t, r, (size_t)kc);
+		if (k->kind == RC_TEXT && !strcmp(k->s, val)) {
+			const struct rcell *w = rt_cell(t, r, (size_t)wc);
+			return w->kind == RC_NUM ? w->v : NAN;
+		}
+	}
+	cr_assert_fail("no row %s=%s in %s", key, val, t->id);
+	return NAN;
+}
+
+static const char *text_cell(const struct rtable *t, const char *key, const char *val, const char *want)
+{
+	int kc = col(t, key), wc = col(t, want);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct rcell *k = rt_cell(t, r, (size_t)kc);
+		if (k->kind == RC_TEXT && !strcmp(k->s, val))
+			return rt_cell(t, r, (size_t)wc)->s;
+	}
+	return NULL;
+}
+
+static const struct finding *finding(const struct report *rep, const char *kind, const char *needle)
+{
+	for (size_t i = 0; i < rep->nfindings; i++)
+		if (!strcmp(rep->findings[i].kind, kind) &&
+		    (!needle || strstr(rep->findings[i].message, needle)))
+			return &rep->findings[i];
+	return NULL;
+}
+
+static const char seed000[] =
+	"[2024-10-13 22:30:00] [STAGE] === TRAINING PIPELINE START ===\n"
+	"[2024-10-13 22:30:01] [TIMING] Argument parsing: 0.12s\n"
+	"[2024-10-13 22:30:45] [TIMING] LLM model loading: 44.23s\n"
+	"[2024-10-13 22:01:30] [TIMING] Graph tower initialization (gpm): 2.45s\n"
+	"[2024-10-13 22:02:15] [TIMING] Dataset loading and preprocessing: 12.34s\n"
+	"[2024-10-13 22:02:16] [TIMING] Trainer initialization: 0.89s\n"
+	"[GPM TIMING] Last 100 graphs: Pattern gen=123.45ms, Total=456.78ms, Avg nodes=28.3\n"
+	"[GPM TIMING] Last 100 graphs: Pattern gen=118.92ms, Total=445.23ms, Avg nodes=29.1\n"
+	"[2024-10-13 23:15:30] [TIMING] Main training loop: 2345.67s (39.09min)\n"
+	"[2024-10-13 23:15:35] [TIMING] State saving: 4.23s\n"
+	"================================================================================\n"
+	"[TIMING SUMMARY]\n"
+	"================================================================================\n"
+	"  Argument parsing                        : 0.12s                (0.0%)\n"
+	"  LLM model loading                       : 44.23s               (1.8%)\n"
+	"  Graph tower initialization (gpm)        : 2.45s                (0.1%)\n"
+	"  Dataset loading and preprocessing       : 12.34s               (0.5%)\n"
+	"  Trainer initialization                  : 0.89s                (0.0%)\n"
+	"  Main training loop                      : 2345.67s (39.09min)  (97.5%)\n"
+	"  State saving                            : 4.23s                (0.2%)\n"
+	"  TOTAL                                   : 2409.93s (40.17min)\n"
+	"================================================================================\n";
+
+Test(breakdown, seed000_stage_percentages)
+{
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	load(&m, "seed000.log", seed000);
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "breakdown", "[TIMING]");
+	cr_assert_not_null(t);
+	cr_assert_float_eq(cell(t, "stage", "Main training loop", "share"), 100 * 2345.67 / 2409.93, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "LLM model loading", "share"), 100 * 44.23 / 2409.93, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "TOTAL", "seconds"), 2409.93, 1e-9);
+	/* the first row is the largest stage */
+	cr_assert_str_eq(rt_cell(t, 0, (size_t)col(t, "stage"))->s, "Main training loop");
+	/* the hand-written seed is inconsistent, and we say so with file:line */
+	const struct finding *f = finding(&rep, "inconsistent", "'Main training loop' printed as 97.5%");
+	cr_assert_not_null(f);
+	cr_assert_eq(f->line, 19);
+	f = finding(&rep, "clock", "timestamp goes back");
+	cr_assert_not_null(f);
+	cr_assert_eq(f->line, 4);
+	f = finding(&rep, "clock", "'Dataset loading and preprocessing' took 12.34 s but only 45 s");
+	cr_assert_null(f, "12.34 s in 45 s is possible");
+	f = finding(&rep, "bottleneck", "'Main training loop' is 97.3%");
+	cr_assert_not_null(f);
+	cr_assert_eq(f->sev, SEV_CRITICAL);
+	cr_assert_not_null(f->advice);
+	/* GPM: pattern generation's share of the forward time */
+	f = finding(&rep, "gpm", NULL);
+	cr_assert_not_null(f);
+	cr_assert(strstr(f->message, "26.9%"), "%s", f->message); /* 242.37 / 902.01 */
+	report_free(&rep);
+	an_model_free(&m);
+}
+
+Test(breakdown, stage_longer_than_clock_is_reported)
+{
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	load(&m, "c.log", "[2024-01-01 00:00:00] [TIMING] a: 1s\n[2024-01-01 00:00:10] [TIMING] b: 60s\n");
+	analyze(&m, &o, &rep, NULL);
+	const struct finding *f = finding(&rep, "clock", "'b' took 60.00 s but only 10 s passed");
+	cr_assert_not_null(f);
+	cr_assert_eq(f->line, 2);
+	report_free(&rep);
+	an_model_free(&m);
+}
+
+Test(bottlenecks, seed004_thresholds_and_data_loading)
+{
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	load(&m, "p.log",
+	     "PERFORMANCE SUMMARY\n"
+	     "Operation                      Time (s)     CPU (MB)        GPU (MB)        GPU Peak\n"
+	     "data_loading                        4.000         +523.1           +0.0         0.0\n"
+	     "forward_pass                        3.000          +45.2        +1250.3      2880.5\n"
+	     "backward_pass                       2.500          +45.2        +1250.3      2880.5\n"
+	     "misc                                0.500          +45.2        +1250.3      2880.5\n"
+	     "TOTAL                               10.000s\n"
+	     "==========\n");
+	analyze(&m, &o, &rep, NULL);
+	const struct finding *f = finding(&rep, "data-loading", "'data_loading' is 40.0%");
+	cr_assert_not_null(f);
+	cr_assert(strstr(f->advice, "num_workers"));
+	f = finding(&rep, "optimize", "'forward_pass': 30.0%");
+	cr_assert_not_null(f);
+	cr_assert(strstr(f->advice, "mixed precision"));
+	f = finding(&rep, "optimize", "'backward_pass': 25.0%");
+	cr_assert_not_null(f);
+	cr_assert_null(finding(&rep, "optimize", "'misc'"));
+	report_free(&rep);
+	/* thresholds are configurable */
+	o.optimize_pct = 35;
+	analyze(&m, &o, &rep, NULL);
+	cr_assert_null(finding(&rep, "optimize", "'forward_pass'"));
+	report_free(&rep);
+	an_model_free(&m);
+}
+
+static void epochs_log(struct strbuf *sb, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "  Epoch end: %.1fs total, GPU 1MB, 2MB reserved, peak 3MB\n", v[i]);
+}
+
+Test(warmup, seed001_epochs)
+{
+	static const double ep[] = { 5.2, 3.1, 3.0, 3.1, 3.0, 2.9 };
+	struct strbuf sb = STRBUF_INIT;
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	epochs_log(&sb, ep, 6);
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	o.which = AN_WARMUP;
+	load(&m, "w.log", sb.buf);
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "warmup", NULL);
+	cr_assert_not_null(t);
+	cr_assert_float_eq(cell(t, "series", "epoch time", "first"), 5.2, 1e-12);
+	cr_assert_float_eq(cell(t, "series", "epoch time", "steady_mean"), 3.02, 1e-12);
+	cr_assert_float_eq(cell(t, "series", "epoch time", "overhead"), 2.18, 1e-12);
+	/* seed 001 prints 72.2 % */
+	cr_assert_float_eq(round(10 * cell(t, "series", "epoch time", "overhead_pct")) / 10, 72.2, 1e-9);
+	cr_assert_float_eq(cell(t, "series", "epoch time", "steady_median"), 3.0, 1e-12);
+	cr_assert_float_eq(cell(t, "series", "epoch time", "warmup_ends_at"), 1, 0);
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
+
+Test(warmup, seed004_first_batch)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "  Batch 0: 0.538s, GPU 23.1MB, CPU 1648.9MB, loss=0.009458\n");
+	for (int i = 1; i < 30; i++)
+		strbuf_addf(&sb, "  Batch %d: 0.%03ds, GPU 23.1MB, CPU 1659.6MB, loss=0.016763\n", i, 180 + i % 10);
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	load(&m, "b.log", sb.buf);
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "warmup", NULL);
+	cr_assert_float_eq(cell(t, "series", "batch time", "first"), 0.538, 1e-12);
+	const struct finding *f = finding(&rep, "first-batch", "the first sample (0.538 s)");
+	cr_assert_not_null(f);
+	cr_assert_eq(f->line, 1);
+	cr_assert(strstr(f->advice, "warmup"));
+	cr_assert_float_eq(cell(t, "series", "batch time", "warmup_ends_at"), 1, 0);
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
+
+Test(speedup, seed001_slowest_is_baseline)
+{
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	o.which = AN_SPEEDUP;
+	load(&m, "s.log", "MLP complete: 120.00s total\nSIREN complete: 90.00s total\nKAN complete: 150.00s total\n");
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "speedup", NULL);
+	cr_assert_not_null(t);
+	cr_assert_float_eq(cell(t, "name", "MLP", "speedup"), 1.25, 1e-12);
+	cr_assert_float_eq(cell(t, "name", "SIREN", "speedup"), 150.0 / 90.0, 1e-12);
+	cr_assert_float_eq(cell(t, "name", "KAN", "speedup"), 1.0, 0);
+	cr_assert_str_eq(text_cell(t, "name", "MLP", "baseline"), "KAN");
+	report_free(&rep);
+	o.baseline = "SIREN";
+	analyze(&m, &o, &rep, NULL);
+	t = table(&rep, "speedup", NULL);
+	cr_assert_float_eq(cell(t, "name", "KAN", "speedup"), 0.6, 1e-12);
+	report_free(&rep);
+	an_model_free(&m);
+}
+
+Test(scaling, known_exponent_and_prediction)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ns[] = { 100, 200, 500, 1000, 2000, 5000 };
+	for (size_t i = 0; i < 6; i++)
+		strbuf_addf(&sb, "N=%d: %.6f ms\n", ns[i], 1e-4 * ns[i] * ns[i] * (1 + 0.01 * (i % 2 ? 1 : -1)));
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	o.which = AN_SCALING;
+	snprintf(o.predict.name, sizeof(o.predict.name), "N");
+	o.predict.value = 10000;
+	o.predict.set = 1;
+	load(&m, "n.log", sb.buf);
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "scaling", NULL);
+	cr_assert_not_null(t);
+	double b = cell(t, "param", "N", "exponent");
+	cr_assert_float_eq(b, 2.0, 0.01);
+	cr_assert_lt(cell(t, "param", "N", "ci_low"), 2.0);
+	cr_assert_gt(cell(t, "param", "N", "ci_high"), 2.0);
+	cr_assert_float_eq(cell(t, "param", "N", "predicted"), 1e4, 300);
+	cr_assert_not_null(finding(&rep, "scaling", "consistent with the expected complexity"));
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
+
+/* Deterministic noise for generated series. */
+static double noise(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return ((*s >> 8) & 0xffff) / 65536.0 - 0.5;
+}
+
+Test(variance, known_outliers_drift_and_leak)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t seed = 7;
+	for (int i = 0; i < 300; i++) {
+		double t = 0.2 + 0.01 * noise(&seed);
+		if (i == 50)
+			t = 0.9;
+		if (i == 200)
+			t = 1.4;
+		strbuf_addf(&sb, "  Batch %d: %.4fs, GPU 10.0MB, CPU %.1fMB, loss=0.5\n", i, t, 1000 + 0.5 * i);
+	}
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	o.which = AN_VARIANCE;
+	load(&m, "v.log", sb.buf);
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "outliers", NULL);
+	cr_assert_not_null(t);
+	cr_assert_eq(t->nrows, 2);
+	cr_assert_float_eq(rt_cell(t, 0, (size_t)col(t, "index"))->v, 200, 0);
+	cr_assert_float_eq(rt_cell(t, 0, (size_t)col(t, "line"))->v, 201, 0);
+	cr_assert_float_eq(rt_cell(t, 1, (size_t)col(t, "index"))->v, 50, 0);
+	const struct rtable *v = table(&rep, "variance", NULL);
+	cr_assert_float_eq(cell(v, "series", "batch time", "max/min"), 1.4 / cell(v, "series", "batch time", "min"), 1e-9);
+	cr_assert_not_null(finding(&rep, "high-variance", "batch time"));
+	const struct finding *f = finding(&rep, "leak", "CPU memory grows 0.5 MB per batch");
+	cr_assert_not_null(f, "leak slope");
+	cr_assert_null(finding(&rep, "drift", "batch time"), "no drift in a flat series");
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
+
+static void batches(struct strbuf *sb, int rank, int n, double base, uint32_t *seed)
+{
+	for (int i = 0; i < n; i++) {
+		if (rank >= 0)
+			strbuf_addf(sb, "[rank%d]: ", rank);
+		strbuf_addf(sb, "Batch %d: %.4fs, GPU 1MB, CPU 2MB, loss=%.4f\n", i, base * (1 + 0.1 * noise(seed)),
+			    1.0 / (i + 1));
+	}
+}
+
+Test(compare, significance_and_gate)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+	uint32_t seed = 1;
+	batches(&a, -1, 200, 0.200, &seed);
+	batches(&b, -1, 200, 0.240, &seed);
+	batches(&c, -1, 200, 0.200, &seed);
+	strbuf_addstr(&a, "[TIMING] setup: 10s\n");
+	strbuf_addstr(&b, "[TIMING] setup: 12s\n");
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	int gate;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	o.which = AN_COMPARE;
+	o.fail_regression_pct = 10;
+	load(&m, "a.log", a.buf);
+	load(&m, "b.log", b.buf);
+	load(&m, "c.log", c.buf);
+	analyze(&m, &o, &rep, &gate);
+	cr_assert_eq(gate, 1, "a 20%% slowdown with 200 samples trips a 10%% gate");
+	const struct rtable *t = table(&rep, "compare", NULL);
+	int kc = col(t, "item"), rc = col(t, "run"), pc = col(t, "p_value"), vc = col(t, "verdict");
+	int seen_b = 0, seen_c = 0, seen_stage = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *item = rt_cell(t, r, (size_t)kc)->s, *run = rt_cell(t, r, (size_t)rc)->s;
+		const struct rcell *p = rt_cell(t, r, (size_t)pc);
+		const char *verdict = rt_cell(t, r, (size_t)vc)->s;
+		if (!strcmp(item, "batch time") && !strcmp(run, "b.log")) {
+			seen_b = 1;
+			cr_assert_lt(p->v, 1e-6);
+			cr_assert_str_eq(verdict, "slower (significant)");
+		}
+		if (!strcmp(item, "batch time") && !strcmp(run, "c.log")) {
+			seen_c = 1;
+			cr_assert_gt(p->v, 0.01);
+			cr_assert_str_eq(verdict, "no significant change");
+		}
+		if (!strcmp(item, "stage setup") && !strcmp(run, "b.log")) {
+			seen_stage = 1;
+			cr_assert_eq(p->kind, RC_EMPTY);
+			cr_assert_str_eq(verdict, "no samples: cannot tell");
+		}
+	}
+	cr_assert(seen_b && seen_c && seen_stage);
+	cr_assert_not_null(finding(&rep, "regression", "batch time"));
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+}
+
+Test(ranks, straggler_and_convergence)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t seed = 3;
+	for (int r = 0; r < 4; r++)
+		batches(&sb, r, 40, r == 3 ? 0.25 : 0.20, &seed);
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, 0.05);
+	an_opts_default(&o);
+	o.loss_threshold = 0.05;
+	load(&m, "ddp.log", sb.buf);
+	analyze(&m, &o, &rep, NULL);
+	const struct finding *f = finding(&rep, "straggler", "rank 3 is a straggler");
+	cr_assert_not_null(f);
+	cr_assert_null(finding(&rep, "straggler", "rank 0"));
+	const struct rtable *t = table(&rep, "convergence", NULL);
+	cr_assert_not_null(t);
+	/* loss 1/(i+1) <= 0.05 first at i = 19: 20 steps */
+	cr_assert_float_eq(cell(t, "rank", "0", "steps"), 20, 0);
+	cr_assert_float_eq(cell(t, "rank", "3", "steps"), 20, 0);
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
+
+Test(model, memory_bounded_by_names)
+{
+	/* 200k batch lines make the same number of model entries as 2k */
+	struct an_model m;
+	an_model_init(&m, NAN);
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t seed = 5;
+	batches(&sb, -1, 2000, 0.1, &seed);
+	for (int i = 0; i < 100; i++)
+		load(&m, "big.log", sb.buf);
+	cr_assert_eq(m.nruns, 1);
+	cr_assert_eq(m.runs[0]->ranks.n, 1);
+	const struct an_batches *b = an_map_at(&m.runs[0]->ranks, 0);
+	cr_assert_eq(b->seconds.n, 200000);
+	cr_assert_leq(b->seconds.nhead, TP_HEAD_MAX);
+	cr_assert_leq(b->seconds.sketch.nbuckets, TP_SKETCH_MAX_BUCKETS);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
