@@ -50,6 +50,14 @@ TOOLS := $(BIN)/tprof $(BIN)/tprof-parse $(if $(wildcard $(ANALYZE_MAINS)),$(BIN
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 
+# Optional parts add to TOOLS, CHECK_DEPS (built before the tests),
+# CHECK_SCRIPTS (run after the Criterion suites) and CLEAN_EXTRA here, and
+# bring their own rules: one file per part.
+CHECK_DEPS :=
+CHECK_SCRIPTS :=
+CLEAN_EXTRA :=
+include $(sort $(wildcard mk/*.mk))
+
 .PHONY: all deps demo check test install uninstall clean bench
 
 all: $(TOOLS)
@@ -107,8 +115,9 @@ demo: deps
 
 # The whole suite: Criterion unit suites, then end-to-end CLI tests.
 check: deps
-	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory all tests $(CHECK_DEPS)
 	@sh scripts/run-tests.sh $(TEST_BIN)
+	@for s in $(CHECK_SCRIPTS); do sh $$s || exit 1; done
 
 tests: $(TEST_BIN)
 
@@ -127,6 +136,6 @@ bench: all
 	@sh bench/run.sh
 
 clean:
-	rm -rf $(BIN) $(OBJ) out
+	rm -rf $(BIN) $(OBJ) out $(CLEAN_EXTRA)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
