@@ -36,6 +36,7 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		{ "speedup", "Speedups" },
 		{ "scaling", "Scaling" },
 		{ "compare", "Run comparison" },
+		{ "data", "Chart data" },
 	};
 	/* fixed order and titles, whatever analysis adds to them first */
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
@@ -51,5 +52,7 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		an_scaling(m, o, rep);
 	if (o->which & AN_COMPARE)
 		gate = an_compare(m, o, rep);
+	if (o->which & AN_DATA)
+		an_data(m, rep);
 	return gate;
 }

@@ -30,7 +30,8 @@ enum {
 	AN_SCALING = 1 << 7,
 	AN_COMPARE = 1 << 8,
 	AN_RANKS = 1 << 9,
-	AN_ALL = (1 << 10) - 1
+	AN_DATA = 1 << 10, /* data-only tables behind the charts */
+	AN_ALL = (1 << 11) - 1
 };
 
 struct an_param {
@@ -67,6 +68,7 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep);
+void an_data(const struct an_model *m, struct report *rep);
 
 /* Classifies a stage name: "data", "forward", "backward", "optimizer", "other". */
 const char *an_stage_kind(const char *name);

@@ -177,6 +177,10 @@ static struct an_run *run_new(const char *file)
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
+	tp_trace_init(&r->t_epochs);
+	tp_trace_init(&r->t_gpm_pattern_ms);
+	tp_trace_init(&r->t_gpm_total_ms);
+	tp_trace_init(&r->t_gpm_avg_nodes);
 	r->last_ts = INT64_MIN;
 	r->first_ts = INT64_MIN;
 	r->max_ts = INT64_MIN;
@@ -342,6 +346,10 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_series_init(&b->cpu_mb);
 		tp_series_init(&b->gpu_mb);
 		tp_series_init(&b->loss);
+		tp_trace_init(&b->t_seconds);
+		tp_trace_init(&b->t_cpu_mb);
+		tp_trace_init(&b->t_gpu_mb);
+		tp_trace_init(&b->t_loss);
 	}
 	return b;
 }
@@ -352,14 +360,20 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 	if (b->seconds.n == 0)
 		b->first_line = r->line;
 	if (tp_has(r, S_SECONDS)) {
+		tp_trace_add(&b->t_seconds, r->num[S_SECONDS], b->seconds.n, r->line);
 		tp_series_add(&b->seconds, r->num[S_SECONDS], r->line);
 		b->elapsed += r->num[S_SECONDS];
 	}
-	if (tp_has(r, S_BAT_CPU_MB))
+	if (tp_has(r, S_BAT_CPU_MB)) {
+		tp_trace_add(&b->t_cpu_mb, r->num[S_BAT_CPU_MB], b->cpu_mb.n, r->line);
 		tp_series_add(&b->cpu_mb, r->num[S_BAT_CPU_MB], r->line);
-	if (tp_has(r, S_BAT_GPU_MB))
+	}
+	if (tp_has(r, S_BAT_GPU_MB)) {
+		tp_trace_add(&b->t_gpu_mb, r->num[S_BAT_GPU_MB], b->gpu_mb.n, r->line);
 		tp_series_add(&b->gpu_mb, r->num[S_BAT_GPU_MB], r->line);
+	}
 	if (tp_has(r, S_BAT_LOSS)) {
+		tp_trace_add(&b->t_loss, r->num[S_BAT_LOSS], b->loss.n, r->line);
 		tp_series_add(&b->loss, r->num[S_BAT_LOSS], r->line);
 		if (!b->converged && !isnan(m->loss_threshold) && r->num[S_BAT_LOSS] <= m->loss_threshold) {
 			b->converged = 1;
@@ -373,8 +387,10 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 
 static void feed_epoch(struct an_run *run, const struct tp_record *r)
 {
-	if (tp_has(r, S_SECONDS))
+	if (tp_has(r, S_SECONDS)) {
+		tp_trace_add(&run->t_epochs, r->num[S_SECONDS], run->epochs.n, r->line);
 		tp_series_add(&run->epochs, r->num[S_SECONDS], r->line);
+	}
 	rank_batches(run, r->rank)->epochs_before++;
 }
 
@@ -383,12 +399,15 @@ static void feed_gpm(struct an_run *run, const struct tp_record *r)
 	if (!tp_has(r, S_GPM_PATTERN_MS) || !tp_has(r, S_GPM_TOTAL_MS))
 		return;
 	double graphs = tp_has(r, S_GPM_GRAPHS) ? r->num[S_GPM_GRAPHS] : 0;
+	tp_trace_add(&run->t_gpm_pattern_ms, r->num[S_GPM_PATTERN_MS], run->gpm_pattern_ms.n, r->line);
+	tp_trace_add(&run->t_gpm_total_ms, r->num[S_GPM_TOTAL_MS], run->gpm_total_ms.n, r->line);
 	tp_series_add(&run->gpm_pattern_ms, r->num[S_GPM_PATTERN_MS], r->line);
 	tp_series_add(&run->gpm_total_ms, r->num[S_GPM_TOTAL_MS], r->line);
 	run->gpm_pattern_sum += r->num[S_GPM_PATTERN_MS];
 	run->gpm_total_sum += r->num[S_GPM_TOTAL_MS];
 	run->gpm_graphs += graphs;
 	if (tp_has(r, S_GPM_AVG_NODES)) {
+		tp_trace_add(&run->t_gpm_avg_nodes, r->num[S_GPM_AVG_NODES], run->gpm_avg_nodes.n, r->line);
 		tp_series_add(&run->gpm_avg_nodes, r->num[S_GPM_AVG_NODES], r->line);
 		run->gpm_nodes += graphs * r->num[S_GPM_AVG_NODES];
 		double x = r->num[S_GPM_AVG_NODES], y = r->num[S_GPM_PATTERN_MS];

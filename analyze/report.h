@@ -37,6 +37,7 @@ struct rtable {
 	struct rcell *cells;
 	size_t cur;          /* cells written in the current row */
 	int bar_col;         /* column drawn as a bar in the terminal, -1 none */
+	int data_only;       /* chart data: for machine formats and charts, not for people */
 };
 
 enum severity { SEV_INFO, SEV_NOTICE, SEV_WARNING, SEV_CRITICAL };

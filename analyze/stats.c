@@ -1124,3 +1124,47 @@ double tp_mann_whitney(const struct tp_sketch *a, const struct tp_sketch *b, dou
 		z = 0;
 	return fmin(1.0, erfc(z / sqrt(var) / M_SQRT2));
 }
+
+/* ---- trace for charts ---- */
+
+void tp_trace_init(struct tp_trace *t)
+{
+	t->n = 0;
+	t->stride = 1;
+	t->in_bucket = 0;
+}
+
+static void trace_compact(struct tp_trace *t)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i + 1 < t->n; i += 2)
+		t->pts[k++] = t->pts[i + 1].v > t->pts[i].v ? t->pts[i + 1] : t->pts[i];
+	if (t->n % 2)
+		t->pts[k++] = t->pts[t->n - 1];
+	t->n = k;
+	t->stride *= 2;
+}
+
+void tp_trace_add(struct tp_trace *t, double v, uint64_t index, uint64_t line)
+{
+	if (!isfinite(v))
+		return;
+	if (t->in_bucket == 0 || v > t->bucket.v)
+		t->bucket = (struct tp_sample){ v, index, line };
+	if (++t->in_bucket < t->stride)
+		return;
+	if (t->n == TP_TRACE_MAX)
+		trace_compact(t);
+	t->pts[t->n++] = t->bucket;
+	t->in_bucket = 0;
+}
+
+size_t tp_trace_points(const struct tp_trace *t, const struct tp_sample **pts, struct tp_sample *last)
+{
+	*pts = t->pts;
+	if (t->in_bucket) {
+		*last = t->bucket;
+		return t->n + 1;
+	}
+	return t->n;
+}

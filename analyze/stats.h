@@ -199,4 +199,26 @@ double tp_t_pvalue(double t, double df);
  */
 double tp_mann_whitney(const struct tp_sketch *a, const struct tp_sketch *b, double *effect);
 
+/*
+ * A bounded trace of a series for charts: at most TP_TRACE_MAX points.
+ * When full, neighbouring points are merged two by two, keeping the larger
+ * value (so spikes and outliers stay visible), and later samples are
+ * gathered in buckets of the doubled stride. Each point keeps the index
+ * and line of the sample it shows.
+ */
+#define TP_TRACE_MAX 2048
+
+struct tp_trace {
+	uint32_t n;
+	uint64_t stride;       /* samples per point */
+	uint64_t in_bucket;    /* samples gathered into `bucket` so far */
+	struct tp_sample bucket;
+	struct tp_sample pts[TP_TRACE_MAX];
+};
+
+void tp_trace_init(struct tp_trace *t);
+void tp_trace_add(struct tp_trace *t, double v, uint64_t index, uint64_t line);
+/* Points so far, the unfinished bucket included; returns the count. */
+size_t tp_trace_points(const struct tp_trace *t, const struct tp_sample **pts, struct tp_sample *last);
+
 #endif

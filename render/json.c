@@ -39,6 +39,8 @@ static void table_json(const struct rtable *t, struct strbuf *sb)
 	jstr(sb, t->id);
 	jkey(sb, "title", 1);
 	jstr(sb, t->title);
+	jkey(sb, "data_only", 1);
+	strbuf_addstr(sb, t->data_only ? "true" : "false");
 	jkey(sb, "columns", 1);
 	strbuf_addch(sb, '[');
 	for (size_t c = 0; c < t->ncols; c++) {

@@ -80,7 +80,8 @@ int render_markdown(const struct report *rep, const struct render_ctx *ctx, stru
 		md_text(&sb, s->title);
 		strbuf_addstr(&sb, "\n\n");
 		for (size_t k = 0; k < s->ntables; k++)
-			md_table(s->tables[k], &sb);
+			if (!s->tables[k]->data_only)
+				md_table(s->tables[k], &sb);
 		int any = 0;
 		for (size_t k = 0; k < rep->nfindings; k++) {
 			const struct finding *f = &rep->findings[k];

@@ -207,10 +207,12 @@ int render_table(const struct report *rep, const struct render_ctx *ctx, struct 
 	int rc = 0;
 	for (size_t i = 0; i < rep->nsections && rc == 0; i++) {
 		const struct rsection *s = &rep->sections[i];
-		size_t nf = 0;
+		size_t nf = 0, nt = 0;
 		for (size_t k = 0; k < rep->nfindings; k++)
 			nf += !strcmp(rep->findings[k].section, s->id);
-		if (!s->ntables && !nf)
+		for (size_t k = 0; k < s->ntables; k++)
+			nt += !s->tables[k]->data_only;
+		if (!nt && !nf)
 			continue;
 		if (ctx->color)
 			strbuf_addstr(&sb, "\x1b[1;4m");
@@ -219,7 +221,8 @@ int render_table(const struct report *rep, const struct render_ctx *ctx, struct 
 			strbuf_addstr(&sb, "\x1b[0m");
 		strbuf_addstr(&sb, "\n\n");
 		for (size_t k = 0; k < s->ntables; k++)
-			table_out(s->tables[k], ctx, &sb);
+			if (!s->tables[k]->data_only)
+				table_out(s->tables[k], ctx, &sb);
 		for (int sev = SEV_CRITICAL; sev >= SEV_INFO; sev--)
 			for (size_t k = 0; k < rep->nfindings; k++) {
 				const struct finding *f = &rep->findings[k];

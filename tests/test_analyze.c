@@ -470,3 +470,49 @@ Test(model, memory_bounded_by_names)
 	an_model_free(&m);
 	strbuf_release(&sb);
 }
+
+Test(model, chart_trace_is_bounded_and_keeps_spikes)
+{
+	struct tp_trace *t = xmalloc(sizeof(*t));
+	tp_trace_init(t);
+	for (uint64_t i = 0; i < 100000; i++)
+		tp_trace_add(t, i == 77777 ? 9.0 : 1.0, i, i + 1);
+	const struct tp_sample *pts;
+	struct tp_sample last;
+	size_t n = tp_trace_points(t, &pts, &last);
+	cr_assert_leq(n, TP_TRACE_MAX + 1);
+	cr_assert_geq(n, TP_TRACE_MAX / 2);
+	int seen = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (pts[i].v == 9.0) {
+			seen = 1;
+			cr_assert_eq(pts[i].index, 77777);
+			cr_assert_eq(pts[i].line, 77778);
+		}
+	cr_assert(seen, "the spike survives down-sampling");
+	free(t);
+}
+
+Test(model, chart_data_tables_are_hidden_from_people)
+{
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	load(&m, "d.log", "[2024-01-01 00:00:00] [TIMING] a: 1s\n[2024-01-01 00:00:05] [TIMING] b: 4s\n"
+			  "Batch 0: 0.5s, GPU 1MB, CPU 2MB, loss=1\nBatch 1: 0.4s, GPU 1MB, CPU 2MB, loss=0.5\n"
+			  "N=10: 1.0 ms\n");
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "timeline", NULL);
+	cr_assert_not_null(t);
+	cr_assert(t->data_only);
+	cr_assert_float_eq(cell(t, "stage", "b", "start"), 1.0, 1e-12);
+	cr_assert_float_eq(cell(t, "stage", "b", "end"), 5.0, 1e-12);
+	t = table(&rep, "points", NULL);
+	cr_assert_float_eq(cell(t, "series", "batch time", "value"), 0.5, 1e-12);
+	t = table(&rep, "scaling-points", NULL);
+	cr_assert_float_eq(cell(t, "param", "N", "mean"), 1.0, 0);
+	report_free(&rep);
+	an_model_free(&m);
+}

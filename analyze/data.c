@@ -1,0 +1,111 @@
+/*
+ * data.c - the numbers behind the charts, as data-only report tables that
+ * people do not read but charts, JSON, CSV and XLSX do: bounded traces of
+ * every series (batch time, memory, loss, epochs, GPM windows), the stage
+ * timeline from the timestamps, and the points of scaling sweeps.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyses.h"
+
+static void trace_rows(struct rtable *t, const char *run, const char *series, const char *unit,
+		       const struct tp_trace *tr)
+{
+	const struct tp_sample *pts;
+	struct tp_sample last;
+	size_t n = tp_trace_points(tr, &pts, &last);
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_sample *p = i < tr->n ? &pts[i] : &last;
+		rt_text(t, run);
+		rt_text(t, series);
+		rt_text(t, unit);
+		rt_num(t, (double)p->index, 0);
+		rt_num(t, p->v, -1);
+		rt_num(t, (double)p->line, 0);
+	}
+}
+
+static void points(const struct an_run *run, struct rtable *t)
+{
+	char name[96];
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const char *rk = an_map_key(&run->ranks, i);
+		const char *sfx = strcmp(rk, "-") ? rk : NULL;
+		static const struct {
+			const char *what, *unit;
+			size_t off;
+		} kinds[] = {
+			{ "batch time", "s", offsetof(struct an_batches, t_seconds) },
+			{ "CPU memory", "MB", offsetof(struct an_batches, t_cpu_mb) },
+			{ "GPU memory", "MB", offsetof(struct an_batches, t_gpu_mb) },
+			{ "loss", "", offsetof(struct an_batches, t_loss) },
+		};
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+			const struct tp_trace *tr = (const struct tp_trace *)((const char *)b + kinds[k].off);
+			if (sfx)
+				snprintf(name, sizeof(name), "%s [rank %s]", kinds[k].what, sfx);
+			else
+				snprintf(name, sizeof(name), "%s", kinds[k].what);
+			trace_rows(t, run->label, name, kinds[k].unit, tr);
+		}
+	}
+	trace_rows(t, run->label, "epoch time", "s", &run->t_epochs);
+	trace_rows(t, run->label, "GPM window total", "ms", &run->t_gpm_total_ms);
+	trace_rows(t, run->label, "GPM window pattern gen", "ms", &run->t_gpm_pattern_ms);
+	trace_rows(t, run->label, "GPM window avg nodes", "", &run->t_gpm_avg_nodes);
+}
+
+/* A [TIMING] line is printed when its stage ends: it started `seconds` before. */
+static void timeline(const struct an_run *run, struct rtable *t)
+{
+	int64_t t0 = run->first_ts;
+	if (t0 == INT64_MIN)
+		return;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = an_map_at(&run->stages, i);
+		if (s->ts == INT64_MIN)
+			continue;
+		double end = (double)(s->ts - t0);
+		rt_text(t, run->label);
+		rt_text(t, an_map_key(&run->stages, i));
+		rt_num(t, end - s->seconds, -1);
+		rt_num(t, end, -1);
+		rt_num(t, s->seconds, -1);
+		rt_num(t, (double)s->line, 0);
+	}
+}
+
+static void scaling_points(const struct an_run *run, struct rtable *t)
+{
+	for (size_t i = 0; i < run->scaling.n; i++) {
+		const char *key = an_map_key(&run->scaling, i);
+		const char *sep = strchr(key, '\x1f');
+		const struct an_nums *x = an_map_at(&run->scaling, i);
+		rt_text(t, run->label);
+		rt_textn(t, key, sep ? (size_t)(sep - key) : strlen(key));
+		rt_num(t, x->num[S_SC_VALUE], -1);
+		rt_num(t, x->num[S_SC_MEAN_MS], -1);
+		rt_num(t, (x->has & (1u << S_SC_STD_MS)) ? x->num[S_SC_STD_MS] : NAN, -1);
+		rt_num(t, (double)x->line, 0);
+	}
+}
+
+void an_data(const struct an_model *m, struct report *rep)
+{
+	struct rtable *pt = report_table(rep, "data", "points", "Series points for charts",
+					 "run,series,unit,index,value,line");
+	struct rtable *tl = report_table(rep, "data", "timeline", "Stage timeline",
+					 "run,stage,start:s,end:s,seconds:s,line");
+	struct rtable *sp = report_table(rep, "data", "scaling-points", "Scaling points",
+					 "run,param,value,mean:ms,std:ms,line");
+	pt->data_only = tl->data_only = sp->data_only = 1;
+	for (size_t r = 0; r < m->nruns; r++) {
+		points(m->runs[r], pt);
+		timeline(m->runs[r], tl);
+		scaling_points(m->runs[r], sp);
+	}
+}
