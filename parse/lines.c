@@ -614,6 +614,8 @@ static int read_flops(const char *q, const char *e, double *gflops, const char *
 	if (!tp_read_number(q, e, &v, &x))
 		return 0;
 	x = tp_skip_blanks(x, e);
+	if (x >= e || (*x != 'T' && *x != 'G' && *x != 'M' && *x != 'F'))
+		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		const char *y = tp_eat(x, e, units[i].u);
 		if (y) {

@@ -423,8 +423,31 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	return r;
 }
 
+/*
+ * A tqdm progress bar "[desc: ] 12%|####      | 75/625 [01:02<07:40,  1.19it/s]"
+ * is most of the bytes of many logs and never a record; a print() that
+ * follows it on the same screen starts after its closing ']'. Returns the
+ * end of the bar, or s if the segment does not start with one.
+ */
+static const char *skip_progress_bar(const char *s, const char *e)
+{
+	size_t look = (size_t)(e - s) < 96 ? (size_t)(e - s) : 96;
+	const char *pct = memchr(s, '%', look);
+	if (!pct || pct == s || pct + 1 >= e || pct[1] != '|' || !is_digit(pct[-1]))
+		return s;
+	const char *bar_end = memchr(pct + 2, '|', (size_t)(e - pct - 2));
+	if (!bar_end)
+		return s;
+	const char *open = memchr(bar_end, '[', (size_t)(e - bar_end));
+	const char *close = open ? memchr(open, ']', (size_t)(e - open)) : NULL;
+	return close ? close + 1 : e;
+}
+
 static void segment(struct tp_parser *p, const char *s, const char *e)
 {
+	s = skip_progress_bar(s, e);
+	if (s >= e)
+		return;
 	if (memchr(s, '\x1b', (size_t)(e - s))) {
 		/* remove CSI sequences: ESC [ params final-byte */
 		strbuf_reset(&p->clean);
