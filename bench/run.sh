@@ -117,6 +117,11 @@ run_all() {
 		measure "tprof-parse --threads 1 > ndjson" "$ndjson" bin/tprof-parse --threads 1 "$log"
 		measure "tprof-parse > ndjson" "$ndjson" bin/tprof-parse "$log"
 		measure "tprof-parse --count" "$tmp/out" bin/tprof-parse --count "$log"
+		measure "tprof-parse --threads 1 --count" "$tmp/out" bin/tprof-parse --threads 1 --count "$log"
+		if have bin/tprof-analyze; then
+			measure "tprof-analyze (all analyses)" "$tmp/an" bin/tprof-analyze -q "$log"
+			measure "tprof-analyze --threads 1" "$tmp/an" bin/tprof-analyze -q --threads 1 "$log"
+		fi
 	else
 		note "skipping tprof-parse: bin/tprof-parse not built (make)"
 	fi

@@ -19,7 +19,7 @@
 
 #include "input.h"
 
-#define DEFAULT_CHUNK (2 * 1024 * 1024)
+#define DEFAULT_CHUNK (4 * 1024 * 1024)
 #define FLUSH_AT (256 * 1024)
 #define MIN_PARALLEL_SIZE (4 * 1024 * 1024)
 
@@ -209,6 +209,7 @@ struct worker {
 	struct slot sl;
 	const char *s, *e; /* slice */
 	uint64_t first_line;
+	uint64_t nlines;   /* line ends in the slice */
 	pthread_t tid;
 };
 
@@ -218,7 +219,7 @@ static void parse_slice(struct tp_parser *p, const char *s, const char *e, uint6
 	tp_parse_buffer(p, s, (size_t)(e - s));
 }
 
-static void *worker_main(void *arg)
+static void *worker_parse(void *arg)
 {
 	struct worker *w = arg;
 	parse_slice(w->p, w->s, w->e, w->first_line);
@@ -236,6 +237,27 @@ static uint64_t count_lines(const char *s, const char *e)
 		s = nl + 1;
 	}
 	return n;
+}
+
+static void *worker_count(void *arg)
+{
+	struct worker *w = arg;
+	w->nlines = count_lines(w->s, w->e);
+	return NULL;
+}
+
+/* Runs fn on workers 0..n-1 at once (worker 0 on this thread). */
+static void run_workers(struct worker *w, int n, void *(*fn)(void *))
+{
+	for (int i = 1; i < n; i++)
+		if (pthread_create(&w[i].tid, NULL, fn, &w[i]) != 0) {
+			w[i].tid = 0;
+			fn(&w[i]);
+		}
+	fn(&w[0]);
+	for (int i = 1; i < n; i++)
+		if (w[i].tid)
+			pthread_join(w[i].tid, NULL);
 }
 
 struct par {
@@ -267,19 +289,17 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 		struct worker *w = &pp->w[i];
 		w->s = cur;
 		w->e = cut;
-		w->first_line = pp->next_line;
-		pp->next_line += count_lines(cur, cut);
 		slot_bind(&w->sl, w->p);
 		cur = cut;
 		used++;
 	}
-	for (int i = 1; i < used; i++)
-		if (pthread_create(&pp->w[i].tid, NULL, worker_main, &pp->w[i]) != 0)
-			pp->w[i].tid = 0, worker_main(&pp->w[i]);
-	worker_main(&pp->w[0]);
-	for (int i = 1; i < used; i++)
-		if (pp->w[i].tid)
-			pthread_join(pp->w[i].tid, NULL);
+	/* line numbers first (counting is parallel too), then the parse */
+	run_workers(pp->w, used, worker_count);
+	for (int i = 0; i < used; i++) {
+		pp->w[i].first_line = pp->next_line;
+		pp->next_line += pp->w[i].nlines;
+	}
+	run_workers(pp->w, used, worker_parse);
 
 	for (int i = 0; i < used; i++) {
 		struct worker *w = &pp->w[i];
