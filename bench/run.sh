@@ -159,7 +159,7 @@ print_table() {
 		"$(awk '/^MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo)," \
 		"$(uname -sr)"
 	if have rg; then
-		echo "Tools: $(rg --version | head -n 1); $(grep --version | head -n 1)"
+		echo "Tools: $(rg --version 2>/dev/null | head -n 1); $(grep --version | head -n 1)"
 	else
 		echo "Tools: $(grep --version | head -n 1)"
 	fi
