@@ -53,6 +53,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 # Optional parts add to TOOLS, CHECK_DEPS (built before the tests),
 # CHECK_SCRIPTS (run after the Criterion suites) and CLEAN_EXTRA here, and
 # bring their own rules: one file per part.
+.DEFAULT_GOAL := all
 CHECK_DEPS :=
 CHECK_SCRIPTS :=
 CLEAN_EXTRA :=

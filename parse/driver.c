@@ -14,9 +14,11 @@
 #include "driver.h"
 
 #include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "follow.h"
 #include "input.h"
 
 #define DEFAULT_CHUNK (4 * 1024 * 1024)
@@ -442,5 +444,89 @@ int tp_run_file(const char *path, const char *display, const struct tp_run_opts 
 	else
 		rc = run_stream(&in, file, o, stats, err);
 	tp_input_close(&in);
+	return rc;
+}
+
+/* ---- --follow ---- */
+
+struct follow_ctx {
+	struct tp_parser *p;
+	struct tp_stats *stats;
+	const struct tp_follow_opts *fo;
+	const char *path;
+	uint64_t records_before;
+};
+
+static void follow_line(void *ctx, const char *line, size_t n)
+{
+	struct follow_ctx *fc = ctx;
+	tp_parser_line(fc->p, line, n);
+}
+
+static void follow_restart(void *ctx, const char *why)
+{
+	struct follow_ctx *fc = ctx;
+	tp_parser_finish(fc->p);
+	tp_parser_set_lineno(fc->p, 1);
+	if (fc->fo->note)
+		fc->fo->note(fc->fo->ctx, fc->path, why);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t records_of(const struct tp_parser *p)
+{
+	const struct tp_stats *st = tp_parser_stats(p);
+	uint64_t n = 0;
+	for (int t = 0; t < TP_NTYPES; t++)
+		n += st->records[t];
+	return n;
+}
+
+int tp_follow_run(const char *path, const struct tp_run_opts *o, const struct tp_follow_opts *fo,
+		  struct tp_stats *stats, struct strbuf *err)
+{
+	struct tp_follow f;
+	if (tp_follow_open(&f, path, err) < 0)
+		return -1;
+	struct slot sl = { .o = o, .direct = 1 };
+	struct tp_sink s = { slot_emit, slot_warn, &sl };
+	struct follow_ctx fc = { tp_parser_new(path, &s, o->rules), stats, fo, path, 0 };
+	struct tp_follow_cb cb = { follow_line, follow_restart, &fc };
+	uint64_t last_tick = now_ms(), ticked_records = 0;
+	int rc = 0;
+	while (!*fo->stop && !sl.stop) {
+		long n = tp_follow_poll(&f, &cb, err);
+		if (n < 0) {
+			rc = -1;
+			break;
+		}
+		deliver(&sl, path);
+		uint64_t recs = records_of(fc.p);
+		if (fo->tick && recs != ticked_records && now_ms() - last_tick >= (uint64_t)fo->tick_ms) {
+			fo->tick(fo->ctx, 0);
+			ticked_records = recs;
+			last_tick = now_ms();
+		}
+		if (n == 0)
+			tp_sleep_ms(fo->poll_ms > 0 ? fo->poll_ms : 200);
+	}
+	tp_follow_finish(&f, &cb);
+	tp_parser_finish(fc.p);
+	deliver(&sl, path);
+	if (fo->tick)
+		fo->tick(fo->ctx, 1);
+	tp_parser_take_stats(fc.p, stats);
+	tp_parser_free(fc.p);
+	tp_follow_close(&f);
+	strbuf_release(&sl.out);
+	strbuf_release(&sl.warns);
+	if (sl.stop && rc == 0)
+		rc = 1;
 	return rc;
 }

@@ -38,4 +38,27 @@ struct tp_run_opts {
 int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
 		struct tp_stats *stats, struct strbuf *err);
 
+/*
+ * --follow: parses path as it grows (see follow.h for rotation and
+ * truncation), delivering records as they arrive, until *stop becomes
+ * non-zero (a signal handler sets it); then the last partial line and open
+ * blocks are parsed too. tick (if any) runs at most every tick_ms when new
+ * records arrived, and once at the end. note receives one-line notices
+ * ("the log was rotated"). Returns 0, 1 if write() asked to stop, -1 on an
+ * input error (err set).
+ */
+#include <signal.h>
+
+struct tp_follow_opts {
+	int poll_ms;                     /* sleep between polls when idle (200) */
+	int tick_ms;                     /* at most one tick per this many ms */
+	volatile sig_atomic_t *stop;
+	void (*tick)(void *ctx, int final);
+	void (*note)(void *ctx, const char *path, const char *msg);
+	void *ctx;
+};
+
+int tp_follow_run(const char *path, const struct tp_run_opts *o, const struct tp_follow_opts *fo,
+		  struct tp_stats *stats, struct strbuf *err);
+
 #endif

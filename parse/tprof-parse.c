@@ -28,6 +28,8 @@ static const char usage[] =
 	"  -t, --type LIST      only these record types (comma-separated)\n"
 	"  -r, --rules FILE     extra line formats: PCRE2 patterns with named captures\n"
 	"  -c, --count          print record counts per type instead of records\n"
+	"  -F, --follow         keep reading FILE as it grows, through rotation and\n"
+	"                       truncation, until interrupted (SIGINT/SIGTERM)\n"
 	"  -s, --stats          print lines read, records per type, unrecognized\n"
 	"                       lines and warnings to standard error\n"
 	"      --strict         exit 1 if any marker line could not be read\n"
@@ -41,6 +43,21 @@ static const char usage[] =
 	"Exit status: 0 ok, 1 warnings with --strict, 2 bad usage or unreadable\n"
 	"input, 3 output could not be written, 4 out of memory.\n"
 	"See tprof-parse(1) for every field.\n";
+
+/* Set by SIGINT/SIGTERM while following: the one global, as signals need. */
+static volatile sig_atomic_t stop_following;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_following = 1;
+}
+
+static void follow_note(void *ctx, const char *path, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "tprof-parse: %s: %s; reading it from the start\n", path, msg);
+}
 
 struct ctx {
 	struct outfile of;
@@ -131,6 +148,7 @@ int main(int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "count", no_argument, NULL, 'c' },
+		{ "follow", no_argument, NULL, 'F' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -142,10 +160,10 @@ int main(int argc, char **argv)
 	struct ctx c = { .max_warnings = 20 };
 	struct tp_run_opts o = { .threads = tp_ncpus(), .fmt = TP_OUT_NDJSON };
 	const char *output = NULL, *rules_path = NULL;
-	int stats = 0, strict = 0, opt;
+	int stats = 0, strict = 0, follow = 0, opt;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "f:o:j:t:r:csqh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:o:j:t:r:cFsqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			o.fmt = tp_out_format_from_name(optarg);
@@ -174,6 +192,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			o.count_only = 1;
+			break;
+		case 'F':
+			follow = 1;
 			break;
 		case 's':
 			stats = 1;
@@ -235,7 +256,29 @@ int main(int argc, char **argv)
 			outfile_write(&c.of, head.buf, head.len);
 	}
 	int nfiles = argc - optind;
-	for (int i = 0; i < (nfiles ? nfiles : 1) && !stop; i++) {
+	if (follow && nfiles != 1) {
+		tp_error("tprof-parse", "--follow wants exactly one FILE");
+		outfile_abort(&c.of);
+		tp_rules_free(rules);
+		strbuf_release(&err);
+		strbuf_release(&head);
+		return TP_EXIT_INPUT;
+	}
+	if (follow) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop_signal; /* no SA_RESTART: the sleep ends at once */
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		struct tp_follow_opts fo = { .poll_ms = 200, .stop = &stop_following, .note = follow_note };
+		int rc = tp_follow_run(argv[optind], &o, &fo, &st, &err);
+		if (rc < 0) {
+			tp_error("tprof-parse", "%s", err.buf);
+			input_failed = 1;
+		}
+		nfiles = -1; /* done: skip the loop below */
+	}
+	for (int i = 0; nfiles >= 0 && i < (nfiles ? nfiles : 1) && !stop; i++) {
 		const char *path = nfiles ? argv[optind + i] : "-";
 		int handled = 0;
 		int rc = try_document(path, &o, &st, &handled);
