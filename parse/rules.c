@@ -315,7 +315,8 @@ static int read_numeric(enum conv c, const char *unit, const char *p, const char
 	const char *q;
 	switch (c) {
 	case CV_NUM:
-		return tp_read_number(p, end, v, &q) && only_unit_left(q, end, unit);
+		/* nan/inf are reported like a value that cannot be read */
+		return tp_read_number(p, end, v, &q) && only_unit_left(q, end, unit) && isfinite(*v);
 	case CV_INT:
 		return tp_read_number(p, end, v, &q) && q == end && isfinite(*v) &&
 		       *v == trunc(*v) && fabs(*v) <= 9007199254740992.0;

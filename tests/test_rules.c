@@ -10,6 +10,8 @@
  */
 #include <criterion/criterion.h>
 
+#include "testutil.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -640,4 +642,20 @@ Test(rules, random_rules_and_lines_do_not_crash)
 		tp_rules_free(r);
 		strbuf_release(&err);
 	}
+}
+
+Test(rules, nan_in_a_numeric_capture_is_a_warning)
+{
+	struct strbuf err = STRBUF_INIT;
+	static const char text[] = "summary ^(?<name>\\w+) (?<percent>\\S+)$\n";
+	struct tp_rules *r = tp_rules_compile(text, sizeof(text) - 1, "t.rules", &err);
+	cr_assert_not_null(r, "%s", err.buf ? err.buf : "");
+	struct collector c = { 0 };
+	struct tp_sink s = collect_sink(&c);
+	cr_assert_eq(tp_rules_match(r, NULL, "a nan", 5, "t.log", 1, &s), -1);
+	cr_assert_eq(c.n, 0);
+	cr_assert_eq(c.nwarn, 1);
+	collector_free(&c);
+	tp_rules_free(r);
+	strbuf_release(&err);
 }
