@@ -41,7 +41,7 @@ const char *an_advice(const char *kind)
 		{ "high-variance", "check for variable-sized inputs (pad or sort batches by size), cache "
 				   "thrashing (pinned memory) and expensive random augmentations" },
 		{ "optimizer", "profile the optimizer step; fused optimizers or fewer parameter groups help" },
-		{ "other", "focus optimization on this stage first: it dominates the run" },
+		{ "other", "profile this stage first: it takes the largest share of the time" },
 		{ "gpm", "pattern generation (random walks) dominates the GPM tower: generate patterns on "
 			 "the GPU, cache them per graph, or use fewer/shorter patterns" },
 		{ "sync", "GPU work is asynchronous: call torch.cuda.synchronize() before reading a timer" },
@@ -106,7 +106,7 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 				const char *what, const char *name, double pct, uint64_t line)
 {
 	const char *kind = an_stage_kind(name);
-	if (!strcmp(kind, "data") && pct > o->data_pct) {
+	if (!strcmp(kind, "data") && pct > o->data_pct && pct <= o->bottleneck_pct) {
 		report_finding(rep, SEV_WARNING, "bottlenecks", "data-loading", run->label, run->file, line,
 			       an_advice("data"), "%s '%s' is %.1f%% of %s (data loading above %.0f%%)",
 			       "data loading", name, pct, what, o->data_pct);

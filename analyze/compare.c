@@ -25,13 +25,19 @@ static void speedup_table(struct report *rep, const struct an_opts *o, const cha
 	if (n < 2)
 		return;
 	size_t base = 0;
+	int found = 0;
 	for (size_t i = 1; i < n; i++)
 		if (a[i].seconds > a[base].seconds)
 			base = i;
-	if (o->baseline)
+	if (o->baseline) {
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(a[i].name, o->baseline))
-				base = i;
+				base = i, found = 1;
+		if (!found)
+			report_finding(rep, SEV_NOTICE, "speedup", "baseline", label, file, 0, NULL,
+				       "baseline '%s' is not among %s: the slowest, '%s', is used", o->baseline,
+				       what, a[base].name);
+	}
 	char title[256];
 	snprintf(title, sizeof(title), "Speedups of %s against %s (%s)", what, a[base].name, label);
 	struct rtable *t = report_table(rep, "speedup", "speedup", title,
@@ -50,10 +56,9 @@ static void speedup_table(struct report *rep, const struct an_opts *o, const cha
 		rt_text(t, a[base].name);
 		rt_num(t, a[i].line ? (double)a[i].line : NAN, 0);
 	}
-	(void)file;
 }
 
-/* Printed "SIREN : 1.67x faster" rows checked against the times they claim. */
+/* Printed "SIREN : 1.67x faster" rows, as the log states them. */
 static void printed_speedups(struct report *rep, const struct an_run *run)
 {
 	if (!run->speedups.n)
@@ -229,13 +234,22 @@ static void scaling_row(struct report *rep, struct rtable *t, const struct an_op
 		verdict = "grows FASTER than expected", sev = SEV_WARNING;
 	else
 		verdict = "grows slower than expected (fixed overheads dominate at these sizes?)", sev = SEV_NOTICE;
+	char ci[96];
+	if (isnan(f->b_lo))
+		snprintf(ci, sizeof(ci), "no interval from %zu points", f->n);
+	else
+		snprintf(ci, sizeof(ci), "95%% CI %.2f..%.2f, R^2 %.3f", f->b_lo, f->b_hi, f->r2);
 	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, NULL,
-		       "%s vs %s: time ~ %s^%.2f (95%% CI %.2f..%.2f, R^2 %.3f); %s; %s", fr->what, fr->param,
-		       fr->param, f->b, f->b_lo, f->b_hi, f->r2, why, verdict);
-	if (!isnan(pred))
+		       "%s vs %s: time ~ %s^%.2f (%s); %s; %s", fr->what, fr->param, fr->param, f->b, ci,
+		       why, verdict);
+	if (!isnan(pred) && !isnan(lo))
 		report_finding(rep, SEV_INFO, "scaling", "prediction", fr->label, file, 0, NULL,
 			       "%s at %s=%g: predicted %.4g ms (95%% prediction interval %.4g..%.4g)", fr->what,
 			       fr->param, o->predict.value, pred, lo, hi);
+	else if (!isnan(pred))
+		report_finding(rep, SEV_INFO, "scaling", "prediction", fr->label, file, 0, NULL,
+			       "%s at %s=%g: predicted %.4g ms (no interval from %zu points)", fr->what,
+			       fr->param, o->predict.value, pred, f->n);
 }
 
 static struct rtable *scaling_table(struct report *rep, struct rtable **t)
@@ -420,8 +434,7 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 	struct item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
 	const struct an_run *r0 = m->runs[0];
 	size_t nb = run_items(r0, base, MAX_ITEMS);
-	struct rtable *t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
-					"item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
+	struct rtable *t = NULL;
 	int gate = 0;
 	for (size_t r = 1; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
@@ -435,6 +448,9 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 					x = &other[k];
 			if (!x)
 				continue;
+			if (!t)
+				t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
+						 "item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
 			double ratio = b->value > 0 ? x->value / b->value : NAN;
 			double change = 100 * (ratio - 1);
 			double p = NAN;

@@ -313,10 +313,13 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 		rt_num(t, b->converged ? b->conv_seconds : NAN, 3);
 		rt_num(t, b->loss.min, -1);
 		rt_num(t, b->converged ? (double)b->conv_line : NAN, 0);
-		if (!b->converged)
-			report_finding(rep, SEV_NOTICE, "convergence", "not-converged", run->label, run->file, 0, NULL,
-				       "the loss never reached %g (lowest %g at line %llu)", m->loss_threshold,
-				       b->loss.min, (unsigned long long)b->loss.min_s.line);
+		if (!b->converged) {
+			const char *rk = an_map_key(&run->ranks, i);
+			report_finding(rep, SEV_NOTICE, "convergence", "not-converged", run->label, run->file,
+				       b->loss.min_s.line, NULL, "%s%s%sthe loss never reached %g (lowest %g)",
+				       strcmp(rk, "-") ? "rank " : "", strcmp(rk, "-") ? rk : "",
+				       strcmp(rk, "-") ? ": " : "", m->loss_threshold, b->loss.min);
+		}
 	}
 }
 

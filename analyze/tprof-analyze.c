@@ -2,7 +2,7 @@
  * tprof-analyze - answers from timing records: reads raw logs or the NDJSON
  * of tprof-parse (detected from the first line), folds the records into
  * the model, runs the analyses and renders the report. Thin: the work is
- * in model.c, analyses, and render/.
+ * in load.c, model.c, analyses, and render/.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,11 +13,7 @@
 #include <unistd.h>
 
 #include "analyses.h"
-#include "docinput.h"
-#include "driver.h"
-#include "input.h"
-#include "json.h"
-#include "ndjson_in.h"
+#include "load.h"
 #include "render.h"
 #include "rules.h"
 
@@ -57,7 +53,7 @@ static const char usage[] =
 	"      --label NAME         name of each run, in order (repeat per run)\n"
 	"\n"
 	"Input and output:\n"
-	"  -f, --format FMT         table (default), json, csv, markdown\n"
+	"  -f, --format FMT         table (default), json, csv, markdown, html\n"
 	"  -o, --output FILE        write to FILE (format from its extension)\n"
 	"  -j, --threads N          parser threads for large logs (default: cores)\n"
 	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
@@ -68,169 +64,6 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
 	"3 output could not be written, 4 out of memory.\n";
-
-struct an_cli {
-	struct an_model model;
-	int quiet;
-	unsigned long warnings;
-	int input_failed;
-};
-
-static int feed_record(void *ctx, const struct tp_record *r)
-{
-	struct an_cli *c = ctx;
-	an_feed(&c->model, r);
-	return 0;
-}
-
-static void on_warning(void *ctx, const char *file, uint64_t line, const char *msg)
-{
-	struct an_cli *c = ctx;
-	c->warnings++;
-	if (!c->quiet && c->warnings <= 20)
-		fprintf(stderr, "tprof-analyze: %s:%llu: warning: %s\n", file, (unsigned long long)line, msg);
-}
-
-static int looks_like_ndjson(const char *s, size_t n)
-{
-	while (n && (*s == ' ' || *s == '\t' || *s == '\xef' || *s == '\xbb' || *s == '\xbf'))
-		s++, n--;
-	return n > 8 && !memcmp(s, "{\"type\":", 8);
-}
-
-/* Reads NDJSON records from an open input, line by line. */
-static int read_ndjson(struct an_cli *c, struct tp_input *in, const char *first, size_t first_n,
-		       struct strbuf *err)
-{
-	struct json_doc doc = JSON_DOC_INIT;
-	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
-	const char *s = first;
-	size_t n = first_n;
-	uint64_t lineno = 1;
-	int flags = TP_LINE_START | TP_LINE_END, rc = 0;
-	for (;;) {
-		if (flags & TP_LINE_START)
-			strbuf_reset(&line);
-		strbuf_add(&line, s, n);
-		if (flags & TP_LINE_END) {
-			struct json_error je;
-			struct tp_record r;
-			const char *p = line.buf ? line.buf : "";
-			size_t len = line.len;
-			while (len && (p[len - 1] == '\r' || p[len - 1] == ' '))
-				len--;
-			if (len) {
-				strbuf_reset(&msg);
-				if (json_parse(p, len, &doc, &je) < 0)
-					on_warning(c, in->name, lineno, je.msg);
-				else if (tp_record_from_json(doc.root, &r, &msg) < 0)
-					on_warning(c, in->name, lineno, msg.buf ? msg.buf : "not a record");
-				else
-					an_feed(&c->model, &r);
-			}
-			lineno++;
-		}
-		int k = tp_input_next(in, &s, &n, &flags, err);
-		if (k < 0)
-			rc = -1;
-		if (k <= 0)
-			break;
-	}
-	json_free(&doc);
-	strbuf_release(&msg);
-	strbuf_release(&line);
-	return rc;
-}
-
-/* Reads a raw log from an open input on this thread (pipes, standard input). */
-static int read_raw_stream(struct an_cli *c, struct tp_input *in, const struct tp_rules *rules,
-			   const char *first, size_t first_n, int first_flags, struct strbuf *err)
-{
-	struct tp_sink sink = { feed_record, on_warning, c };
-	struct tp_parser *p = tp_parser_new(in->name, &sink, rules);
-	const char *s = first;
-	size_t n = first_n;
-	int flags = first_flags, rc = 0;
-	for (;;) {
-		tp_parser_feed(p, s, n, flags);
-		int k = tp_input_next(in, &s, &n, &flags, err);
-		if (k < 0)
-			rc = -1;
-		if (k <= 0)
-			break;
-	}
-	tp_parser_finish(p);
-	tp_parser_free(p);
-	return rc;
-}
-
-static int read_document(struct an_cli *c, const char *path, int *handled)
-{
-	struct strbuf buf = STRBUF_INIT;
-	int kind = tp_doc_load(path, &buf);
-	*handled = 0;
-	int rc = 0;
-	if (kind) {
-		struct tp_sink sink = { feed_record, on_warning, c };
-		struct strbuf err = STRBUF_INIT;
-		*handled = 1;
-		if (tp_doc_parse(kind, buf.buf, buf.len, path, &sink, &err) < 0) {
-			tp_error("tprof-analyze", "%s", err.buf);
-			rc = -1;
-		}
-		strbuf_release(&err);
-	}
-	strbuf_release(&buf);
-	return rc;
-}
-
-static void read_input(struct an_cli *c, const char *path, int threads, const struct tp_rules *rules)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct tp_input in;
-	int handled;
-	if (read_document(c, path, &handled) < 0) {
-		c->input_failed = 1;
-		return;
-	}
-	if (handled)
-		return;
-	if (tp_input_open(&in, path, &err) < 0) {
-		tp_error("tprof-analyze", "%s", err.buf);
-		c->input_failed = 1;
-		strbuf_release(&err);
-		return;
-	}
-	const char *s;
-	size_t n;
-	int flags, rc = tp_input_next(&in, &s, &n, &flags, &err);
-	if (rc > 0 && looks_like_ndjson(s, n)) {
-		rc = read_ndjson(c, &in, s, n, &err);
-	} else if (rc > 0 && in.is_regular && threads > 1) {
-		/* a regular raw log: let the driver split it across threads */
-		tp_input_close(&in);
-		struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules };
-		o.sink.emit = feed_record;
-		o.sink.warn = on_warning;
-		o.sink.ctx = c;
-		struct tp_stats st = { 0 };
-		rc = tp_run_file(path, NULL, &o, &st, &err);
-		if (rc < 0) {
-			tp_error("tprof-analyze", "%s", err.buf);
-			c->input_failed = 1;
-		}
-		strbuf_release(&err);
-		return;
-	} else if (rc > 0) {
-		rc = read_raw_stream(c, &in, rules, s, n, flags, &err);
-	}
-	if (rc < 0) {
-		tp_error("tprof-analyze", "%s", err.buf);
-		c->input_failed = 1;
-	}
-	tp_input_close(&in);
-	strbuf_release(&err);
-}
 
 static int parse_param(const char *arg, struct an_param *p)
 {
@@ -466,23 +299,20 @@ int main(int argc, char **argv)
 		return TP_EXIT_INPUT;
 	}
 
-	struct an_cli c = { .quiet = quiet };
-	an_model_init(&c.model, o.loss_threshold);
-	int nfiles = argc - optind;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		read_input(&c, nfiles ? argv[optind + i] : "-", threads, rules);
-	if (!quiet && c.warnings > 20)
-		fprintf(stderr, "tprof-analyze: %lu more parse warnings not shown\n", c.warnings - 20);
-	for (size_t i = 0; i < nlabels && i < c.model.nruns; i++) {
-		free(c.model.runs[i]->label);
-		c.model.runs[i]->label = xstrdup(labels[i]);
+	struct an_model model;
+	struct an_load_stats ls = { .tool = "tprof-analyze", .quiet = quiet };
+	an_model_init(&model, o.loss_threshold);
+	an_load_inputs(&model, argv + optind, argc - optind, threads, rules, &ls);
+	for (size_t i = 0; i < nlabels && i < model.nruns; i++) {
+		free(model.runs[i]->label);
+		model.runs[i]->label = xstrdup(labels[i]);
 	}
 	o.run_params = params;
 	o.nrun_params = nparams;
 
 	struct report rep;
 	report_init(&rep);
-	int gate = an_analyze(&c.model, &o, &rep);
+	int gate = an_analyze(&model, &o, &rep);
 
 	struct outfile of;
 	int rc = TP_EXIT_OK;
@@ -497,7 +327,7 @@ int main(int argc, char **argv)
 			    (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR"));
 		strbuf_reset(&err);
 		int r = rd->render(&rep, &ctx, &of, &err);
-		if (c.input_failed && output) {
+		if (ls.failed && output) {
 			outfile_abort(&of);
 			tp_error("tprof-analyze", "%s not written because of the input errors above", output);
 		} else {
@@ -509,12 +339,12 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (rc == TP_EXIT_OK && c.input_failed)
+	if (rc == TP_EXIT_OK && ls.failed)
 		rc = TP_EXIT_INPUT;
 	if (rc == TP_EXIT_OK && gate)
 		rc = TP_EXIT_WARN;
 	report_free(&rep);
-	an_model_free(&c.model);
+	an_model_free(&model);
 	tp_rules_free(rules);
 	strbuf_release(&err);
 	return rc;

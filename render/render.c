@@ -13,6 +13,8 @@ static const struct renderer renderers[] = {
 	{ "json", ".json", render_json },
 	{ "csv", ".csv", render_csv },
 	{ "markdown", ".md", render_markdown },
+	{ "html", ".html", render_html },
+	{ "xlsx", ".xlsx", render_xlsx },
 };
 
 const struct renderer *render_find(const char *name)
@@ -35,6 +37,8 @@ const struct renderer *render_for_path(const char *path)
 			return &renderers[i];
 	if (!strcasecmp(dot, ".markdown"))
 		return render_find("markdown");
+	if (!strcasecmp(dot, ".htm"))
+		return render_find("html");
 	return NULL;
 }
 

@@ -19,6 +19,7 @@ struct render_ctx {
 	int width;            /* terminal width, 0: unknown */
 	const char *title;
 	const char *tool;     /* "tprof-analyze" */
+	const char *gnuplot;  /* charts of the HTML report: program, NULL: "gnuplot" from PATH */
 };
 
 struct renderer {
@@ -42,5 +43,10 @@ int render_table(const struct report *rep, const struct render_ctx *ctx, struct 
 int render_json(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
 int render_csv(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
 int render_markdown(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+int render_html(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+int render_xlsx(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+/* render_xlsx with at most max_rows data rows per sheet (0: Excel's limit), for tests of the split. */
+int render_xlsx_split(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
+		      struct strbuf *err, size_t max_rows);
 
 #endif

@@ -1,9 +1,19 @@
 #!/bin/sh
 # deps.sh - installs the Debian packages tprof needs to build and test.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
+# `deps.sh fuzz` also installs what the fuzz targets need (make fuzz).
 set -u
 
-PKGS="build-essential pkg-config libpcre2-dev libcsv-dev libxlsxwriter-dev libcriterion-dev zlib1g-dev gnuplot-nox"
+PKGS="build-essential pkg-config libpcre2-dev libcsv-dev libxlsxwriter-dev libcriterion-dev zlib1g-dev gnuplot-nox unzip"
+# Only for `make fuzz` (sh scripts/deps.sh fuzz): clang and libFuzzer's runtime.
+FUZZ_PKGS="clang libclang-rt-dev"
+
+for group in "$@"; do
+	case $group in
+	fuzz) PKGS="$PKGS $FUZZ_PKGS" ;;
+	*) echo "deps: unknown package group '$group' (known: fuzz)" >&2; exit 2 ;;
+	esac
+done
 
 missing=""
 for p in $PKGS; do

@@ -3,7 +3,8 @@
  * (files, stdin, gzip), errors and their exit codes, output formats read
  * back, and the thread-count invariance of the driver.
  *
- * Run from the repository root (make check does).
+ * Run from the repository root (make check does). The tools are taken from
+ * $TPROF_BIN (default bin; make check-asan sets bin-asan).
  */
 #include <criterion/criterion.h>
 #include <csv.h>
@@ -39,8 +40,9 @@ static struct result run(const char *fmt, ...)
 	char outp[] = "/tmp/tprof-cli-out-XXXXXX", errp[] = "/tmp/tprof-cli-err-XXXXXX";
 	int fo = mkstemp(outp), fe = mkstemp(errp);
 	va_list ap;
-	/* braces, so that the command's own redirections are not overridden */
-	strbuf_addstr(&cmd, "{ ");
+	/* $B: the directory of the tools under test; braces, so that the
+	 * command's own redirections are not overridden */
+	strbuf_addstr(&cmd, "B=${TPROF_BIN:-bin}; { ");
 	va_start(ap, fmt);
 	strbuf_vaddf(&cmd, fmt, ap);
 	va_end(ap);
@@ -89,14 +91,14 @@ static void write_file(const char *path, const char *text, size_t n)
 Test(cli, files_keep_their_names_and_stdin_works)
 {
 	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
-	struct result r = run("bin/tprof-parse /tmp/tprof-a.log - < /tmp/tprof-a.log");
+	struct result r = run("$B/tprof-parse /tmp/tprof-a.log - < /tmp/tprof-a.log");
 	cr_assert_eq(r.status, 0, "%s", r.err.buf);
 	cr_assert_eq(count_lines(r.out.buf), 4);
 	cr_assert(strstr(r.out.buf, "\"file\":\"/tmp/tprof-a.log\",\"line\":2"));
 	cr_assert(strstr(r.out.buf, "\"file\":\"(stdin)\",\"line\":1"));
 	cr_assert(strstr(r.out.buf, "\"seconds\":44.23"));
 	result_free(&r);
-	r = run("printf '[STAGE] x\\n' | bin/tprof-parse");
+	r = run("printf '[STAGE] x\\n' | $B/tprof-parse");
 	cr_assert_eq(r.status, 0);
 	cr_assert_str_eq(r.out.buf, "{\"type\":\"stage\",\"file\":\"(stdin)\",\"line\":1,\"name\":\"x\"}\n");
 	result_free(&r);
@@ -109,14 +111,14 @@ Test(cli, gzip_input_equals_plain)
 	gzwrite(gz, timing_log, sizeof(timing_log) - 1);
 	gzclose(gz);
 	write_file("/tmp/tprof-b.log", timing_log, sizeof(timing_log) - 1);
-	struct result a = run("bin/tprof-parse -f csv /tmp/tprof-b.log | sed 's/tprof-b.log//'");
-	struct result b = run("bin/tprof-parse -f csv /tmp/tprof-b.log.gz | sed 's/tprof-b.log.gz//'");
+	struct result a = run("$B/tprof-parse -f csv /tmp/tprof-b.log | sed 's/tprof-b.log//'");
+	struct result b = run("$B/tprof-parse -f csv /tmp/tprof-b.log.gz | sed 's/tprof-b.log.gz//'");
 	cr_assert_eq(b.status, 0, "%s", b.err.buf);
 	cr_assert_str_eq(a.out.buf, b.out.buf);
 	result_free(&a);
 	result_free(&b);
 	/* gzip piped through standard input is detected by its magic bytes */
-	b = run("bin/tprof-parse --count < /tmp/tprof-b.log.gz");
+	b = run("$B/tprof-parse --count < /tmp/tprof-b.log.gz");
 	cr_assert(strstr(b.out.buf, "timing     2"), "%s", b.out.buf);
 	result_free(&b);
 }
@@ -130,13 +132,13 @@ Test(cli, corrupt_and_truncated_gzip_exit_2_keep_records)
 	gzwrite(gz, big, (unsigned)strlen(big));
 	gzclose(gz);
 	struct result r = run("head -c 600 /tmp/tprof-c.log.gz > /tmp/tprof-cut.gz && "
-			      "bin/tprof-parse /tmp/tprof-cut.gz");
+			      "$B/tprof-parse /tmp/tprof-cut.gz");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "/tmp/tprof-cut.gz: truncated gzip data"), "%s", r.err.buf);
 	cr_assert_gt(count_lines(r.out.buf), 10, "records before the cut are kept");
 	result_free(&r);
 	r = run("(head -c 300 /tmp/tprof-c.log.gz; head -c 3000 /dev/urandom) > /tmp/tprof-bad.gz && "
-		"bin/tprof-parse --count /tmp/tprof-bad.gz");
+		"$B/tprof-parse --count /tmp/tprof-bad.gz");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "gzip data"), "%s", r.err.buf);
 	result_free(&r);
@@ -144,20 +146,20 @@ Test(cli, corrupt_and_truncated_gzip_exit_2_keep_records)
 
 Test(cli, unreadable_inputs_exit_2)
 {
-	struct result r = run("bin/tprof-parse /nonexistent/x.log /tmp/tprof-a.log");
+	struct result r = run("$B/tprof-parse /nonexistent/x.log /tmp/tprof-a.log");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "tprof-parse: /nonexistent/x.log: cannot open: No such file"), "%s", r.err.buf);
 	cr_assert(strstr(r.out.buf, "LLM model loading"), "the other file is still read");
 	result_free(&r);
-	r = run("bin/tprof-parse /tmp");
+	r = run("$B/tprof-parse /tmp");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "/tmp: is a directory"));
 	result_free(&r);
-	r = run("timeout 10 bin/tprof-parse /dev/zero");
+	r = run("timeout 10 $B/tprof-parse /dev/zero");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "/dev/zero: not a regular file or a pipe"));
 	result_free(&r);
-	r = run("bin/tprof-parse --format xml /tmp/tprof-a.log");
+	r = run("$B/tprof-parse --format xml /tmp/tprof-a.log");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "unknown format 'xml'"));
 	result_free(&r);
@@ -166,16 +168,16 @@ Test(cli, unreadable_inputs_exit_2)
 Test(cli, write_errors_and_closed_pipes)
 {
 	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
-	struct result r = run("bin/tprof-parse /tmp/tprof-a.log > /dev/full");
+	struct result r = run("$B/tprof-parse /tmp/tprof-a.log > /dev/full");
 	cr_assert_eq(r.status, 3);
 	cr_assert(strstr(r.err.buf, "cannot write standard output: No space left on device"), "%s", r.err.buf);
 	result_free(&r);
-	r = run("bin/tprof-parse -o /nonexistent-dir/out.ndjson /tmp/tprof-a.log");
+	r = run("$B/tprof-parse -o /nonexistent-dir/out.ndjson /tmp/tprof-a.log");
 	cr_assert_eq(r.status, 3);
 	result_free(&r);
 	/* many records into head: ends quietly */
 	r = run("for i in $(seq 3000); do cat /tmp/tprof-a.log; done > /tmp/tprof-many.log; "
-		"bin/tprof-parse /tmp/tprof-many.log | head -1; exit ${PIPESTATUS:-0}");
+		"$B/tprof-parse /tmp/tprof-many.log | head -1; exit ${PIPESTATUS:-0}");
 	cr_assert_eq(count_lines(r.out.buf), 1);
 	cr_assert_str_eq(r.err.buf, "");
 	result_free(&r);
@@ -184,13 +186,13 @@ Test(cli, write_errors_and_closed_pipes)
 Test(cli, output_file_is_atomic)
 {
 	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
-	struct result r = run("rm -f /tmp/tprof-o.csv && bin/tprof-parse -f csv -o /tmp/tprof-o.csv "
+	struct result r = run("rm -f /tmp/tprof-o.csv && $B/tprof-parse -f csv -o /tmp/tprof-o.csv "
 			      "/tmp/tprof-a.log && ls /tmp/tprof-o.csv* | wc -l");
 	cr_assert_eq(r.status, 0);
 	cr_assert_str_eq(r.out.buf, "1\n", "no temporary file is left");
 	result_free(&r);
 	/* a failed run leaves the previous file alone */
-	r = run("bin/tprof-parse -o /tmp/tprof-o.csv /nonexistent.log; wc -l < /tmp/tprof-o.csv");
+	r = run("$B/tprof-parse -o /tmp/tprof-o.csv /nonexistent.log; wc -l < /tmp/tprof-o.csv");
 	cr_assert_str_eq(r.out.buf, "3\n");
 	result_free(&r);
 }
@@ -224,7 +226,7 @@ Test(cli, csv_reads_back_and_never_holds_formulas)
 {
 	static const char evil[] = "[TIMING] =HYPERLINK(\"http://x\",\"y\"), a: 2s\n[STAGE] @SUM(A1)\n";
 	write_file("/tmp/tprof-evil.log", evil, sizeof(evil) - 1);
-	struct result r = run("bin/tprof-parse -f csv /tmp/tprof-evil.log");
+	struct result r = run("$B/tprof-parse -f csv /tmp/tprof-evil.log");
 	cr_assert_eq(r.status, 0);
 	struct csv_parser p;
 	struct csv_rows rows = { .want_row = 1 };
@@ -243,25 +245,25 @@ Test(cli, strict_stats_count_and_type_filter)
 {
 	static const char text[] = "[TIMING] broken\n[TIMING] ok: 1s\n[STAGE] s\n";
 	write_file("/tmp/tprof-w.log", text, sizeof(text) - 1);
-	struct result r = run("bin/tprof-parse /tmp/tprof-w.log");
+	struct result r = run("$B/tprof-parse /tmp/tprof-w.log");
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.err.buf, "tprof-parse: /tmp/tprof-w.log:1: warning: [TIMING] line"), "%s", r.err.buf);
 	result_free(&r);
-	r = run("bin/tprof-parse --strict -q /tmp/tprof-w.log");
+	r = run("$B/tprof-parse --strict -q /tmp/tprof-w.log");
 	cr_assert_eq(r.status, 1);
 	cr_assert_str_eq(r.err.buf, "");
 	result_free(&r);
-	r = run("bin/tprof-parse --count --stats -q /tmp/tprof-w.log");
+	r = run("$B/tprof-parse --count --stats -q /tmp/tprof-w.log");
 	cr_assert_str_eq(r.out.buf, "stage      1\ntiming     1\ntotal      2\n");
 	cr_assert(strstr(r.err.buf, "lines read:          3"));
 	cr_assert(strstr(r.err.buf, "unrecognized lines:  1"));
 	cr_assert(strstr(r.err.buf, "malformed markers:   1"));
 	result_free(&r);
-	r = run("bin/tprof-parse -q --type stage /tmp/tprof-w.log");
+	r = run("$B/tprof-parse -q --type stage /tmp/tprof-w.log");
 	cr_assert_eq(count_lines(r.out.buf), 1);
 	cr_assert(strstr(r.out.buf, "\"type\":\"stage\""));
 	result_free(&r);
-	r = run("bin/tprof-parse --type bogus /tmp/tprof-w.log");
+	r = run("$B/tprof-parse --type bogus /tmp/tprof-w.log");
 	cr_assert_eq(r.status, 2);
 	result_free(&r);
 }
@@ -274,15 +276,15 @@ Test(cli, rules_and_documents)
 	write_file("/tmp/tprof.rules", rules, sizeof(rules) - 1);
 	write_file("/tmp/tprof-bad.rules", bad, sizeof(bad) - 1);
 	write_file("/tmp/tprof-r.log", log, sizeof(log) - 1);
-	struct result r = run("bin/tprof-parse --rules /tmp/tprof.rules /tmp/tprof-r.log");
+	struct result r = run("$B/tprof-parse --rules /tmp/tprof.rules /tmp/tprof-r.log");
 	cr_assert_eq(r.status, 0, "%s", r.err.buf);
 	cr_assert(strstr(r.out.buf, "\"name\":\"stage\",\"seconds\":1.234"), "%s", r.out.buf);
 	result_free(&r);
-	r = run("bin/tprof-parse --rules /tmp/tprof-bad.rules /tmp/tprof-r.log");
+	r = run("$B/tprof-parse --rules /tmp/tprof-bad.rules /tmp/tprof-r.log");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "/tmp/tprof-bad.rules:1:"), "%s", r.err.buf);
 	result_free(&r);
-	r = run("bin/tprof-parse samples/graph-transformer-report.json");
+	r = run("$B/tprof-parse samples/graph-transformer-report.json");
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.out.buf, "\"type\":\"runtime\""));
 	cr_assert(strstr(r.out.buf, "\"type\":\"flops\""));
@@ -291,18 +293,18 @@ Test(cli, rules_and_documents)
 
 Test(cli, dispatcher)
 {
-	struct result r = run("bin/tprof --version");
+	struct result r = run("$B/tprof --version");
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.out.buf, "tprof " TPROF_VERSION));
 	result_free(&r);
-	r = run("bin/tprof parse --version");
+	r = run("$B/tprof parse --version");
 	cr_assert(strstr(r.out.buf, "tprof-parse " TPROF_VERSION));
 	result_free(&r);
-	r = run("bin/tprof help parse");
+	r = run("$B/tprof help parse");
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.out.buf, "usage: tprof-parse"));
 	result_free(&r);
-	r = run("bin/tprof frobnicate");
+	r = run("$B/tprof frobnicate");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "'frobnicate' is not a tprof command"));
 	result_free(&r);

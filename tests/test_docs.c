@@ -6,6 +6,14 @@
  * `tprof --help' print has a .TP entry in the OPTIONS section of its page,
  * and the CSV column list and the exit codes match the code.
  *
+ * For man/tprof-analyze.1: every long option of `tprof-analyze --help' has
+ * a .TP entry under OPTIONS, and every table id, table column and finding
+ * kind that `tprof-analyze -f json' emits for the samples (and for a few
+ * small logs written here: a two-run comparison, a regression gate, a
+ * scaling fit with a prediction, a table that does not add up) has a .TP
+ * entry under TABLES (columns written "\fBname\fP [unit]" in their table's
+ * entry) or under FINDINGS, subsection Kinds.
+ *
  * The pages are read as roff source. Conventions they follow (and this
  * test relies on): a record type is a ".SS <type>" subsection; a field or
  * an option is the tag line after a ".TP" (".B seconds", ".BR seconds
@@ -17,15 +25,19 @@
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "emit.h"
+#include "json.h"
 #include "record.h"
 #include "util.h"
 
 #define PARSE_PAGE "man/tprof-parse.1"
 #define TPROF_PAGE "man/tprof.1"
+#define ANALYZE_PAGE "man/tprof-analyze.1"
 
 /* ---- reading pages and commands --------------------------------------- */
 
@@ -498,4 +510,362 @@ Test(docs, csv_columns_are_documented)
 	strbuf_release(&page);
 	strbuf_release(&want);
 	strbuf_release(&got);
+}
+
+/* ---- tprof-analyze(1) ------------------------------------------------- */
+
+#define ANALYZE "bin/tprof-analyze -q -f json "
+
+Test(docs, every_tprof_analyze_option_is_documented)
+{
+	int n = check_options("bin/tprof-analyze --help", ANALYZE_PAGE);
+	cr_expect_geq(n, 25, "bin/tprof-analyze --help printed only %d long options", n);
+}
+
+Test(docs, every_tprof_analyze_exit_code_is_documented)
+{
+	static const int codes[] = { TP_EXIT_OK, TP_EXIT_WARN, TP_EXIT_INPUT, TP_EXIT_OUTPUT,
+				     TP_EXIT_NOMEM };
+	struct strbuf page = STRBUF_INIT, tags = STRBUF_INIT;
+	read_page(ANALYZE_PAGE, &page);
+	tag_words(section(&page, ANALYZE_PAGE, "EXIT STATUS"), &tags);
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++) {
+		char num[16];
+		snprintf(num, sizeof(num), "%d", codes[i]);
+		cr_expect(has_line(tags.buf, num), "%s: exit status %s has no .TP entry in EXIT STATUS",
+			  ANALYZE_PAGE, num);
+	}
+	strbuf_release(&page);
+	strbuf_release(&tags);
+}
+
+/* What the reports of the runs below held: distinct lines of each kind. */
+struct emitted {
+	struct strbuf tables;  /* table ids */
+	struct strbuf columns; /* "id\tname\tunit" */
+	struct strbuf kinds;   /* finding kinds */
+};
+
+static void add_distinct(struct strbuf *list, const char *s)
+{
+	if (!list->buf || !has_line(list->buf, s)) {
+		strbuf_addstr(list, s);
+		strbuf_addch(list, '\n');
+	}
+}
+
+static const char *json_text(const struct json_value *v)
+{
+	return v && v->kind == JSON_STR ? v->str.s : NULL;
+}
+
+static const struct json_value *json_array(const struct json_value *obj, const char *key,
+					   const char *cmd)
+{
+	const struct json_value *v = json_get(obj, key);
+	cr_assert(v && v->kind == JSON_ARR, "'%s': the report has no '%s' array", cmd, key);
+	return v;
+}
+
+/* Adds the table ids, columns and finding kinds of one JSON report. */
+static void collect_report(const char *cmd, const struct strbuf *out, struct emitted *em)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	struct json_error je;
+	cr_assert_eq(json_parse(out->buf, out->len, &doc, &je), 0, "'%s' wrote invalid JSON: %s (line %u)",
+		     cmd, je.msg, (unsigned)je.line);
+	const struct json_value *secs = json_array(doc.root, "sections", cmd);
+	for (size_t i = 0; i < secs->arr.n; i++) {
+		const struct json_value *sec = &secs->arr.items[i];
+		const struct json_value *tabs = json_array(sec, "tables", cmd);
+		const struct json_value *finds = json_array(sec, "findings", cmd);
+		for (size_t k = 0; k < tabs->arr.n; k++) {
+			const struct json_value *t = &tabs->arr.items[k];
+			const char *id = json_text(json_get(t, "id"));
+			cr_assert_not_null(id, "'%s': a table without an id", cmd);
+			add_distinct(&em->tables, id);
+			const struct json_value *cols = json_array(t, "columns", cmd);
+			for (size_t c = 0; c < cols->arr.n; c++) {
+				const char *name = json_text(json_get(&cols->arr.items[c], "name"));
+				const char *unit = json_text(json_get(&cols->arr.items[c], "unit"));
+				cr_assert(name && unit, "'%s': a column of table '%s' without name or unit",
+					  cmd, id);
+				struct strbuf line = STRBUF_INIT;
+				strbuf_addf(&line, "%s\t%s\t%s", id, name, unit);
+				add_distinct(&em->columns, line.buf);
+				strbuf_release(&line);
+			}
+		}
+		for (size_t k = 0; k < finds->arr.n; k++) {
+			const char *kind = json_text(json_get(&finds->arr.items[k], "kind"));
+			cr_assert_not_null(kind, "'%s': a finding without a kind", cmd);
+			add_distinct(&em->kinds, kind);
+		}
+	}
+	json_free(&doc);
+}
+
+/* Runs `bin/tprof-analyze -q -f json ARGS' (through the shell) and collects
+ * its report; its exit status must be `status'. */
+static void analyze_run(const char *args, int status, struct emitted *em)
+{
+	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
+	strbuf_addstr(&cmd, ANALYZE);
+	strbuf_addstr(&cmd, args);
+	FILE *fp = popen(cmd.buf, "r");
+	char buf[65536];
+	size_t n;
+	cr_assert_not_null(fp, "cannot run %s", cmd.buf);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(&out, buf, n);
+	int st = pclose(fp);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == status,
+		  "'%s' exited with status %d, not %d (build the tools with make first)", cmd.buf,
+		  WIFEXITED(st) ? WEXITSTATUS(st) : -1, status);
+	cr_assert_not_null(out.buf, "'%s' printed nothing", cmd.buf);
+	collect_report(cmd.buf, &out, em);
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+}
+
+static void write_log(const char *dir, const char *name, const struct strbuf *text)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", dir, name);
+	FILE *fp = fopen(path.buf, "wb");
+	cr_assert_not_null(fp, "cannot create %s", path.buf);
+	cr_assert_eq(fwrite(text->buf, 1, text->len, fp), text->len);
+	cr_assert_eq(fclose(fp), 0);
+	strbuf_release(&path);
+}
+
+/* A small run: a [TIMING] stage around 40 batches of about `batch' seconds,
+ * each `growth' (a fraction of `batch') slower than the one before. */
+static void batch_log(const char *dir, const char *name, double batch, double growth)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "[2024-10-13 22:30:00] [TIMING] Data loading: 10.00s\n");
+	for (int i = 0; i < 40; i++)
+		strbuf_addf(&sb, "  Batch %d: %.3fs, GPU 100.0MB, CPU 2000.0MB, loss=%.4f\n", i,
+			    batch * (1 + growth * i + 0.01 * (i % 7)), 1.0 / (i + 1));
+	strbuf_addf(&sb, "[2024-10-13 22:31:00] [TIMING] Main training loop: %.2fs\n", 40 * batch);
+	write_log(dir, name, &sb);
+	strbuf_release(&sb);
+}
+
+/*
+ * Every table id, column and finding kind that tprof-analyze emits for the
+ * samples, for a two-run comparison with a regression gate, for three runs
+ * with sizes and a prediction (one of them drifting), and for a log whose
+ * summary table and clock do not add up.
+ */
+static void analyze_everything(struct emitted *em)
+{
+	char dir[] = "/tmp/tprof-docs-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir), "cannot create a temporary directory");
+	batch_log(dir, "fast.log", 0.20, 0);
+	batch_log(dir, "slow.log", 0.26, 0);
+	batch_log(dir, "big.log", 0.90, 0.01); /* drifts */
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "[2024-10-13 22:30:10] [TIMING] Argument parsing: 0.12s\n"
+			   "[2024-10-13 22:30:05] [TIMING] LLM model loading: 44.23s\n"
+			   "[2024-10-13 22:31:00] [TIMING] Main training loop: 200.00s\n"
+			   "================================\n"
+			   "[TIMING SUMMARY]\n"
+			   "================================\n"
+			   "  Argument parsing     : 0.12s                (0.0%)\n"
+			   "  LLM model loading    : 44.23s               (50.0%)\n"
+			   "  Main training loop   : 210.00s              (70.0%)\n"
+			   "  TOTAL                : 300.00s\n"
+			   "================================\n");
+	write_log(dir, "bad.log", &sb);
+	strbuf_release(&sb);
+
+	analyze_run("samples/*.log", TP_EXIT_OK, em);
+	analyze_run("samples/*.json samples/*.csv", TP_EXIT_OK, em);
+	analyze_run("--loss-threshold 0.005 samples/pde-physical.log", TP_EXIT_OK, em);
+	analyze_run("--loss-threshold 0.0001 samples/ddp-4rank.log", TP_EXIT_OK, em);
+
+	struct strbuf args = STRBUF_INIT;
+	strbuf_addf(&args, "--fail-on-regression 10 %s/fast.log %s/slow.log", dir, dir);
+	analyze_run(args.buf, TP_EXIT_WARN, em);
+	strbuf_reset(&args);
+	strbuf_addf(&args,
+		    "--param N=200 --param N=100 --param N=400 --predict N=800 "
+		    "%s/slow.log %s/fast.log %s/big.log",
+		    dir, dir, dir);
+	analyze_run(args.buf, TP_EXIT_OK, em);
+	strbuf_reset(&args);
+	strbuf_addf(&args, "%s/bad.log", dir);
+	analyze_run(args.buf, TP_EXIT_OK, em);
+	strbuf_release(&args);
+
+	static const char *const files[] = { "fast.log", "slow.log", "big.log", "bad.log" };
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, files[i]);
+		unlink(path.buf);
+		strbuf_release(&path);
+	}
+	rmdir(dir);
+	if (!em->tables.buf)
+		strbuf_addstr(&em->tables, "");
+	if (!em->columns.buf)
+		strbuf_addstr(&em->columns, "");
+	if (!em->kinds.buf)
+		strbuf_addstr(&em->kinds, "");
+}
+
+static void emitted_release(struct emitted *em)
+{
+	strbuf_release(&em->tables);
+	strbuf_release(&em->columns);
+	strbuf_release(&em->kinds);
+}
+
+Test(docs, every_tprof_analyze_table_is_documented)
+{
+	struct emitted em = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf page = STRBUF_INIT, tags = STRBUF_INIT;
+	analyze_everything(&em);
+	/* the runs above are there to make these appear */
+	static const char *const wanted[] = { "breakdown", "compare", "convergence", "ranks",
+					      "scaling" };
+	for (size_t i = 0; i < ARRAY_SIZE(wanted); i++)
+		cr_expect(has_line(em.tables.buf, wanted[i]),
+			  "tprof-analyze emitted no '%s' table in the runs of this test", wanted[i]);
+	read_page(ANALYZE_PAGE, &page);
+	tag_words(section(&page, ANALYZE_PAGE, "TABLES"), &tags);
+	int n = 0;
+	for (char *p = em.tables.buf, *nl; *p; p = nl + 1, n++) {
+		nl = strchr(p, '\n');
+		*nl = '\0';
+		cr_expect(has_line(tags.buf, p), "%s: table '%s' has no .TP entry in TABLES",
+			  ANALYZE_PAGE, p);
+	}
+	cr_expect_geq(n, 10, "tprof-analyze emitted only %d table ids", n);
+	emitted_release(&em);
+	strbuf_release(&page);
+	strbuf_release(&tags);
+}
+
+static int is_tp(const char *p, const char *e)
+{
+	const char *le = line_end(p, e);
+	return le - p >= 3 && !strncmp(p, ".TP", 3) && (le - p == 3 || p[3] == ' ');
+}
+
+/* The .TP paragraph of sp whose tag word is word, from its tag line to the
+ * next .TP, .SS or .SH. */
+static int tp_entry(struct span sp, const char *word, struct span *out)
+{
+	for (const char *p = sp.s; p < sp.e; p = next_line(p, sp.e)) {
+		if (!is_tp(p, sp.e))
+			continue;
+		struct span tp = { p, next_line(next_line(p, sp.e), sp.e) };
+		struct strbuf w = STRBUF_INIT;
+		tag_words(tp, &w);
+		int hit = has_line(w.buf, word);
+		strbuf_release(&w);
+		if (!hit)
+			continue;
+		const char *q = next_line(p, sp.e);
+		out->s = q;
+		for (q = next_line(q, sp.e); q < sp.e; q = next_line(q, sp.e))
+			if (is_tp(q, sp.e) || !strncmp(q, ".SS", 3) || !strncmp(q, ".SH", 3))
+				break;
+		out->e = q;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is the column written in the entry as "\fBname\fP [unit]" (or, without a
+ * unit, "\fBname\fP" not followed by a unit)? The entry's lines are joined
+ * with blanks.
+ */
+static int has_column(struct span entry, const char *name, const char *unit)
+{
+	struct strbuf text = STRBUF_INIT, needle = STRBUF_INIT, tail = STRBUF_INIT;
+	for (const char *p = entry.s; p < entry.e; p = next_line(p, entry.e)) {
+		strbuf_add(&text, p, (size_t)(line_end(p, entry.e) - p));
+		strbuf_addch(&text, ' ');
+	}
+	strbuf_addstr(&needle, "\\fB");
+	for (const char *c = name; *c; c++)
+		if (*c == '-')
+			strbuf_addstr(&needle, "\\-");
+		else
+			strbuf_addch(&needle, *c);
+	strbuf_addstr(&needle, "\\fP");
+	strbuf_addf(&tail, " [%s]", unit);
+	int found = 0;
+	for (const char *p = text.buf ? strstr(text.buf, needle.buf) : NULL; p && !found;
+	     p = strstr(p + 1, needle.buf)) {
+		const char *after = p + needle.len;
+		found = *unit ? !strncmp(after, tail.buf, tail.len) : strncmp(after, " [", 2) != 0;
+	}
+	strbuf_release(&text);
+	strbuf_release(&needle);
+	strbuf_release(&tail);
+	return found;
+}
+
+Test(docs, every_tprof_analyze_column_is_documented)
+{
+	struct emitted em = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf page = STRBUF_INIT;
+	analyze_everything(&em);
+	read_page(ANALYZE_PAGE, &page);
+	struct span tables = section(&page, ANALYZE_PAGE, "TABLES");
+	int n = 0;
+	for (char *p = em.columns.buf, *nl; *p; p = nl + 1, n++) {
+		nl = strchr(p, '\n');
+		*nl = '\0';
+		char *name = strchr(p, '\t'), *unit = name ? strchr(name + 1, '\t') : NULL;
+		cr_assert(name && unit);
+		*name++ = '\0';
+		*unit++ = '\0';
+		struct span entry;
+		if (!tp_entry(tables, p, &entry))
+			continue; /* every_tprof_analyze_table_is_documented reports it */
+		if (*unit)
+			cr_expect(has_column(entry, name, unit),
+				  "%s: column '%s' [%s] of table '%s' is not written as "
+				  "'\\fB%s\\fP [%s]' in its entry under TABLES",
+				  ANALYZE_PAGE, name, unit, p, name, unit);
+		else
+			cr_expect(has_column(entry, name, unit),
+				  "%s: column '%s' (no unit) of table '%s' is not written as "
+				  "'\\fB%s\\fP' in its entry under TABLES",
+				  ANALYZE_PAGE, name, p, name);
+	}
+	cr_expect_geq(n, 50, "tprof-analyze emitted only %d table columns", n);
+	emitted_release(&em);
+	strbuf_release(&page);
+}
+
+Test(docs, every_tprof_analyze_finding_kind_is_documented)
+{
+	struct emitted em = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf page = STRBUF_INIT, tags = STRBUF_INIT;
+	analyze_everything(&em);
+	read_page(ANALYZE_PAGE, &page);
+	struct span kinds;
+	cr_assert(find_part(section(&page, ANALYZE_PAGE, "FINDINGS"), ".SS", NULL, "Kinds", &kinds),
+		  "%s: FINDINGS has no '.SS Kinds' subsection", ANALYZE_PAGE);
+	tag_words(kinds, &tags);
+	int n = 0;
+	for (char *p = em.kinds.buf, *nl; *p; p = nl + 1, n++) {
+		nl = strchr(p, '\n');
+		*nl = '\0';
+		cr_expect(has_line(tags.buf, p),
+			  "%s: finding kind '%s' has no .TP entry under FINDINGS, Kinds", ANALYZE_PAGE,
+			  p);
+	}
+	cr_expect_geq(n, 10, "tprof-analyze emitted only %d finding kinds", n);
+	emitted_release(&em);
+	strbuf_release(&page);
+	strbuf_release(&tags);
 }

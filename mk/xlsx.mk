@@ -1,0 +1,2 @@
+# XLSX renderer (render/xlsx.c)
+LIBS += -lxlsxwriter

@@ -1,0 +1,1044 @@
+/*
+ * gpcharts.c - the charts of gnuplot.h, each a function from the report's
+ * tables to data files and script lines. Conventions: every data file has
+ * one header line (read by `title columnheader(N)`, or passed over with
+ * `skip 1`); names from logs are written with gp_dat_text and reach the
+ * chart through xticlabels/yticlabels, `with labels` and columnheader; the
+ * only log text in a script is a panel title or axis label, through
+ * gp_quote. Every axis says its unit.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpint.h"
+
+#define NAME_MAX_CHARS 40 /* longer names are cut with an ellipsis */
+#define MAX_PANELS 4
+
+/* ---- lookups ---- */
+
+const struct rtable *gp_table(const struct report *rep, const char *id, size_t nth)
+{
+	for (size_t i = 0; i < rep->nsections; i++)
+		for (size_t k = 0; k < rep->sections[i].ntables; k++) {
+			const struct rtable *t = rep->sections[i].tables[k];
+			if (!strcmp(t->id, id) && nth-- == 0)
+				return t;
+		}
+	return NULL;
+}
+
+int gp_col(const struct rtable *t, const char *name)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c].name, name))
+			return (int)c;
+	return -1;
+}
+
+double gp_num(const struct rtable *t, size_t row, int col)
+{
+	if (col < 0)
+		return NAN;
+	const struct rcell *c = rt_cell(t, row, (size_t)col);
+	return c->kind == RC_NUM ? c->v : NAN;
+}
+
+const char *gp_text(const struct rtable *t, size_t row, int col)
+{
+	if (col < 0)
+		return "";
+	const struct rcell *c = rt_cell(t, row, (size_t)col);
+	return c->kind == RC_TEXT && c->s ? c->s : "";
+}
+
+static struct gp_series *series_for(struct gp_series **v, size_t *n, size_t *alloc, const char *run,
+				    const char *name, const char *unit)
+{
+	for (size_t k = *n; k-- > 0;)
+		if (!strcmp((*v)[k].run, run) && !strcmp((*v)[k].name, name))
+			return &(*v)[k];
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	struct gp_series *s = &(*v)[(*n)++];
+	memset(s, 0, sizeof(*s));
+	s->run = run, s->name = name, s->unit = unit;
+	return s;
+}
+
+size_t gp_points(const struct report *rep, int (*want)(const char *name), struct gp_series **out)
+{
+	const struct rtable *t = gp_table(rep, "points", 0);
+	struct gp_series *v = NULL, *last = NULL;
+	size_t n = 0, alloc = 0;
+	*out = NULL;
+	if (!t)
+		return 0;
+	int crun = gp_col(t, "run"), cname = gp_col(t, "series"), cunit = gp_col(t, "unit");
+	int cx = gp_col(t, "index"), cy = gp_col(t, "value");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *run = gp_text(t, r, crun), *name = gp_text(t, r, cname);
+		double x = gp_num(t, r, cx), y = gp_num(t, r, cy);
+		if (!want(name) || isnan(x) || isnan(y))
+			continue;
+		if (!last || strcmp(last->run, run) || strcmp(last->name, name))
+			last = series_for(&v, &n, &alloc, run, name, gp_text(t, r, cunit));
+		ALLOC_GROW(last->x, last->n + 1, last->alloc);
+		last->y = xrealloc(last->y, last->alloc * sizeof(*last->y));
+		last->x[last->n] = x;
+		last->y[last->n++] = y;
+	}
+	*out = v;
+	return n;
+}
+
+void gp_series_free(struct gp_series *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].x);
+		free(s[i].y);
+	}
+	free(s);
+}
+
+size_t gp_series_runs(const struct gp_series *s, size_t n)
+{
+	size_t runs = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < i && strcmp(s[k].run, s[i].run))
+			k++;
+		runs += k == i;
+	}
+	return runs;
+}
+
+void gp_series_title(struct strbuf *sb, const struct gp_series *s, size_t nruns)
+{
+	if (nruns > 1) {
+		strbuf_addstr(sb, s->run);
+		strbuf_addstr(sb, ": ");
+	}
+	strbuf_addstr(sb, s->name);
+}
+
+/* ---- shared pieces ---- */
+
+/* Characters (not bytes) of a UTF-8 string, roughly the width of a label. */
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* A data file of one series: header "index <title>", then (x, y) rows. */
+static void series_file(struct gp_job *j, const struct gp_series *s, size_t nruns, const char *suffix, char *name,
+			size_t size)
+{
+	struct strbuf d = STRBUF_INIT, title = STRBUF_INIT;
+	gp_series_title(&title, s, nruns);
+	strbuf_addstr(&title, suffix);
+	gp_dat_text(&d, "index", NAME_MAX_CHARS);
+	gp_dat_text(&d, title.buf, 80);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < s->n; i++) {
+		gp_dat_num(&d, s->x[i]);
+		gp_dat_num(&d, s->y[i]);
+		gp_dat_row(&d);
+	}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	strbuf_release(&title);
+}
+
+/* Starts or continues a plot command. */
+static void plot_next(struct gp_job *j, int *first)
+{
+	strbuf_addstr(&j->gp, *first ? "plot " : ", \\\n     ");
+	*first = 0;
+}
+
+static void plot_end(struct gp_job *j, int first)
+{
+	if (!first)
+		strbuf_addch(&j->gp, '\n');
+}
+
+/* Several panels; the whole chart has a title of its own only when one was asked for. */
+static void multiplot_begin(struct gp_job *j, size_t rows, size_t cols)
+{
+	strbuf_addf(&j->gp, "set multiplot layout %zu,%zu", rows, cols);
+	if (j->o->title) {
+		strbuf_addstr(&j->gp, " title ");
+		gp_quote(&j->gp, j->o->title);
+		strbuf_addstr(&j->gp, " noenhanced");
+	}
+	strbuf_addch(&j->gp, '\n');
+}
+
+/* The key of a line chart: below the plot, none for a single series. */
+static void line_key(struct gp_job *j, size_t nseries)
+{
+	if (nseries > 1)
+		gp_cmd(j, "set key above");
+	else
+		gp_cmd(j, "unset key");
+	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, graph 0.02");
+}
+
+/* A round tic step (1, 2 or 5 times a power of ten) giving about `ticks` tics over range. */
+static double nice_step(double range, int ticks)
+{
+	if (!(range > 0))
+		return 0;
+	double raw = range / ticks, p = pow(10, floor(log10(raw))), f = raw / p;
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+/* A duration for a label: "0.14 s", "47.9 s", "2404 s (40.1 min)", "9000 s (2.5 h)". */
+static void fmt_seconds(struct strbuf *sb, double s)
+{
+	if (fabs(s) < 100)
+		strbuf_addf(sb, "%.3g s", s);
+	else if (fabs(s) < 7200)
+		strbuf_addf(sb, "%.0f s (%.1f min)", s, s / 60);
+	else
+		strbuf_addf(sb, "%.0f s (%.1f h)", s, s / 3600);
+}
+
+/* Lines of several series against the batch or window index (points too when few). */
+static void series_lines(struct gp_job *j, const struct gp_series *s, size_t n, size_t nruns, const char *axes,
+			 int *first, int lt0, const char *extra)
+{
+	char name[64];
+	for (size_t i = 0; i < n; i++) {
+		series_file(j, &s[i], nruns, strcmp(axes, "x1y2") ? "" : " (right axis)", name, sizeof(name));
+		plot_next(j, first);
+		strbuf_addf(&j->gp, "'%s' using 1:2 axes %s with %s lt %d %s title columnheader(2)", name, axes,
+			    s[i].n > 120 ? "lines" : "linespoints", lt0 + (int)i + 1, extra);
+	}
+}
+
+/* ---- stages ---- */
+
+/* Rows of a breakdown table that are stages (the TOTAL row is the last, share 100, no cumulative). */
+static size_t stage_rows(const struct rtable *t, int *keep_last)
+{
+	int cshare = gp_col(t, "share"), ccum = gp_col(t, "cumulative"), csec = gp_col(t, "seconds");
+	size_t n = t->nrows;
+	*keep_last = 1;
+	if (n && isnan(gp_num(t, n - 1, ccum)) && gp_num(t, n - 1, cshare) == 100)
+		n--, *keep_last = 0;
+	size_t k = 0;
+	for (size_t r = 0; r < n; r++)
+		k += !isnan(gp_num(t, r, csec));
+	return k;
+}
+
+static void stage_panel(struct gp_job *j, const struct rtable *t, const char *title, size_t lmargin)
+{
+	int keep_last, crun = gp_col(t, "run"), cstage = gp_col(t, "stage"), csec = gp_col(t, "seconds"),
+		       cshare = gp_col(t, "share");
+	size_t n = stage_rows(t, &keep_last), nrows = keep_last ? t->nrows : t->nrows - 1, y = n;
+	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
+	double lo = 0, hi = 0;
+	(void)crun;
+	gp_dat_text(&d, "y", 8);
+	gp_dat_text(&d, "stage", 8);
+	gp_dat_text(&d, "seconds", 8);
+	gp_dat_text(&d, "label", 8);
+	gp_dat_row(&d);
+	for (size_t r = 0; r < nrows; r++) {
+		double sec = gp_num(t, r, csec), share = gp_num(t, r, cshare);
+		if (isnan(sec))
+			continue;
+		lo = sec < lo ? sec : lo, hi = sec > hi ? sec : hi;
+		strbuf_reset(&lab);
+		if (!isnan(share))
+			strbuf_addf(&lab, "%.1f%%, ", share);
+		fmt_seconds(&lab, sec);
+		gp_dat_num(&d, (double)--y);
+		gp_dat_text(&d, gp_text(t, r, cstage), NAME_MAX_CHARS);
+		gp_dat_num(&d, sec);
+		gp_dat_text(&d, lab.buf, 40);
+		gp_dat_row(&d);
+	}
+	char name[64];
+	gp_data_file(j, &d, name, sizeof(name));
+	gp_label_cmd(j, "title", title);
+	gp_cmd(j, "set lmargin %zu", lmargin);
+	gp_cmd(j, "set xlabel 'time (s)'\nunset ylabel\nunset key\nset style fill solid 0.85 border -1");
+	gp_cmd(j, "set yrange [-0.6:%zu.6]\nset xrange [%g:%g]", n - 1, lo < 0 ? lo * 1.35 : 0, hi > 0 ? hi * 1.35 : 1);
+	gp_cmd(j, "set ytics nomirror scale 0\nset xtics nomirror\nset grid noytics xtics");
+	gp_cmd(j, "plot '%s' skip 1 using ($3/2):1:($3/2):(0.38):yticlabels(2) with boxxyerror lt 1 notitle, \\\n"
+		  "     '%s' skip 1 using 3:1:4 with labels left offset char 0.6,0 notitle",
+	       name, name);
+	strbuf_release(&d);
+	strbuf_release(&lab);
+}
+
+int gp_chart_stages(struct gp_job *j)
+{
+	const struct rtable *t, *tabs[MAX_PANELS];
+	size_t np = 0, runs_seen = 0;
+	const char *first_run = NULL;
+	int keep_last;
+	for (size_t k = 0; (t = gp_table(j->rep, "breakdown", k)); k++) {
+		if (!stage_rows(t, &keep_last) || np == MAX_PANELS)
+			continue;
+		const char *run = gp_text(t, 0, gp_col(t, "run"));
+		if (!first_run || strcmp(first_run, run))
+			runs_seen++;
+		first_run = first_run ? first_run : run;
+		tabs[np++] = t;
+	}
+	if (!np)
+		return GP_NODATA;
+	size_t lmargin = 0;
+	for (size_t i = 0; i < np; i++)
+		for (size_t r = 0; r < tabs[i]->nrows; r++) {
+			size_t len = utf8_chars(gp_text(tabs[i], r, gp_col(tabs[i], "stage")));
+			lmargin = len > lmargin ? len : lmargin;
+		}
+	lmargin = (lmargin > NAME_MAX_CHARS ? NAME_MAX_CHARS : lmargin) + 3;
+	struct strbuf title = STRBUF_INIT;
+	if (np > 1)
+		multiplot_begin(j, np, 1);
+	for (size_t i = 0; i < np; i++) {
+		strbuf_reset(&title);
+		if (np == 1 && j->o->title)
+			strbuf_addstr(&title, j->o->title);
+		else if (runs_seen > 1 && !strstr(tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], "run"))))
+			strbuf_addf(&title, "%s (%s)", tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], "run")));
+		else
+			strbuf_addstr(&title, tabs[i]->title);
+		stage_panel(j, tabs[i], title.buf, lmargin);
+	}
+	if (np > 1)
+		gp_cmd(j, "unset multiplot");
+	strbuf_release(&title);
+	return 0;
+}
+
+/* ---- batches ---- */
+
+static int want_batch(const char *n)
+{
+	return !strcmp(n, "batch time") || !strncmp(n, "batch time [rank ", 17);
+}
+
+/* The outliers of the charted series: header, then (index, value) rows. */
+static size_t outlier_file(struct gp_job *j, const struct gp_series *s, size_t n, char *name, size_t size)
+{
+	const struct rtable *t = gp_table(j->rep, "outliers", 0);
+	struct strbuf d = STRBUF_INIT;
+	size_t rows = 0;
+	gp_dat_text(&d, "index", 8);
+	gp_dat_text(&d, "outliers (modified z-score)", 40);
+	gp_dat_row(&d);
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		const char *run = gp_text(t, r, gp_col(t, "run")), *ser = gp_text(t, r, gp_col(t, "series"));
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(s[i].run, run) && !strcmp(s[i].name, ser)) {
+				gp_dat_num(&d, gp_num(t, r, gp_col(t, "index")));
+				gp_dat_num(&d, gp_num(t, r, gp_col(t, "value")));
+				gp_dat_row(&d);
+				rows++;
+			}
+	}
+	if (rows)
+		gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	return rows;
+}
+
+/* Vertical dashed lines where warmup ends; returns how many. */
+static size_t warmup_arrows(struct gp_job *j, const struct gp_series *s, size_t n)
+{
+	const struct rtable *t = gp_table(j->rep, "warmup", 0);
+	size_t k = 0;
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		const char *run = gp_text(t, r, gp_col(t, "run")), *ser = gp_text(t, r, gp_col(t, "series"));
+		double at = gp_num(t, r, gp_col(t, "warmup_ends_at"));
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(s[i].run, run) && !strcmp(s[i].name, ser) && at > 0) {
+				if (n > 1)
+					gp_cmd(j, "set arrow from %g, graph 0 to %g, graph 1 nohead front lt %zu dt 2 lw 1.5",
+					       at, at, i + 1);
+				else
+					gp_cmd(j, "set arrow from %g, graph 0 to %g, graph 1 nohead front dt 2 lw 1.5 lc rgb "
+						  "'#555555'",
+					       at, at);
+				k++;
+			}
+	}
+	return k;
+}
+
+int gp_chart_batches(struct gp_job *j)
+{
+	struct gp_series *s;
+	size_t n = gp_points(j->rep, want_batch, &s), nruns = gp_series_runs(s, n);
+	int first = 1;
+	char name[64];
+	if (!n)
+		return GP_NODATA;
+	gp_title(j, "Batch time per batch");
+	gp_cmd(j, "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
+	gp_cmd(j, "set key above\nset yrange [0:*]");
+	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
+	size_t warm = warmup_arrows(j, s, n);
+	series_lines(j, s, n, nruns, "x1y1", &first, 0, "ps 0.4");
+	if (outlier_file(j, s, n, name, sizeof(name))) {
+		plot_next(j, &first);
+		strbuf_addf(&j->gp, "'%s' using 1:2 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' title columnheader(2)",
+			    name);
+	}
+	if (warm) {
+		plot_next(j, &first);
+		strbuf_addf(&j->gp, "NaN with lines dt 2 lw 1.5 lc rgb '#555555' title 'warmup ends (MSER)%s'",
+			    n > 1 ? ", in the colour of its series" : "");
+	}
+	plot_end(j, first);
+	gp_series_free(s, n);
+	return 0;
+}
+
+/* ---- gpm ---- */
+
+static int want_gpm_time(const char *n)
+{
+	return !strcmp(n, "GPM window total") || !strcmp(n, "GPM window pattern gen");
+}
+
+static int want_gpm_nodes(const char *n)
+{
+	return !strcmp(n, "GPM window avg nodes");
+}
+
+int gp_chart_gpm(struct gp_job *j)
+{
+	struct gp_series *t, *a;
+	size_t nt = gp_points(j->rep, want_gpm_time, &t), na = gp_points(j->rep, want_gpm_nodes, &a);
+	size_t nruns = gp_series_runs(t, nt);
+	int first = 1;
+	if (!nt) {
+		gp_series_free(t, nt);
+		gp_series_free(a, na);
+		return GP_NODATA;
+	}
+	gp_title(j, "GPM windows: pattern generation vs total time, average graph size");
+	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per window (ms)'\nset yrange [0:*]");
+	gp_cmd(j, "set key above\nset ytics nomirror");
+	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
+	double top = 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t k = 0; k < a[i].n; k++)
+			top = a[i].y[k] > top ? a[i].y[k] : top;
+	if (na)
+		gp_cmd(j, "set y2label 'average nodes per graph (nodes)'\nset y2tics\nset y2range [0:%g]",
+		       top > 0 ? top * 1.15 : 1);
+	series_lines(j, t, nt, nruns, "x1y1", &first, 0, "ps 0.4");
+	series_lines(j, a, na, nruns, "x1y2", &first, (int)nt, "dt 3 ps 0.4");
+	plot_end(j, first);
+	gp_series_free(t, nt);
+	gp_series_free(a, na);
+	return 0;
+}
+
+/* ---- memory ---- */
+
+static int want_cpu(const char *n)
+{
+	return !strcmp(n, "CPU memory") || !strncmp(n, "CPU memory [rank ", 17);
+}
+
+static int want_gpu(const char *n)
+{
+	return !strcmp(n, "GPU memory") || !strncmp(n, "GPU memory [rank ", 17);
+}
+
+static void memory_panel(struct gp_job *j, const struct gp_series *s, size_t n, size_t nruns, const char *what,
+			 int own_title)
+{
+	int first = 1;
+	if (own_title)
+		gp_cmd(j, "set title '%s memory per batch'", what);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].n; k++)
+			lo = s[i].y[k] < lo ? s[i].y[k] : lo, hi = s[i].y[k] > hi ? s[i].y[k] : hi;
+	gp_cmd(j, "set ylabel '%s memory (MB)'\nset lmargin 12", what);
+	int flat = hi > 0 && hi - lo < 0.02 * hi; /* flat: show it against zero */
+	if (flat)
+		gp_cmd(j, "set yrange [0:%g]", hi * 1.25);
+	else
+		gp_cmd(j, "set yrange [*:*]");
+	double step = nice_step(flat ? hi * 1.25 : hi - lo, j->o->height < 900 ? 4 : 8);
+	if (step > 0)
+		gp_cmd(j, "set ytics %g", step);
+	else
+		gp_cmd(j, "set ytics autofreq");
+	gp_cmd(j, "set xlabel 'batch (index in the run)'");
+	line_key(j, n);
+	series_lines(j, s, n, nruns, "x1y1", &first, 0, "ps 0.3");
+	plot_end(j, first);
+}
+
+int gp_chart_memory(struct gp_job *j)
+{
+	struct gp_series *c, *g;
+	size_t nc = gp_points(j->rep, want_cpu, &c), ng = gp_points(j->rep, want_gpu, &g);
+	size_t nruns = gp_series_runs(c, nc) > gp_series_runs(g, ng) ? gp_series_runs(c, nc) : gp_series_runs(g, ng);
+	int rc = nc || ng ? 0 : GP_NODATA;
+	int own = (nc && ng) || !j->o->title;
+	if (nc && ng)
+		multiplot_begin(j, 2, 1);
+	else if (rc == 0 && !own)
+		gp_title(j, NULL);
+	if (nc)
+		memory_panel(j, c, nc, nruns, "CPU", own);
+	if (ng)
+		memory_panel(j, g, ng, nruns, "GPU", own);
+	if (nc && ng)
+		gp_cmd(j, "unset multiplot");
+	gp_series_free(c, nc);
+	gp_series_free(g, ng);
+	return rc;
+}
+
+/* ---- timeline ---- */
+
+int gp_chart_timeline(struct gp_job *j)
+{
+	const struct rtable *t = gp_table(j->rep, "timeline", 0);
+	if (!t || !t->nrows)
+		return GP_NODATA;
+	int crun = gp_col(t, "run"), cstage = gp_col(t, "stage"), cs = gp_col(t, "start"), ce = gp_col(t, "end");
+	double lo = 0, hi = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		double a = gp_num(t, r, cs), b = gp_num(t, r, ce);
+		lo = a < lo ? a : lo, hi = b > hi ? b : hi;
+	}
+	double minw = (hi - lo) * 0.003; /* a short stage stays visible */
+	size_t y = t->nrows, runs = 0, nruns = 0;
+	for (size_t r = 0; r < t->nrows; r++)
+		nruns += r == 0 || strcmp(gp_text(t, r, crun), gp_text(t, r - 1, crun));
+	int first = 1;
+	char name[64];
+	gp_title(j, "Stage timeline");
+	gp_cmd(j, "set xlabel 'time since the first timestamp (s)'\nunset ylabel\nset style fill solid 0.85 border -1");
+	gp_cmd(j, "set yrange [-0.6:%zu.6]\nset xrange [%g:%g]", t->nrows - 1, lo, hi + (hi - lo) * 0.2);
+	gp_cmd(j, "set ytics nomirror scale 0\nset grid noytics xtics");
+	gp_cmd(j, nruns > 1 ? "set key above" : "unset key");
+	for (size_t r0 = 0; r0 < t->nrows; runs++) {
+		const char *run = gp_text(t, r0, crun);
+		struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
+		gp_dat_text(&d, "y", 8);
+		gp_dat_text(&d, run, 80);
+		gp_dat_row(&d);
+		size_t r = r0;
+		for (; r < t->nrows && !strcmp(gp_text(t, r, crun), run); r++) {
+			double a = gp_num(t, r, cs), b = gp_num(t, r, ce), vis = b - a > minw ? b : a + minw;
+			double mid = (a + vis) / 2, half = (vis - a) / 2;
+			strbuf_reset(&lab);
+			fmt_seconds(&lab, b - a);
+			gp_dat_num(&d, (double)--y);
+			gp_dat_text(&d, gp_text(t, r, cstage), NAME_MAX_CHARS);
+			gp_dat_num(&d, mid);
+			gp_dat_num(&d, half);
+			gp_dat_num(&d, mid + half);
+			gp_dat_text(&d, lab.buf, 24);
+			gp_dat_num(&d, vis - a > 0.6 * (hi - lo)); /* label inside the bar */
+			gp_dat_row(&d);
+		}
+		gp_data_file(j, &d, name, sizeof(name));
+		plot_next(j, &first);
+		strbuf_addf(&j->gp, "'%s' %s using 3:1:4:(0.38):yticlabels(2) with boxxyerror lt %zu %s, \\\n",
+			    name, nruns > 1 ? "" : "skip 1", runs + 1, nruns > 1 ? "title columnheader(2)" : "notitle");
+		strbuf_addf(&j->gp, "     '%s' skip 1 using ($7 > 0 ? NaN : $5):1:6 with labels left offset char 0.6,0 notitle, \\\n",
+			    name);
+		strbuf_addf(&j->gp, "     '%s' skip 1 using ($7 > 0 ? $5 : NaN):1:6 with labels right offset char -0.6,0 "
+				    "tc rgb 'white' notitle",
+			    name);
+		r0 = r;
+		strbuf_release(&d);
+		strbuf_release(&lab);
+	}
+	plot_end(j, first);
+	return 0;
+}
+
+/* ---- scaling ---- */
+
+struct sc_group {
+	const char *run, *param, *series;
+	char title[160];
+	size_t n, alloc;
+	double *x, *y, *sd;
+};
+
+static void sc_add(struct sc_group *g, double x, double y, double sd)
+{
+	if (!(x > 0) || !(y > 0))
+		return;
+	if (g->n == g->alloc) {
+		g->alloc = g->alloc ? 2 * g->alloc : 16;
+		g->x = xrealloc(g->x, g->alloc * sizeof(double));
+		g->y = xrealloc(g->y, g->alloc * sizeof(double));
+		g->sd = xrealloc(g->sd, g->alloc * sizeof(double));
+	}
+	g->x[g->n] = x, g->y[g->n] = y, g->sd[g->n++] = sd;
+}
+
+/* Least squares of log y on log x: exponent b, intercept a; 0 if it cannot be fitted. */
+static int sc_fit(const struct sc_group *g, double *a, double *b, double *xbar, double *ybar)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)g->n;
+	for (size_t i = 0; i < g->n; i++) {
+		double lx = log(g->x[i]), ly = log(g->y[i]);
+		sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+	}
+	if (g->n < 2)
+		return 0;
+	double vx = sxx - sx * sx / n;
+	if (!(vx > 1e-12))
+		return 0;
+	*xbar = sx / n, *ybar = sy / n;
+	*b = (sxy - sx * sy / n) / vx;
+	*a = *ybar - *b * *xbar;
+	return 1;
+}
+
+/* The analysis' row for this fit in "scaling": exponent, its interval, the expected exponent. */
+static void sc_row(const struct report *rep, const struct sc_group *g, double *b, double *lo, double *hi,
+		   double *expect)
+{
+	const struct rtable *t = gp_table(rep, "scaling", 0);
+	*lo = *hi = *expect = NAN;
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		if (strcmp(gp_text(t, r, gp_col(t, "run")), g->run) ||
+		    strcmp(gp_text(t, r, gp_col(t, "param")), g->param) ||
+		    strcmp(gp_text(t, r, gp_col(t, "series")), g->series))
+			continue;
+		if (!isnan(gp_num(t, r, gp_col(t, "exponent"))))
+			*b = gp_num(t, r, gp_col(t, "exponent"));
+		*lo = gp_num(t, r, gp_col(t, "ci_low"));
+		*hi = gp_num(t, r, gp_col(t, "ci_high"));
+		*expect = gp_num(t, r, gp_col(t, "expected"));
+	}
+}
+
+/* A two-point line y = exp(a) x^b over the group's x range, as a data file. */
+static void sc_line(struct gp_job *j, const struct sc_group *g, double a, double b, const char *title, char *name,
+		    size_t size)
+{
+	double lo = g->x[0], hi = g->x[0];
+	struct strbuf d = STRBUF_INIT;
+	for (size_t i = 1; i < g->n; i++)
+		lo = g->x[i] < lo ? g->x[i] : lo, hi = g->x[i] > hi ? g->x[i] : hi;
+	gp_dat_text(&d, "x", 8);
+	gp_dat_text(&d, title, 120);
+	gp_dat_row(&d);
+	for (int k = 0; k < 2; k++) {
+		double x = k ? hi : lo;
+		gp_dat_num(&d, x);
+		gp_dat_num(&d, exp(a + b * log(x)));
+		gp_dat_row(&d);
+	}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+}
+
+static int sc_points_file(struct gp_job *j, const struct sc_group *g, char *name, size_t size)
+{
+	struct strbuf d = STRBUF_INIT;
+	int any_sd = 0;
+	gp_dat_text(&d, "x", 8);
+	gp_dat_text(&d, "measured", 20);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < g->n; i++) {
+		double sd = g->sd[i], lo = g->y[i] - sd;
+		any_sd |= !isnan(sd);
+		gp_dat_num(&d, g->x[i]);
+		gp_dat_num(&d, g->y[i]);
+		gp_dat_num(&d, isnan(sd) ? NAN : lo > 0 ? lo : g->y[i] / 100);
+		gp_dat_num(&d, g->y[i] + sd);
+		gp_dat_row(&d);
+	}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	return any_sd;
+}
+
+/* Tics of a log axis spanning less than two decades: factors of 2, not decades only. */
+static void log_tics(struct gp_job *j, char axis, double lo, double hi)
+{
+	if (lo > 0 && hi / lo < 100)
+		gp_cmd(j, "set %ctics %g, 2\nset format %c '%%g'", axis, pow(10, floor(log10(lo))), axis);
+	else
+		gp_cmd(j, "set %ctics autofreq\nset format %c '%%g'", axis, axis);
+}
+
+/* Tics for the points and the lines y = exp(a[k]) x^b[k] drawn over their x range. */
+static void sc_log_tics(struct gp_job *j, const struct sc_group *g, const double *a, const double *b, int nlines)
+{
+	double xl = INFINITY, xh = 0, yl = INFINITY, yh = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		xl = g->x[i] < xl ? g->x[i] : xl, xh = g->x[i] > xh ? g->x[i] : xh;
+		yl = g->y[i] < yl ? g->y[i] : yl, yh = g->y[i] > yh ? g->y[i] : yh;
+	}
+	for (int k = 0; k < nlines; k++)
+		for (int e = 0; e < 2; e++) {
+			double y = exp(a[k] + b[k] * log(e ? xh : xl));
+			yl = y < yl ? y : yl, yh = y > yh ? y : yh;
+		}
+	log_tics(j, 'x', xl, xh);
+	log_tics(j, 'y', yl, yh);
+}
+
+static void sc_panel(struct gp_job *j, const struct sc_group *g, int own_title)
+{
+	double a, b, xbar, ybar, lo, hi, expect;
+	char pts[64], fit[64], exp_name[64];
+	struct strbuf s = STRBUF_INIT;
+	sc_fit(g, &a, &b, &xbar, &ybar);
+	double fitted_b = b;
+	sc_row(j->rep, g, &b, &lo, &hi, &expect);
+	int any_sd = sc_points_file(j, g, pts, sizeof(pts));
+	if (isnan(lo))
+		strbuf_addf(&s, "fit: time ~ %s^%.2f", g->param, b);
+	else
+		strbuf_addf(&s, "fit: time ~ %s^%.2f (95%% CI %.2f to %.2f)", g->param, b, lo, hi);
+	double la[2] = { a + (fitted_b - b) * xbar, ybar - expect * xbar }, lb[2] = { b, expect };
+	sc_line(j, g, la[0], lb[0], s.buf, fit, sizeof(fit));
+	if (!isnan(expect)) {
+		strbuf_reset(&s);
+		strbuf_addf(&s, "expected: time ~ %s^%g", g->param, expect);
+		sc_line(j, g, la[1], lb[1], s.buf, exp_name, sizeof(exp_name));
+	}
+	if (own_title)
+		gp_label_cmd(j, "title", g->title);
+	strbuf_reset(&s);
+	strbuf_addf(&s, "%s (log scale)", g->param);
+	gp_label_cmd(j, "xlabel", s.buf);
+	gp_cmd(j, "set ylabel 'time (ms, log scale)'\nset logscale xy\nset key bottom right opaque box");
+	gp_cmd(j, "set autoscale fix\nset offsets graph 0.06, graph 0.06, graph 0.08, graph 0.35");
+	sc_log_tics(j, g, la, lb, isnan(expect) ? 1 : 2);
+	gp_cmd(j, "plot '%s' using 1:2 with points pt 7 ps 1.3 lt 1 title columnheader(2), \\", pts);
+	if (any_sd)
+		gp_cmd(j, "     '%s' skip 1 using 1:2:3:4 with yerrorbars lt 1 ps 0 notitle, \\", pts);
+	if (!isnan(expect))
+		gp_cmd(j, "     '%s' using 1:2 with lines dt 2 lw 1.5 lc rgb '#555555' title columnheader(2), \\",
+		       exp_name);
+	gp_cmd(j, "     '%s' using 1:2 with lines lw 2 lt 2 title columnheader(2)", fit);
+	gp_cmd(j, "unset logscale\nset xtics autofreq\nset ytics autofreq");
+	strbuf_release(&s);
+}
+
+static struct sc_group *sc_group_for(struct sc_group *v, size_t *n, const char *run, const char *param)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(v[i].run, run) && !strcmp(v[i].param, param))
+			return &v[i];
+	if (*n == MAX_PANELS)
+		return NULL;
+	memset(&v[*n], 0, sizeof(v[*n]));
+	v[*n].run = run, v[*n].param = param, v[*n].series = "runtime";
+	return &v[(*n)++];
+}
+
+/* The sweeps of "scaling-points", one group per run and parameter. */
+static size_t sc_sweeps(const struct report *rep, struct sc_group *v, size_t *nruns)
+{
+	const struct rtable *t = gp_table(rep, "scaling-points", 0);
+	size_t n = 0;
+	*nruns = 0;
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		const char *run = gp_text(t, r, gp_col(t, "run"));
+		*nruns += r == 0 || strcmp(run, gp_text(t, r - 1, gp_col(t, "run")));
+		struct sc_group *g = sc_group_for(v, &n, run, gp_text(t, r, gp_col(t, "param")));
+		if (g)
+			sc_add(g, gp_num(t, r, gp_col(t, "value")), gp_num(t, r, gp_col(t, "mean")),
+			       gp_num(t, r, gp_col(t, "std")));
+	}
+	return n;
+}
+
+/* The mean of a run's series in "variance", in ms. */
+static double variance_mean_ms(const struct report *rep, const char *run, const char *prefix)
+{
+	const struct rtable *t = gp_table(rep, "variance", 0);
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		if (strcmp(gp_text(t, r, gp_col(t, "run")), run) ||
+		    strncmp(gp_text(t, r, gp_col(t, "series")), prefix, strlen(prefix)))
+			continue;
+		double m = gp_num(t, r, gp_col(t, "mean"));
+		return strcmp(gp_text(t, r, gp_col(t, "unit")), "s") ? m : 1000 * m;
+	}
+	return NAN;
+}
+
+/* Runs tagged with --param: the analysis' "all runs" fit, points from each run's mean. */
+static void sc_across_runs(const struct gp_job *j, struct sc_group *g)
+{
+	const struct rtable *t = gp_table(j->rep, "scaling", 0);
+	const struct gp_opts *o = j->o;
+	memset(g, 0, sizeof(*g));
+	for (size_t r = 0; t && r < t->nrows && !g->run; r++)
+		if (!strcmp(gp_text(t, r, gp_col(t, "run")), "all runs")) {
+			g->run = "all runs";
+			g->param = gp_text(t, r, gp_col(t, "param"));
+			g->series = gp_text(t, r, gp_col(t, "series"));
+		}
+	if (!g->run || !o->run_labels || !o->run_values)
+		return;
+	const char *prefix = !strcmp(g->series, "GPM pattern gen mean") ? "GPM window pattern gen" : "batch time";
+	for (size_t i = 0; i < o->nruns; i++)
+		sc_add(g, o->run_values[i], variance_mean_ms(j->rep, o->run_labels[i], prefix), NAN);
+	snprintf(g->title, sizeof(g->title), "All runs: %s against %s", g->series, g->param);
+}
+
+int gp_chart_scaling(struct gp_job *j)
+{
+	struct sc_group v[MAX_PANELS + 1];
+	size_t nruns, n = sc_sweeps(j->rep, v, &nruns), np = 0;
+	double a, b, xb, yb;
+	for (size_t i = 0; i < n; i++) {
+		if (!sc_fit(&v[i], &a, &b, &xb, &yb))
+			continue;
+		if (nruns > 1)
+			snprintf(v[i].title, sizeof(v[i].title), "%s: time against %s", v[i].run, v[i].param);
+		else
+			snprintf(v[i].title, sizeof(v[i].title), "Time against %s", v[i].param);
+		v[np++] = v[i];
+	}
+	for (size_t i = np; i < n; i++)
+		free(v[i].x), free(v[i].y), free(v[i].sd);
+	sc_across_runs(j, &v[np]);
+	if (sc_fit(&v[np], &a, &b, &xb, &yb) && np < MAX_PANELS)
+		np++;
+	else
+		free(v[np].x), free(v[np].y), free(v[np].sd);
+	if (!np)
+		return GP_NODATA;
+	if (np > 1)
+		multiplot_begin(j, np > 2 ? 2 : 1, 2);
+	else
+		gp_title(j, v[0].title);
+	for (size_t i = 0; i < np; i++) {
+		sc_panel(j, &v[i], np > 1);
+		free(v[i].x), free(v[i].y), free(v[i].sd);
+	}
+	if (np > 1)
+		gp_cmd(j, "unset multiplot");
+	return 0;
+}
+
+/* ---- compare ---- */
+
+#define MAX_ITEMS 24
+#define MAX_RUNS 8
+
+struct cmp {
+	const struct rtable *t;
+	int citem, cunit, cbrun, cbase, crun, cval, cratio, cp;
+	const char *runs[MAX_RUNS];
+	size_t nruns;
+	const char *items[MAX_ITEMS], *units[MAX_ITEMS];
+	size_t nitems;
+	struct gp_series *pts;
+	size_t npts;
+};
+
+static int want_any(const char *n)
+{
+	(void)n;
+	return 1;
+}
+
+static void add_unique(const char **v, size_t *n, size_t max, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(v[i], s))
+			return;
+	if (*n < max)
+		v[(*n)++] = s;
+}
+
+static int cmp_load(const struct report *rep, struct cmp *c)
+{
+	memset(c, 0, sizeof(*c));
+	const struct rtable *t = c->t = gp_table(rep, "compare", 0);
+	if (!t)
+		return 0;
+	c->citem = gp_col(t, "item"), c->cunit = gp_col(t, "unit"), c->cbrun = gp_col(t, "baseline_run");
+	c->cbase = gp_col(t, "baseline"), c->crun = gp_col(t, "run"), c->cval = gp_col(t, "value");
+	c->cratio = gp_col(t, "ratio"), c->cp = gp_col(t, "p_value");
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (!*gp_text(t, r, c->cunit) || (isnan(gp_num(t, r, c->cbase)) && isnan(gp_num(t, r, c->cval))))
+			continue;
+		add_unique(c->runs, &c->nruns, MAX_RUNS, gp_text(t, r, c->cbrun));
+		add_unique(c->runs, &c->nruns, MAX_RUNS, gp_text(t, r, c->crun));
+		size_t before = c->nitems;
+		add_unique(c->items, &c->nitems, MAX_ITEMS, gp_text(t, r, c->citem));
+		if (c->nitems > before)
+			c->units[before] = gp_text(t, r, c->cunit);
+	}
+	if (!c->nitems)
+		return 0;
+	c->npts = gp_points(rep, want_any, &c->pts);
+	return 1;
+}
+
+/* The row of (item, run) and whether the run is that row's baseline; -1 if none. */
+static long cmp_row(const struct cmp *c, const char *item, const char *run, int *is_base)
+{
+	for (size_t r = 0; r < c->t->nrows; r++) {
+		if (strcmp(gp_text(c->t, r, c->citem), item))
+			continue;
+		if (!strcmp(gp_text(c->t, r, c->crun), run))
+			return *is_base = 0, (long)r;
+		if (!strcmp(gp_text(c->t, r, c->cbrun), run))
+			return *is_base = 1, (long)r;
+	}
+	return -1;
+}
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double quantile(const double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/* Quartiles of the run's samples of item (from the chart traces); 0 if it has too few. */
+static int cmp_iqr(const struct cmp *c, const char *item, const char *run, double *q1, double *q3)
+{
+	for (size_t i = 0; i < c->npts; i++) {
+		const struct gp_series *s = &c->pts[i];
+		if (strcmp(s->name, item) || strcmp(s->run, run) || s->n < 4)
+			continue;
+		double *v = xmalloc(s->n * sizeof(*v));
+		memcpy(v, s->y, s->n * sizeof(*v));
+		qsort(v, s->n, sizeof(*v), dcmp);
+		*q1 = quantile(v, s->n, 0.25), *q3 = quantile(v, s->n, 0.75);
+		free(v);
+		return 1;
+	}
+	return 0;
+}
+
+/* One run's bars of one unit's items: x, value, q1, q3, label y, label. */
+static int cmp_run_file(struct gp_job *j, const struct cmp *c, size_t k, const char *unit, double *ymax,
+			char *name, size_t size)
+{
+	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
+	double w = 0.8 / (double)c->nruns;
+	int any_iqr = 0;
+	size_t pos = 0;
+	gp_dat_text(&d, "x", 8);
+	gp_dat_text(&d, c->runs[k], 60);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < c->nitems; i++) {
+		if (strcmp(c->units[i], unit))
+			continue;
+		int base = 0;
+		long r = cmp_row(c, c->items[i], c->runs[k], &base);
+		double v = r < 0 ? NAN : gp_num(c->t, (size_t)r, base ? c->cbase : c->cval), q1 = NAN, q3 = NAN;
+		int iqr = cmp_iqr(c, c->items[i], c->runs[k], &q1, &q3);
+		any_iqr |= iqr;
+		strbuf_reset(&lab);
+		if (r >= 0 && !base && !isnan(gp_num(c->t, (size_t)r, c->cratio)))
+			strbuf_addf(&lab, "%.2fx", gp_num(c->t, (size_t)r, c->cratio));
+		if (lab.len && !isnan(gp_num(c->t, (size_t)r, c->cp)))
+			strbuf_addf(&lab, " p=%.2g", gp_num(c->t, (size_t)r, c->cp));
+		double top = iqr && q3 > v ? q3 : v;
+		*ymax = top > *ymax ? top : *ymax;
+		gp_dat_num(&d, (double)pos++ + ((double)k - ((double)c->nruns - 1) / 2) * w);
+		gp_dat_num(&d, v);
+		gp_dat_num(&d, q1);
+		gp_dat_num(&d, q3);
+		gp_dat_num(&d, lab.len ? top : NAN);
+		gp_dat_text(&d, lab.buf ? lab.buf : "", 30);
+		gp_dat_row(&d);
+	}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	strbuf_release(&lab);
+	return any_iqr;
+}
+
+static size_t cmp_ticks_file(struct gp_job *j, const struct cmp *c, const char *unit, char *name, size_t size)
+{
+	struct strbuf d = STRBUF_INIT;
+	size_t n = 0;
+	gp_dat_text(&d, "x", 8);
+	gp_dat_text(&d, "item", 8);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < c->nitems; i++)
+		if (!strcmp(c->units[i], unit)) {
+			gp_dat_num(&d, (double)n++);
+			gp_dat_text(&d, c->items[i], 32);
+			gp_dat_row(&d);
+		}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	return n;
+}
+
+static void cmp_panel(struct gp_job *j, const struct cmp *c, const char *unit, int own_title)
+{
+	char ticks[64], name[64];
+	double ymax = 0;
+	size_t n = cmp_ticks_file(j, c, unit, ticks, sizeof(ticks));
+	if (own_title)
+		gp_cmd(j, "set title 'Items measured in %s' noenhanced", !strcmp(unit, "ms") ? "ms" : "s");
+	gp_cmd(j, "set ylabel 'time (%s)'\nunset xlabel\nset style fill solid 0.85 border -1",
+	       !strcmp(unit, "ms") ? "ms" : "s");
+	gp_cmd(j, "set boxwidth %g absolute\nset xrange [-0.6:%zu.6]", 0.8 / (double)c->nruns, n - 1);
+	gp_cmd(j, "set xtics rotate by 25 right nomirror scale 0\nset grid noxtics ytics\nset key above");
+	struct strbuf plot = STRBUF_INIT;
+	strbuf_addf(&plot, "plot '%s' skip 1 using 1:(NaN):xticlabels(2) notitle", ticks);
+	for (size_t k = 0; k < c->nruns; k++) {
+		int iqr = cmp_run_file(j, c, k, unit, &ymax, name, sizeof(name));
+		strbuf_addf(&plot, ", \\\n     '%s' using 1:2 with boxes lt %zu title columnheader(2)", name, k + 1);
+		if (iqr)
+			strbuf_addf(&plot, ", \\\n     '%s' skip 1 using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 notitle",
+				    name);
+		if (k)
+			strbuf_addf(&plot, ", \\\n     '%s' skip 1 using 1:5:6 with labels offset char 0,0.8 notitle", name);
+	}
+	gp_cmd(j, "set yrange [0:%g]", ymax > 0 ? ymax * 1.2 : 1);
+	gp_cmd(j, "%s", plot.buf);
+	strbuf_release(&plot);
+}
+
+int gp_chart_compare(struct gp_job *j)
+{
+	struct cmp c;
+	if (!cmp_load(j->rep, &c))
+		return GP_NODATA;
+	const char *units[2];
+	size_t nu = 0;
+	for (size_t i = 0; i < c.nitems; i++)
+		add_unique(units, &nu, 2, c.units[i]);
+	if (nu > 1)
+		multiplot_begin(j, nu, 1);
+	else
+		gp_title(j, "Run comparison against the first run (bar: median, or total without samples; error bar: IQR)");
+	for (size_t u = 0; u < nu; u++)
+		cmp_panel(j, &c, units[u], nu > 1);
+	if (nu > 1)
+		gp_cmd(j, "unset multiplot");
+	gp_series_free(c.pts, c.npts);
+	return 0;
+}
