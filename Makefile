@@ -56,6 +56,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 CHECK_DEPS :=
 CHECK_SCRIPTS :=
+TEST_LIBDEPS := $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
 CLEAN_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 
@@ -101,7 +102,6 @@ $(BIN)/tprof: $(OBJ)/tprof.o $(LIBTPROF)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-TEST_LIBDEPS := $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
 $(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(call say,TEST,$@)

@@ -4,6 +4,7 @@
  * logs, each file a run.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "docinput.h"
 #include "driver.h"
@@ -59,20 +60,34 @@ static void ndjson_line(struct loader *c, const char *name, uint64_t lineno, con
 }
 
 /* Reads NDJSON records from an open input, line by line. */
+/* A record of tprof-parse is a few hundred bytes (names up to 64 KiB); a
+ * line far longer is not one,
+ * and holding it whole would let one line take any amount of memory. */
+#define NDJSON_MAX_LINE (16 * 1024 * 1024)
+
 static int read_ndjson(struct loader *c, struct tp_input *in, const char *first, size_t first_n,
-		       struct strbuf *err)
+		       int first_flags, struct strbuf *err)
 {
 	struct json_doc doc = JSON_DOC_INIT;
 	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	const char *s = first;
 	size_t n = first_n;
 	uint64_t lineno = 1;
-	int flags = TP_LINE_START | TP_LINE_END, rc = 0;
+	int flags = first_flags, rc = 0, too_long = 0;
 	for (;;) {
-		if (flags & TP_LINE_START)
+		if (flags & TP_LINE_START) {
 			strbuf_reset(&line);
-		strbuf_add(&line, s, n);
-		if (flags & TP_LINE_END)
+			too_long = 0;
+		}
+		if (!too_long && line.len + n > NDJSON_MAX_LINE) {
+			too_long = 1;
+			strbuf_reset(&line);
+		}
+		if (!too_long)
+			strbuf_add(&line, s, n);
+		if ((flags & TP_LINE_END) && too_long)
+			on_warning(c, in->name, lineno++, "line longer than 16 MiB skipped: not a tprof record");
+		else if (flags & TP_LINE_END)
 			ndjson_line(c, in->name, lineno++, line.buf ? line.buf : "", line.len, &doc, &msg);
 		int k = tp_input_next(in, &s, &n, &flags, err);
 		if (k < 0)
@@ -133,11 +148,18 @@ static int read_threaded(struct loader *c, const char *path, int threads, const 
 			 struct strbuf *err)
 {
 	struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules };
+	struct tp_progress pg = { path, 0, 0 };
+	if (isatty(2) && !c->st->quiet) {
+		o.progress = tp_progress_bar; /* long runs show where they are */
+		o.progress_ctx = &pg;
+	}
 	o.sink.emit = feed_record;
 	o.sink.warn = on_warning;
 	o.sink.ctx = c;
 	struct tp_stats st = { 0 };
-	return tp_run_file(path, NULL, &o, &st, err);
+	int rc = tp_run_file(path, NULL, &o, &st, err);
+	tp_progress_clear(&pg);
+	return rc;
 }
 
 /* Returns 0, or -1 after printing why the input could not be read. */
@@ -158,8 +180,13 @@ static int read_input(struct loader *c, const char *path, int threads, const str
 	const char *s;
 	size_t n;
 	int flags, rc = tp_input_next(&in, &s, &n, &flags, &err);
-	if (rc > 0 && looks_like_ndjson(s, n)) {
-		rc = read_ndjson(c, &in, s, n, &err);
+	int ndjson = rc > 0 && looks_like_ndjson(s, n);
+	/* a log is a run even if it holds no record, so that --label and
+	 * --param, given in the order of the files, name the right runs */
+	if (!ndjson)
+		an_model_run(c->model, in.name);
+	if (ndjson) {
+		rc = read_ndjson(c, &in, s, n, flags, &err);
 	} else if (rc > 0 && in.is_regular && threads > 1 && strcmp(path, "-")) {
 		/* reopened by name: standard input (a file redirected to it) has been read from already */
 		tp_input_close(&in);

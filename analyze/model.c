@@ -299,7 +299,8 @@ static void check_clock(struct an_run *run, const struct tp_record *r)
 
 static void feed_stage(struct an_run *run, const struct tp_record *r)
 {
-	if (!r->name || !tp_has(r, S_SECONDS))
+	/* a negative duration was warned about by the parser: it is no share */
+	if (!r->name || !tp_has(r, S_SECONDS) || r->num[S_SECONDS] < 0)
 		return;
 	struct an_stage *s = an_map_get(&run->stages, r->name, r->name_len, NULL);
 	if (s->count == 0) {

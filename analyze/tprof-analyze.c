@@ -44,16 +44,17 @@ static const char usage[] =
 	"      --data-pct P         share above which data loading is flagged (30)\n"
 	"      --variance-ratio R   max/min above which a series is noisy (2)\n"
 	"      --outlier-z Z        modified z-score threshold for outliers (3.5)\n"
-	"      --straggler-pct P    rank slower than the median rank by P%% (10)\n"
+	"      --straggler-pct P    rank slower than the median rank by P% (10)\n"
 	"      --alpha A            significance level of tests (0.05)\n"
-	"      --fail-on-regression P  exit 1 if a stage got slower by more than P%%\n"
+	"      --fail-on-regression P  exit 1 if a series (batches, epochs, GPM windows,\n"
+	"                           metrics, operations) got slower by more than P%\n"
 	"                           with significance (for CI gates)\n"
 	"      --param NAME=V       size of each run, in order (repeat per run)\n"
 	"      --predict NAME=V     predict the time at this size from the scaling fit\n"
 	"      --label NAME         name of each run, in order (repeat per run)\n"
 	"\n"
 	"Input and output:\n"
-	"  -f, --format FMT         table (default), json, csv, markdown, html\n"
+	"  -f, --format FMT         table (default), json, csv, markdown, html, xlsx\n"
 	"  -o, --output FILE        write to FILE (format from its extension)\n"
 	"  -j, --threads N          parser threads for large logs (default: cores)\n"
 	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
@@ -190,8 +191,12 @@ int main(int argc, char **argv)
 		case OPT_STRAGGLER:
 		case OPT_ALPHA:
 		case OPT_FAIL:
-			if (parse_double(argv[optind - 1], optarg, &v) < 0 || v < 0)
+			if (parse_double(argv[optind - 1], optarg, &v) < 0)
 				return TP_EXIT_INPUT;
+			if (v < 0) {
+				tp_error("tprof-analyze", "%s wants a number >= 0, not '%s'", argv[optind - 1], optarg);
+				return TP_EXIT_INPUT;
+			}
 			if (opt == OPT_BOTTLENECK)
 				o.bottleneck_pct = v;
 			else if (opt == OPT_OPTIMIZE)

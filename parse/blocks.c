@@ -179,7 +179,7 @@ static int summary_row(struct tp_parser *p, struct rank_state *rs, const struct 
 	}
 	/* "name : garbage" inside a summary table is a malformed row */
 	const char *c = find_byte(t, e, ':');
-	if (c && c > t && rs->blk.rows > 0 && c[1] != '/') {
+	if (c && c > t && rs->blk.rows > 0 && (c + 1 >= e || c[1] != '/')) {
 		tp_warn(p, "%s row without a readable duration", rs->blk.section.s);
 		return 1;
 	}

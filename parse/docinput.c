@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <strings.h>
 
@@ -907,6 +908,11 @@ int tp_doc_load(const char *path, struct strbuf *buf)
 	size_t n = strlen(path);
 	int by_name = (n > 5 && !strcmp(path + n - 5, ".json")) || (n > 4 && !strcmp(path + n - 4, ".csv"));
 	if (!by_name)
+		return TP_DOC_NONE;
+	/* only a regular file: a FIFO read here would be empty for the log
+	 * reader if it holds a log after all */
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return TP_DOC_NONE;
 	FILE *fp = fopen(path, "rb");
 	if (!fp)

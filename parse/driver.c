@@ -193,8 +193,15 @@ static int run_stream(struct tp_input *in, const char *file, const struct tp_run
 	const char *line;
 	size_t n;
 	int flags, rc;
-	while ((rc = tp_input_next(in, &line, &n, &flags, err)) > 0 && !sl.stop)
+	uint64_t done = 0, next_report = 16u << 20;
+	while ((rc = tp_input_next(in, &line, &n, &flags, err)) > 0 && !sl.stop) {
 		tp_parser_feed(p, line, n, flags);
+		done += n + 1;
+		if (o->progress && done >= next_report) {
+			o->progress(o->progress_ctx, done, in->is_regular ? (uint64_t)in->size : 0);
+			next_report = done + (16u << 20);
+		}
+	}
 	tp_parser_finish(p);
 	deliver(&sl, file);
 	tp_parser_take_stats(p, stats);
@@ -345,6 +352,7 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 	char *buf = xmalloc(cap);
 	size_t have = 0;
 	int rc = 0, in_line = 0;
+	uint64_t done = 0;
 	struct tp_sink none = { 0 };
 	pp.w = xcalloc((size_t)pp.nt, sizeof(*pp.w));
 	for (int i = 0; i < pp.nt; i++) {
@@ -371,7 +379,8 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 			char *nl = memchr(s, '\n', have);
 			const char *part_end = nl ? nl : e;
 			slot_bind(&pp.seq_slot, pp.seq);
-			tp_parser_feed(pp.seq, s, (size_t)(part_end - s), nl || eof ? TP_LINE_END : 0);
+			tp_parser_feed(pp.seq, s, (size_t)(part_end - s),
+				       nl ? TP_LINE_END : eof ? TP_LINE_END | TP_LINE_NOEOL : 0);
 			if (nl || eof) {
 				in_line = 0;
 				pp.next_line++;
@@ -384,6 +393,9 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 		char *whole_end = last ? last + 1 : s;
 		if (whole_end > s)
 			parallel_round(&pp, s, whole_end);
+		done += (uint64_t)(whole_end - buf);
+		if (o->progress)
+			o->progress(o->progress_ctx, done, (uint64_t)in->size);
 		if (stopped(&pp)) {
 			rc = 1;
 			break;
@@ -393,7 +405,7 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 			if (rest) {
 				slot_bind(&pp.seq_slot, pp.seq);
 				tp_parser_set_lineno(pp.seq, pp.next_line);
-				tp_parser_feed(pp.seq, whole_end, rest, TP_LINE_START | TP_LINE_END);
+				tp_parser_feed(pp.seq, whole_end, rest, TP_LINE_START | TP_LINE_END | TP_LINE_NOEOL);
 			}
 			break;
 		}
@@ -529,4 +541,30 @@ int tp_follow_run(const char *path, const struct tp_run_opts *o, const struct tp
 	if (sl.stop && rc == 0)
 		rc = 1;
 	return rc;
+}
+
+/* ---- progress on a terminal ---- */
+
+void tp_progress_bar(void *ctx, uint64_t done, uint64_t total)
+{
+	struct tp_progress *pg = ctx;
+	uint64_t now = now_ms();
+	if (!pg->start_ms)
+		pg->start_ms = now;
+	pg->shown = 1;
+	double secs = (double)(now - pg->start_ms) / 1000.0;
+	double rate = secs > 0 ? (double)done / secs / 1e6 : 0;
+	if (total)
+		fprintf(stderr, "\r%.40s %3d%% %8.1f MB/s ", pg->name,
+			(int)(100.0 * (double)done / (double)total), rate);
+	else
+		fprintf(stderr, "\r%.40s %10.1f MB %8.1f MB/s ", pg->name, (double)done / 1e6, rate);
+}
+
+void tp_progress_clear(struct tp_progress *pg)
+{
+	if (pg->shown)
+		fprintf(stderr, "\r\x1b[K");
+	pg->shown = 0;
+	pg->start_ms = 0;
 }

@@ -28,7 +28,22 @@ struct tp_run_opts {
 	/* records (when fmt < 0); sink.warn also receives the warnings */
 	struct tp_sink sink;
 	void *ctx;                 /* for write */
+	/* called now and then with the bytes read so far and the input's size
+	 * (0 if unknown), from the calling thread; NULL: none */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
+
+/* A progress line on a terminal's stderr ("\r file  42%  950.0 MB/s"),
+ * erased by tp_progress_clear; ctx is a struct tp_progress. Callers use it
+ * only when stderr is a terminal. */
+struct tp_progress {
+	const char *name;
+	uint64_t start_ms;
+	int shown;
+};
+void tp_progress_bar(void *ctx, uint64_t done, uint64_t total);
+void tp_progress_clear(struct tp_progress *pg);
 
 /*
  * Parses path ("-" is standard input). Adds to *stats. Returns 0; 1 if

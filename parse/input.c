@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "parser.h"
@@ -56,7 +57,11 @@ int tp_input_open(struct tp_input *in, const char *path, struct strbuf *err)
 		tp_input_close(in);
 		return -1;
 	}
-	if (!is_stdin && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+	/* a device never ends (/dev/zero); standard input may be a terminal or
+	 * /dev/null, but not another device */
+	int dev_ok = is_stdin && (isatty(in->fd) || (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+						    minor(st.st_rdev) == 3));
+	if (!dev_ok && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
 		strbuf_addf(err, "%s: not a regular file or a pipe", in->name);
 		tp_input_close(in);
 		return -1;
@@ -204,7 +209,7 @@ int tp_input_next(struct tp_input *in, const char **s, size_t *n, int *flags, st
 				return 0;
 			*s = b;
 			*n = avail;
-			*flags = (in->in_line ? 0 : TP_LINE_START) | TP_LINE_END;
+			*flags = (in->in_line ? 0 : TP_LINE_START) | TP_LINE_END | TP_LINE_NOEOL;
 			in->in_line = 0;
 			in->start = in->end;
 			return 1;

@@ -8,6 +8,7 @@
  * most 22. Everything else falls back to strtod on a bounded copy.
  */
 #include "num.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -76,13 +77,19 @@ static int read_special(const char *p, const char *end, double *v, const char **
 /* Slow path: strtod over a cleaned copy (separators removed). */
 static double slow_convert(const char *p, const char *e)
 {
-	char buf[128];
+	char small[128];
+	size_t len = (size_t)(e - p);
+	/* a long number (hundreds of digits) is rare: copy it to the heap */
+	char *buf = len < sizeof(small) ? small : xmalloc(len + 1);
 	size_t n = 0;
-	for (; p < e && n < sizeof(buf) - 1; p++)
+	for (; p < e; p++)
 		if (*p != ',')
 			buf[n++] = *p;
 	buf[n] = '\0';
-	return strtod(buf, NULL);
+	double v = strtod(buf, NULL);
+	if (buf != small)
+		free(buf);
+	return v;
 }
 
 int tp_read_number(const char *p, const char *end, double *v, const char **next)
@@ -261,8 +268,17 @@ static int decimals_of(const char *p, const char *q)
 	const char *e = p;
 	while (e < q && *e != 'e' && *e != 'E')
 		e++;
-	if (e < q)
-		d -= atoi(e + 1); /* bounded: e+1 points into the number text */
+	if (e < q) {
+		/* the exponent is read within [e+1, q): the text is not NUL-terminated */
+		int neg = 0, x = 0;
+		const char *c = e + 1;
+		if (c < q && (*c == '-' || *c == '+'))
+			neg = *c++ == '-';
+		for (; c < q && is_digit(*c); c++)
+			if (x < 100000)
+				x = x * 10 + (*c - '0');
+		d += neg ? x : -x;
+	}
 	return d;
 }
 

@@ -520,7 +520,7 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 		p->emitted = 0;
 		p->line_bytes = 0;
 	}
-	p->st.bytes += n + ((flags & TP_LINE_END) ? 1 : 0);
+	p->st.bytes += n + ((flags & TP_LINE_END) && !(flags & TP_LINE_NOEOL) ? 1 : 0);
 	if (p->line_bytes >= TP_MAX_LINE) {
 		n = 0;
 	} else if (p->line_bytes + n > TP_MAX_LINE) {
@@ -571,7 +571,8 @@ void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n)
 	while (s < e) {
 		const char *nl = memchr(s, '\n', (size_t)(e - s));
 		const char *le = nl ? nl : e;
-		tp_parser_line(p, s, (size_t)(le - s));
+		tp_parser_feed(p, s, (size_t)(le - s),
+			       TP_LINE_START | TP_LINE_END | (nl ? 0 : TP_LINE_NOEOL));
 		s = nl ? nl + 1 : e;
 	}
 }

@@ -56,6 +56,7 @@ void tp_parser_line(struct tp_parser *p, const char *line, size_t n);
  */
 #define TP_LINE_START 1
 #define TP_LINE_END 2
+#define TP_LINE_NOEOL 4 /* with TP_LINE_END: the input ended without a line end */
 void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags);
 
 /* Replaces the sink (a parser handed from one output buffer to another). */

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "docinput.h"
 #include "driver.h"
@@ -283,8 +284,16 @@ int main(int argc, char **argv)
 		int handled = 0;
 		int rc = try_document(path, &o, &st, &handled);
 		if (!handled) {
+			/* long runs show where they are, on a terminal only */
+			struct tp_progress pg = { path, 0, 0 };
+			if (isatty(2) && !c.quiet) {
+				o.progress = tp_progress_bar;
+				o.progress_ctx = &pg;
+			}
 			strbuf_reset(&err);
 			rc = tp_run_file(path, NULL, &o, &st, &err);
+			tp_progress_clear(&pg);
+			o.progress = NULL;
 		}
 		if (rc == -2) {
 			input_failed = 1; /* a broken document, already reported */

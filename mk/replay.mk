@@ -1,0 +1,95 @@
+# replay.mk - tprof-replay (issue 5), included by the Makefile.
+#
+#   build/libtprof-replay.a   replay/*.c except the main, plus the CUDA
+#                             objects (replay/*.cu) when nvcc is found;
+#                             without nvcc, or with `make CUDA=0`, the stub
+#                             replay/cuda_stub.c ("built without CUDA")
+#   bin/tprof-replay          the tool (appended to TOOLS)
+#   make check-gpu            CUDA walks bit for bit and attention within
+#                             tolerance against the CPU; "skipped" where the
+#                             build has no CUDA or no device answers
+#
+# CUDA code is linked with the static runtime (libcudart_static), so the
+# binary needs no libcudart.so at run time; only the driver (libcuda.so,
+# loaded on demand) is needed to use a GPU, and without it the tool falls
+# back to the CPU.
+
+REPLAY_MAINS := replay/tprof-replay.c
+LIBREPLAY := $(OBJ)/libtprof-replay.a
+
+# nvcc on PATH, else CUDA's default place; `make NVCC=` builds as without it
+ifeq ($(origin NVCC),undefined)
+NVCC := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+endif
+CUDA ?= 1
+REPLAY_CUDA := $(if $(filter 0,$(CUDA)),,$(NVCC))
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(REPLAY_CUDA))
+# sm_90: H100/H200 code, plus compute_90 PTX that newer GPUs JIT-compile
+NVCC_ARCH ?= -arch=sm_90
+NVCCFLAGS ?= -O2 -std=c++17 $(NVCC_ARCH) --Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+
+REPLAY_C_SRC := $(filter-out $(REPLAY_MAINS),$(wildcard replay/*.c))
+ifneq ($(REPLAY_CUDA),)
+REPLAY_C_SRC := $(filter-out replay/cuda_stub.c,$(REPLAY_C_SRC))
+REPLAY_CU_OBJ := $(patsubst %.cu,$(OBJ)/%.cu.o,$(wildcard replay/*.cu))
+REPLAY_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+else
+REPLAY_CU_OBJ :=
+REPLAY_LIBS :=
+endif
+REPLAY_OBJ := $(REPLAY_C_SRC:%.c=$(OBJ)/%.o) $(REPLAY_CU_OBJ)
+
+# The archive's members depend on CUDA=...: a file that changes only when
+# the choice does makes switching rebuild the archive instead of keeping
+# the other choice's members.
+REPLAY_MODE_FILE := $(OBJ)/replay/cuda-mode
+REPLAY_MODE := $(if $(REPLAY_CUDA),cuda $(REPLAY_CUDA),stub)
+$(shell mkdir -p $(OBJ)/replay && [ "$$(cat $(REPLAY_MODE_FILE) 2>/dev/null)" = "$(REPLAY_MODE)" ] || \
+	echo "$(REPLAY_MODE)" >$(REPLAY_MODE_FILE))
+
+TOOLS += $(BIN)/tprof-replay
+
+# The kernels' loops only vectorize at -O3 (gcc's -O2 cost model refuses
+# loops that need a remainder), and the softmax's clamp only without
+# -ftrapping-math (no FP exceptions are used); the rest keeps the defaults.
+$(OBJ)/replay/attn.o $(OBJ)/replay/walk.o: CFLAGS += -O3 -fno-trapping-math
+
+$(OBJ)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(call say,NVCC,$<)
+	$(Q)$(REPLAY_CUDA) $(CPPFLAGS_ALL) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBREPLAY): $(REPLAY_OBJ) $(REPLAY_MODE_FILE)
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $(REPLAY_OBJ)
+
+$(BIN)/tprof-replay: $(OBJ)/replay/tprof-replay.o $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+	@mkdir -p $(BIN)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(REPLAY_LIBS)
+
+# The Makefile sets TEST_LIBDEPS after including this file, so a global
+# assignment here would be overwritten; target-specific values win.
+$(OBJ)/tests/test_replay: $(LIBREPLAY)
+$(OBJ)/tests/test_replay: TEST_LIBDEPS = $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+$(OBJ)/tests/test_replay: LIBS += $(REPLAY_LIBS)
+
+CHECK_DEPS += $(BIN)/tprof-replay
+
+.PHONY: check-gpu
+ifneq ($(REPLAY_CUDA),)
+GPU_CHECK := $(OBJ)/tests/gpu_replay
+$(GPU_CHECK): tests/gpu_replay.c $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -o $@ $< $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) \
+		$(LIBTPROF) $(LIBS) $(REPLAY_LIBS)
+
+check-gpu: $(GPU_CHECK)
+	@$(GPU_CHECK)
+else
+check-gpu:
+	@echo "check-gpu: built without CUDA (no nvcc, or CUDA=0): skipped"
+endif

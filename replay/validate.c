@@ -1,0 +1,605 @@
+/*
+ * validate.c - tprof-replay --validate LOG: every logged measurement that
+ * a kernel of ours can replay is replayed and judged.
+ *
+ *   GPM windows ([GPM TIMING] ... Pattern gen=Xms ... Avg nodes=N): the
+ *     window's graphs are generated (molecule-like unless --family), and
+ *     their patterns generated with one call and one synchronize per graph,
+ *     as the tower does; the sum over the window is the replayed value.
+ *   Forward times and node/layer scaling points of seed 002's models,
+ *     when the hidden size, heads and layers are known (log or flags): one
+ *     attention layer (QKV projections + attention) is replayed and scaled
+ *     by seed 002's FLOP model to the whole forward (all layers, FFN and
+ *     MPNN at the attention kernel's FLOP rate).
+ *
+ * Verdicts (ratio = logged / replayed, band [lo, hi], default 0.5-3):
+ *   consistent    lo <= ratio <= hi
+ *   too-fast      ratio < lo on a comparable device, or below the floor of
+ *                 any synchronized GPU call: a missing synchronize
+ *   overhead      ratio > hi: time the kernel does not explain (a Python
+ *                 loop, host<->device copies, the model on the CPU)
+ *   warm-up       ratio > hi on the first window only, which is more than
+ *                 twice the median window
+ *   inconclusive  ratio < lo, logged on a GPU and replayed on the CPU
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "docinput.h"
+#include "driver.h"
+#include "logcfg.h"
+#include "flops.h"
+#include "replay.h"
+
+enum verdict { V_CONSISTENT, V_TOO_FAST, V_OVERHEAD, V_WARMUP, V_INCONCLUSIVE, V_N };
+static const char *const verdict_names[V_N] = { "consistent", "too-fast", "overhead", "warm-up",
+						"inconclusive" };
+
+struct logged {
+	enum tp_type type;
+	uint64_t line;
+	char name[48];   /* runtime name, scaling parameter, flops name */
+	double a, b, c;  /* gpm: graphs, pattern_gen_ms, avg_nodes; runtime: mean_ms; scaling: value, mean_ms */
+};
+
+struct row {
+	char what[48];
+	uint64_t line;
+	char workload[96];
+	double logged, replayed;
+	int calls;
+	enum verdict v;
+	char reason[64];
+	size_t result;
+};
+
+struct vstate {
+	struct tpr_backend *be;
+	const struct tpr_flags *f;
+	struct tpr_logcfg cfg;
+	const char *path;
+	struct logged *logs;
+	size_t nlogs, alloc_logs;
+	struct row *rows;
+	size_t nrows, alloc_rows;
+	struct tpr_result *res;
+	size_t nres, alloc_res;
+	struct window {
+		int32_t graphs;
+		double nodes;
+		size_t result;
+	} *win, *att;      /* replays already made: walk windows, attention layers */
+	size_t nwin, alloc_win, natt, alloc_att;
+	struct strbuf skipped;  /* "name (line N): why; ..." */
+	size_t nskipped;
+	unsigned long warnings;
+};
+
+/* ---- reading the records ------------------------------------------------ */
+
+static int keep_record(void *ctx, const struct tp_record *r)
+{
+	struct vstate *st = ctx;
+	struct logged l = { r->type, r->line, "", NAN, NAN, NAN };
+	if (r->name)
+		snprintf(l.name, sizeof(l.name), "%.*s", (int)r->name_len, r->name);
+	if (r->type == TP_GPM && tp_has(r, S_GPM_PATTERN_MS)) {
+		l.a = tp_has(r, S_GPM_GRAPHS) ? r->num[S_GPM_GRAPHS] : NAN;
+		l.b = r->num[S_GPM_PATTERN_MS];
+		l.c = tp_has(r, S_GPM_AVG_NODES) ? r->num[S_GPM_AVG_NODES] : NAN;
+	} else if (r->type == TP_RUNTIME && tp_has(r, S_RT_MEAN_MS)) {
+		l.a = r->num[S_RT_MEAN_MS];
+	} else if (r->type == TP_SCALING && tp_has(r, S_SC_VALUE) && tp_has(r, S_SC_MEAN_MS)) {
+		l.a = r->num[S_SC_VALUE];
+		l.b = r->num[S_SC_MEAN_MS];
+	} else if (r->type == TP_FLOPS && tp_has(r, S_FLOPS_GFLOPS)) {
+		l.a = r->num[S_FLOPS_GFLOPS];
+	} else {
+		return 0;
+	}
+	ALLOC_GROW(st->logs, st->nlogs + 1, st->alloc_logs);
+	st->logs[st->nlogs++] = l;
+	return 0;
+}
+
+static void count_warning(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	struct vstate *st = ctx;
+	(void)file, (void)line, (void)msg;
+	st->warnings++; /* tprof-parse reports them; here they only cost replayable lines */
+}
+
+/* A report or export document (.json, .csv) as tprof-parse reads it; *done says if it was one. */
+static int read_document(struct vstate *st, int *done, struct strbuf *err)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct tp_sink sink = { keep_record, count_warning, st };
+	int kind = tp_doc_load(st->path, &buf), rc = 0;
+	*done = kind != TP_DOC_NONE;
+	if (*done)
+		rc = tp_doc_parse(kind, buf.buf, buf.len, st->path, &sink, err);
+	strbuf_release(&buf);
+	return rc;
+}
+
+static int read_log(struct vstate *st, struct strbuf *err)
+{
+	struct tp_run_opts o = { .threads = 1, .fmt = -1 };
+	struct tp_stats stats = { 0 };
+	int done;
+	o.sink.emit = keep_record;
+	o.sink.warn = count_warning;
+	o.sink.ctx = st;
+	if (read_document(st, &done, err) < 0)
+		return -1;
+	if (!done && tp_run_file(st->path, NULL, &o, &stats, err) < 0)
+		return -1;
+	return tpr_logcfg_scan(st->path, &st->cfg, err);
+}
+
+/* ---- rows and verdicts --------------------------------------------------- */
+
+static void skip(struct vstate *st, const char *what, uint64_t line, const char *why)
+{
+	if (st->nskipped++ < 8)
+		strbuf_addf(&st->skipped, "%s%s (line %llu): %s", st->skipped.len ? "; " : "", what,
+			    (unsigned long long)line, why);
+}
+
+static size_t add_result(struct vstate *st, const struct tpr_result *r)
+{
+	ALLOC_GROW(st->res, st->nres + 1, st->alloc_res);
+	st->res[st->nres] = *r;
+	return st->nres++;
+}
+
+/* Copy time per call from the replay's measured copies (CUDA only; NAN on the CPU). */
+static double copy_ms_per_call(const struct tpr_result *r)
+{
+	if (!r->h2d_page.n || !r->d2h_page.n)
+		return NAN;
+	return (r->h2d_page.median + r->d2h_page.median) / (r->calls > 0 ? r->calls : 1);
+}
+
+static void judge_slow(struct row *w, const struct tpr_result *r, double first_factor)
+{
+	double extra = (w->logged - w->replayed) / (w->calls > 0 ? w->calls : 1);
+	double copies = copy_ms_per_call(r);
+	if (first_factor > 2) {
+		w->v = V_WARMUP;
+		snprintf(w->reason, sizeof(w->reason), "first window, %.1fx the median window", first_factor);
+	} else if (copies > 0 && extra <= 2 * copies) {
+		w->v = V_OVERHEAD;
+		snprintf(w->reason, sizeof(w->reason), "+%.3g ms/call: host<->device copies", extra);
+	} else {
+		w->v = V_OVERHEAD;
+		snprintf(w->reason, sizeof(w->reason), "+%.3g ms/call the kernel does not explain", extra);
+	}
+}
+
+static void judge_fast(const struct vstate *st, struct row *w)
+{
+	int gpu_log = tpr_logcfg_has(&st->cfg, CFG_GPU);
+	int comparable = st->be->kind == TPR_BE_CUDA || !gpu_log;
+	double per_call = w->logged / (w->calls > 0 ? w->calls : 1);
+	if (comparable || per_call < TPR_GPU_CALL_FLOOR_MS) {
+		w->v = V_TOO_FAST;
+		snprintf(w->reason, sizeof(w->reason), "%s",
+			 gpu_log ? "faster than the kernel: missing synchronize?"
+				 : "faster than the kernel runs here");
+	} else {
+		w->v = V_INCONCLUSIVE;
+		snprintf(w->reason, sizeof(w->reason), "GPU log, CPU replay: rerun with --backend cuda");
+	}
+}
+
+static void judge(const struct vstate *st, struct row *w, double first_factor)
+{
+	double ratio = w->logged / w->replayed;
+	const struct tpr_result *r = &st->res[w->result];
+	if (ratio >= st->f->band_lo && ratio <= st->f->band_hi) {
+		w->v = V_CONSISTENT;
+		snprintf(w->reason, sizeof(w->reason), "within %gx-%gx of the replay", st->f->band_lo,
+			 st->f->band_hi);
+	} else if (ratio > st->f->band_hi) {
+		judge_slow(w, r, first_factor);
+	} else {
+		judge_fast(st, w);
+	}
+}
+
+static struct row *add_row(struct vstate *st, const char *what, uint64_t line, double logged,
+			   double replayed, size_t result, int calls)
+{
+	ALLOC_GROW(st->rows, st->nrows + 1, st->alloc_rows);
+	struct row *w = &st->rows[st->nrows++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->what, sizeof(w->what), "%s", what);
+	snprintf(w->workload, sizeof(w->workload), "%s", st->res[result].workload);
+	w->line = line;
+	w->logged = logged;
+	w->replayed = replayed;
+	w->result = result;
+	w->calls = calls;
+	return w;
+}
+
+/* ---- GPM windows ------------------------------------------------------- */
+
+static double pick(double flag, const struct tpr_logcfg *cfg, enum tpr_cfg_key k, double def)
+{
+	if (!isnan(flag))
+		return flag;
+	return tpr_logcfg_has(cfg, k) ? cfg->v[k] : def;
+}
+
+static void window_spec(const struct vstate *st, const struct logged *l, struct tpr_graph_spec *s,
+			struct tpr_walk_params *wp)
+{
+	const struct tpr_flags *f = st->f;
+	const struct tpr_logcfg *c = &st->cfg;
+	double degree = tpr_family_degree(f->family);
+	if (f->family == TPR_FAM_MOLECULE && tpr_logcfg_has(c, CFG_DS_NODES) && c->v[CFG_DS_NODES] > 0)
+		degree = c->v[CFG_DS_EDGES] / c->v[CFG_DS_NODES]; /* the dataset's own */
+	memset(s, 0, sizeof(*s));
+	s->family = f->family;
+	s->graphs = (int32_t)(!isnan(f->graphs) ? f->graphs : !isnan(l->a) ? l->a : 100);
+	s->nodes = !isnan(f->nodes) ? f->nodes : !isnan(l->c) ? l->c : TPR_DEF_NODES;
+	s->spread = 0.3;
+	s->degree = !isnan(f->degree) ? f->degree : degree;
+	s->gamma = f->gamma;
+	s->seed = f->seed;
+	wp->patterns = (int32_t)pick(f->patterns, c, CFG_PATTERNS, TPR_DEF_PATTERNS);
+	wp->length = (int32_t)pick(f->pattern_size, c, CFG_PATTERN_SIZE, TPR_DEF_PATTERN_SIZE);
+	wp->p = f->p;
+	wp->q = f->q;
+	wp->seed = f->seed;
+}
+
+static double median_window(const struct vstate *st)
+{
+	struct tpr_samples s = { 0, 0, NULL };
+	struct tpr_stat stat;
+	s.ms = xmalloc((st->nlogs + 1) * sizeof(double));
+	for (size_t i = 0; i < st->nlogs; i++)
+		if (st->logs[i].type == TP_GPM)
+			s.ms[s.n++] = st->logs[i].b;
+	s.cap = s.n;
+	tpr_stat_of(&s, &stat);
+	free(s.ms);
+	return stat.median;
+}
+
+/* Workloads of the same shape (graphs, nodes) are replayed once. */
+static ssize_t find_shape(const struct window *w, size_t n, const struct tpr_graph_spec *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w[i].graphs == s->graphs && w[i].nodes == s->nodes)
+			return (ssize_t)w[i].result;
+	return -1;
+}
+
+static void remember_shape(struct window **w, size_t *n, size_t *alloc, const struct tpr_graph_spec *s,
+			   size_t result)
+{
+	ALLOC_GROW(*w, *n + 1, *alloc);
+	(*w)[*n].graphs = s->graphs;
+	(*w)[*n].nodes = s->nodes;
+	(*w)[(*n)++].result = result;
+}
+
+/* The window with the most nodes: the one whose batched kernel is timed for the roofline. */
+static double largest_window(const struct vstate *st)
+{
+	double best = 0;
+	for (size_t i = 0; i < st->nlogs; i++) {
+		struct tpr_graph_spec s;
+		struct tpr_walk_params wp;
+		if (st->logs[i].type != TP_GPM)
+			continue;
+		window_spec(st, &st->logs[i], &s, &wp);
+		best = s.graphs * s.nodes > best ? s.graphs * s.nodes : best;
+	}
+	return best;
+}
+
+static int replay_windows(struct vstate *st, struct strbuf *err, int *code)
+{
+	double median = median_window(st), largest = largest_window(st);
+	int first = 1, timed_kernel = 0;
+	for (size_t i = 0; i < st->nlogs; i++) {
+		const struct logged *l = &st->logs[i];
+		struct tpr_graph_spec s;
+		struct tpr_walk_params wp;
+		struct tpr_result r;
+		if (l->type != TP_GPM)
+			continue;
+		window_spec(st, l, &s, &wp);
+		ssize_t k = find_shape(st->win, st->nwin, &s);
+		if (k < 0) {
+			int mode = TPR_PER_GRAPH;
+			if (timed_kernel || s.graphs * s.nodes < largest)
+				mode |= TPR_NO_KERNEL;
+			timed_kernel |= !(mode & TPR_NO_KERNEL);
+			if (tpr_bench_walk_spec(st->be, &s, &wp, &st->f->timing, mode, &r, err, code) < 0)
+				return -1;
+			k = (ssize_t)add_result(st, &r);
+			remember_shape(&st->win, &st->nwin, &st->alloc_win, &s, (size_t)k);
+		}
+		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, st->res[k].call_ms.median,
+					(size_t)k, s.graphs);
+		judge(st, w, first && l->b > 2 * median ? l->b / median : 0);
+		first = 0;
+	}
+	return 0;
+}
+
+/* ---- attention models ------------------------------------------------------ */
+
+struct gt_point {
+	const char *what;
+	uint64_t line;
+	double logged, graphs, nodes, edges, layers;
+};
+
+/* A model forward: replay one attention layer and scale it by the FLOP model. */
+static int replay_model(struct vstate *st, const struct gt_point *p, struct strbuf *err, int *code)
+{
+	const struct tpr_logcfg *c = &st->cfg;
+	double dim = pick(st->f->hidden, c, CFG_HIDDEN, NAN), heads = pick(st->f->heads, c, CFG_HEADS, NAN);
+	double ffn = pick(NAN, c, CFG_FFN, 2 * dim);
+	struct tpr_graph_spec s = { TPR_FAM_MOLECULE, (int32_t)p->graphs, p->nodes, 0, 0, 0, st->f->seed };
+	struct tpr_result r;
+	if (isnan(dim) || isnan(heads) || isnan(p->layers) || isnan(p->nodes)) {
+		skip(st, p->what, p->line, "hidden size, heads, layers or nodes unknown (--hidden, --heads, --layers, --nodes)");
+		return 0;
+	}
+	ssize_t k = find_shape(st->att, st->natt, &s);
+	if (k < 0) {
+		if (tpr_bench_attn_variant(st->be, &s, (int32_t)dim, (int32_t)heads, st->f->project,
+					   st->f->variant != 0, &st->f->timing, &r, err, code) < 0)
+			return -1;
+		k = (ssize_t)add_result(st, &r);
+		remember_shape(&st->att, &st->natt, &st->alloc_att, &s, (size_t)k);
+	}
+	const struct tpr_result *layer = &st->res[k];
+	struct tpr_gt_model m = { p->graphs, p->graphs * p->nodes, p->graphs * p->nodes * p->nodes,
+				  p->edges, dim, heads, ffn, p->layers };
+	struct tpr_gt_flops fl;
+	tpr_gt_flops(&m, &fl);
+	/* the whole forward at the rate the attention layer ran */
+	double replayed = layer->call_ms.median * fl.total / layer->flops;
+	struct row *w = add_row(st, p->what, p->line, p->logged, replayed, (size_t)k, 1);
+	snprintf(w->workload, sizeof(w->workload), "%d x %.4g nodes, d%g h%g, %g layers", (int)p->graphs,
+		 p->nodes, dim, heads, p->layers);
+	judge(st, w, 0);
+	return 0;
+}
+
+static int runtime_point(struct vstate *st, const struct logged *l, struct gt_point *p)
+{
+	const struct tpr_logcfg *c = &st->cfg;
+	p->what = l->name;
+	p->line = l->line;
+	p->logged = l->a;
+	p->layers = pick(st->f->layers, c, CFG_LAYERS, NAN);
+	if (!strcasestr(l->name, "forward")) {
+		skip(st, l->name, l->line, "only forward passes are replayed");
+		return -1;
+	}
+	if (tpr_logcfg_has(c, CFG_BATCH_GRAPHS) && c->v[CFG_BATCH_GRAPHS] >= 1 && isnan(st->f->nodes)) {
+		p->graphs = c->v[CFG_BATCH_GRAPHS];
+		p->nodes = c->v[CFG_BATCH_NODES] / p->graphs;
+		p->edges = c->v[CFG_BATCH_EDGES];
+	} else {
+		p->graphs = isnan(st->f->graphs) ? 1 : st->f->graphs;
+		p->nodes = pick(st->f->nodes, c, CFG_NODES, NAN);
+		p->edges = pick(NAN, c, CFG_EDGES, p->nodes * pick(st->f->degree, c, CFG_DEGREE, 0)) * p->graphs;
+	}
+	return 0;
+}
+
+static int scaling_point(struct vstate *st, const struct logged *l, struct gt_point *p)
+{
+	const struct tpr_logcfg *c = &st->cfg;
+	double degree = pick(st->f->degree, c, CFG_DEGREE, 0);
+	p->what = l->name;
+	p->line = l->line;
+	p->logged = l->b;
+	p->graphs = 1;
+	if (!strcmp(l->name, "N") || !strcmp(l->name, "num_nodes")) {
+		p->nodes = l->a;
+		p->layers = pick(st->f->layers, c, CFG_LAYERS, NAN);
+		p->edges = p->nodes * degree;
+	} else if (!strcmp(l->name, "L") || !strcmp(l->name, "num_layers")) {
+		p->layers = l->a;
+		p->nodes = pick(st->f->nodes, c, CFG_NODES, NAN);
+		p->edges = pick(NAN, c, CFG_EDGES, p->nodes * degree);
+	} else {
+		skip(st, l->name, l->line, "only node (N) and layer (L) scaling is replayed");
+		return -1;
+	}
+	return 0;
+}
+
+static int replay_models(struct vstate *st, struct strbuf *err, int *code)
+{
+	for (size_t i = 0; i < st->nlogs; i++) {
+		const struct logged *l = &st->logs[i];
+		struct gt_point p;
+		char what[96];
+		int ok;
+		if (l->type == TP_RUNTIME)
+			ok = runtime_point(st, l, &p) == 0;
+		else if (l->type == TP_SCALING)
+			ok = scaling_point(st, l, &p) == 0;
+		else
+			continue;
+		if (!ok)
+			continue;
+		if (l->type == TP_SCALING) {
+			snprintf(what, sizeof(what), "scaling %s=%g", l->name, l->a);
+			p.what = what;
+		}
+		if (replay_model(st, &p, err, code) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- report ------------------------------------------------------------------ */
+
+static void verdict_table(struct report *rep, const struct vstate *st)
+{
+	if (!st->nrows)
+		return;
+	struct rtable *t = report_table(rep, "validate", "verdicts", "Logged timings against their replay",
+					"measurement,line,workload,logged:ms,replayed:ms,ratio:x,verdict,reason");
+	for (size_t i = 0; i < st->nrows; i++) {
+		const struct row *w = &st->rows[i];
+		rt_text(t, w->what);
+		rt_num(t, (double)w->line, 0);
+		rt_text(t, w->workload);
+		rt_num(t, w->logged, 3);
+		rt_num(t, w->replayed, w->replayed < 1 ? 4 : 3);
+		rt_num(t, w->logged / w->replayed, 2);
+		rt_text(t, verdict_names[w->v]);
+		rt_text(t, w->reason);
+	}
+}
+
+static const char *const advice[V_N] = {
+	NULL,
+	"synchronize before reading the clock (torch.cuda.synchronize(), or CUDA events): kernel launches "
+	"return before the GPU has finished",
+	"profile the host side: a Python loop per graph, host<->device copies (pin memory, move data once), "
+	"or the work running on the CPU; one batched call per step removes per-call overhead",
+	"leave warm-up windows out of averages (tprof analyze --warmup finds where warm-up ends)",
+	"run tprof-replay --backend cuda on a machine with a GPU to judge these",
+};
+
+static const char *const what_msg[V_N] = {
+	"within the %gx-%gx band of their replay",
+	"faster than the kernel can run (below %gx of the replay; %gx is the upper band): a missing synchronize",
+	"slower than the replay by more than the band allows (%gx-%gx): an overhead the kernel does not explain",
+	"a warm-up window outside the %gx-%gx band",
+	"faster than the CPU replay but logged on a GPU (band %gx-%gx): cannot tell here",
+};
+
+static void verdict_findings(struct report *rep, const struct vstate *st)
+{
+	static const enum severity sev[V_N] = { SEV_INFO, SEV_WARNING, SEV_WARNING, SEV_NOTICE, SEV_INFO };
+	for (int v = 0; v < V_N; v++) {
+		size_t n = 0, first = 0;
+		double lo = INFINITY, hi = 0;
+		for (size_t i = 0; i < st->nrows; i++) {
+			if (st->rows[i].v != (enum verdict)v)
+				continue;
+			double ratio = st->rows[i].logged / st->rows[i].replayed;
+			first = n++ ? first : i;
+			lo = ratio < lo ? ratio : lo;
+			hi = ratio > hi ? ratio : hi;
+		}
+		if (!n)
+			continue;
+		struct strbuf msg = STRBUF_INIT;
+		strbuf_addf(&msg, "%s: %zu of %zu replayed measurements are ", verdict_names[v], n, st->nrows);
+		strbuf_addf(&msg, what_msg[v], st->f->band_lo, st->f->band_hi);
+		strbuf_addf(&msg, " (ratios %.2fx to %.2fx)", lo, hi);
+		report_finding(rep, sev[v], "validate", verdict_names[v], NULL, st->path, st->rows[first].line,
+			       advice[v], "%s", msg.buf);
+		strbuf_release(&msg);
+	}
+}
+
+/* Seed 002's FLOP model against the estimate the log printed, when both exist. */
+static void flops_check(struct report *rep, const struct vstate *st)
+{
+	const struct tpr_logcfg *c = &st->cfg;
+	double logged = NAN;
+	uint64_t line = 0;
+	for (size_t i = 0; i < st->nlogs; i++)
+		if (st->logs[i].type == TP_FLOPS && !strcasecmp(st->logs[i].name, "Total"))
+			logged = st->logs[i].a, line = st->logs[i].line;
+	if (isnan(logged) || !tpr_logcfg_has(c, CFG_NODES) || !tpr_logcfg_has(c, CFG_HIDDEN) ||
+	    !tpr_logcfg_has(c, CFG_HEADS) || !tpr_logcfg_has(c, CFG_LAYERS))
+		return;
+	double n = c->v[CFG_NODES], dim = c->v[CFG_HIDDEN];
+	struct tpr_gt_model m = { 1, n, n * n, pick(NAN, c, CFG_EDGES, 0), dim, c->v[CFG_HEADS],
+				  pick(NAN, c, CFG_FFN, 2 * dim), c->v[CFG_LAYERS] };
+	struct tpr_gt_flops f;
+	tpr_gt_flops(&m, &f);
+	int agree = fabs(f.total / 1e9 - logged) <= 0.01 * logged + 0.005;
+	report_finding(rep, agree ? SEV_INFO : SEV_NOTICE, "validate", "flop-model", NULL, st->path, line,
+		       agree ? NULL : "the log's FLOP estimate uses other assumptions than seed 002's model",
+		       "seed 002's FLOP model gives %.3f GFLOPs (attention %.3f, FFN %.3f, MPNN %.3f) for the "
+		       "logged configuration; the log says %.2f: %s",
+		       f.total / 1e9, f.attention / 1e9, f.ffn / 1e9, f.mpnn / 1e9, logged,
+		       agree ? "they agree" : "they differ");
+}
+
+/* The largest replay of each kernel, for the roofline. */
+static void roofline(struct report *rep, const struct vstate *st)
+{
+	struct tpr_result best[2];
+	int have[2] = { 0, 0 };
+	for (size_t i = 0; i < st->nres; i++) {
+		const struct tpr_result *r = &st->res[i];
+		int k = r->steps > 0 ? 0 : 1;
+		double size = k ? r->flops : r->steps;
+		if (!have[k] || size > (k ? best[k].flops : best[k].steps))
+			best[k] = *r, have[k] = 1;
+	}
+	struct tpr_result out[2];
+	size_t n = 0;
+	for (int k = 0; k < 2; k++)
+		if (have[k])
+			out[n++] = best[k];
+	tpr_report_roofline(rep, st->be, out, n);
+}
+
+static void report_all(struct report *rep, struct vstate *st)
+{
+	tpr_report_device(rep, st->be);
+	report_section(rep, "validate", "validate");
+	verdict_table(rep, st);
+	verdict_findings(rep, st);
+	flops_check(rep, st);
+	if (!st->nrows)
+		report_finding(rep, SEV_NOTICE, "validate", "nothing-to-replay", NULL, st->path, 0,
+			       "tprof-replay replays [GPM TIMING] windows and forward/scaling times of attention models",
+			       "no logged measurement could be replayed");
+	if (st->nskipped)
+		report_finding(rep, SEV_INFO, "validate", "not-replayed", NULL, st->path, 0, NULL,
+			       "%zu measurements not replayed: %s%s", st->nskipped, st->skipped.buf,
+			       st->nskipped > 8 ? "; ..." : "");
+	tpr_report_timing(rep, st->res, st->nres);
+	roofline(rep, st);
+}
+
+int tpr_validate(struct tpr_backend *be, const char *path, const struct tpr_flags *f,
+		 struct report *rep, struct strbuf *err, int *code)
+{
+	struct vstate st;
+	memset(&st, 0, sizeof(st));
+	st.be = be;
+	st.f = f;
+	st.path = path;
+	int rc = 0;
+	*code = TP_EXIT_INPUT;
+	if (read_log(&st, err) < 0 || replay_windows(&st, err, code) < 0 || replay_models(&st, err, code) < 0)
+		rc = -1;
+	else
+		report_all(rep, &st);
+	free(st.logs);
+	free(st.rows);
+	free(st.res);
+	free(st.win);
+	free(st.att);
+	strbuf_release(&st.skipped);
+	return rc;
+}

@@ -1,0 +1,216 @@
+/*
+ * workload.c - what both jobs of tprof-replay share: flag defaults,
+ * attention inputs, and the report tables for the device, the timings
+ * and the roofline.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn.h"
+#include "flops.h"
+#include "replay.h"
+#include "rng.h"
+
+void tpr_flags_default(struct tpr_flags *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->family = TPR_FAM_MOLECULE;
+	f->graphs = f->nodes = f->degree = NAN;
+	f->gamma = TPR_DEFAULT_GAMMA;
+	f->patterns = f->pattern_size = NAN;
+	f->p = f->q = 1;
+	f->hidden = f->heads = f->layers = NAN;
+	f->variant = -1;
+	f->project = 1;
+	f->seed = 42;
+	f->kernels = TPR_K_WALK | TPR_K_ATTN;
+	f->timing.warmup = 3;
+	f->timing.trials = 10;
+	f->timing.budget_s = 2;
+	f->band_lo = TPR_DEF_BAND_LO;
+	f->band_hi = TPR_DEF_BAND_HI;
+}
+
+double tpr_family_degree(enum tpr_family f)
+{
+	return f == TPR_FAM_MOLECULE ? TPR_MOLECULE_DEGREE : TPR_DEF_DEGREE_RANDOM;
+}
+
+static void fill_uniform(float *a, size_t n, float scale, uint64_t seed, uint32_t sub)
+{
+	struct tpr_rng r;
+	tpr_rng_init(&r, seed, TPR_DOM_TENSOR, sub);
+	for (size_t i = 0; i < n; i++)
+		a[i] = tpr_unit_float(tpr_rng_u32(&r)) * scale;
+}
+
+int tpr_attn_data_make(struct tpr_attn_data *d, const struct tpr_graph_spec *sizes, int32_t dim,
+		       int32_t heads, int project, int fused, struct strbuf *err)
+{
+	memset(d, 0, sizeof(*d));
+	d->goff = xmalloc(((size_t)sizes->graphs + 1) * sizeof(*d->goff));
+	if (tpr_graph_sizes(sizes, d->goff, err) < 0) {
+		tpr_attn_data_free(d);
+		return -1;
+	}
+	struct tpr_attn_job *j = &d->job;
+	j->ngraphs = sizes->graphs;
+	j->goff = d->goff;
+	j->n = d->goff[sizes->graphs];
+	j->dim = dim;
+	j->heads = heads;
+	j->project = project;
+	j->fused = fused;
+	if (tpr_attn_check(j, err) < 0) {
+		tpr_attn_data_free(d);
+		return -1;
+	}
+	size_t nd = (size_t)j->n * dim, dd = (size_t)dim * dim;
+	d->buf = xmalloc((project ? nd + 3 * dd : 3 * nd) * sizeof(float));
+	if (project) {
+		/* weights scaled so that projections keep the inputs' magnitude */
+		fill_uniform(d->buf, nd, 1, sizes->seed, 0);
+		fill_uniform(d->buf + nd, 3 * dd, 1 / sqrtf((float)dim), sizes->seed, 1);
+		j->x = d->buf, j->wq = d->buf + nd, j->wk = j->wq + dd, j->wv = j->wk + dd;
+	} else {
+		fill_uniform(d->buf, 3 * nd, 1, sizes->seed, 2);
+		j->q = d->buf, j->k = d->buf + nd, j->v = d->buf + 2 * nd;
+	}
+	return 0;
+}
+
+void tpr_attn_data_free(struct tpr_attn_data *d)
+{
+	free(d->goff);
+	free(d->buf);
+	memset(d, 0, sizeof(*d));
+}
+
+void tpr_result_from(struct tpr_result *r, const struct tpr_measure *m)
+{
+	tpr_stat_of(&m->kernel, &r->kernel_ms);
+	tpr_stat_of(&m->call, &r->call_ms);
+	tpr_stat_of(&m->h2d_pinned, &r->h2d_pin);
+	tpr_stat_of(&m->h2d_pageable, &r->h2d_page);
+	tpr_stat_of(&m->d2h_pinned, &r->d2h_pin);
+	tpr_stat_of(&m->d2h_pageable, &r->d2h_page);
+	r->calls = m->calls;
+	r->h2d_bytes = m->h2d_bytes;
+	r->d2h_bytes = m->d2h_bytes;
+}
+
+/* ---- report tables ------------------------------------------------------ */
+
+/* Decimals that keep about four significant digits of a duration. */
+static int ms_prec(double v)
+{
+	double a = fabs(v);
+	return a < 0.01 ? 5 : a < 1 ? 4 : a < 100 ? 3 : 1;
+}
+
+static void ms_cell(struct rtable *t, double v)
+{
+	rt_num(t, v, ms_prec(v));
+}
+
+void tpr_report_device(struct report *rep, const struct tpr_backend *be)
+{
+	const struct tpr_device_info *d = &be->info;
+	struct rtable *t = report_table(rep, "device", "device", "Replay device",
+					"backend,device,units,clock:GHz,peak_bandwidth:GB/s,"
+					"peak_fp32:GFLOP/s,peaks_from");
+	rt_text(t, d->kind);
+	rt_text(t, d->name);
+	rt_num(t, d->units, 0);
+	rt_num(t, d->clock_ghz, 2);
+	rt_num(t, d->peak_gbs, 1);
+	rt_num(t, d->peak_gflops, 1);
+	rt_text(t, d->peak_note);
+}
+
+static void stat_cells(struct rtable *t, const struct tpr_stat *s)
+{
+	ms_cell(t, s->median);
+	ms_cell(t, s->min);
+	ms_cell(t, s->max);
+}
+
+void tpr_report_timing(struct report *rep, const struct tpr_result *r, size_t n)
+{
+	if (!n)
+		return;
+	struct rtable *t = report_table(
+		rep, "timing", "timing", "Replay timings (median, min, max over the trials)",
+		"kernel,workload,trials,kernel_median:ms,kernel_min:ms,kernel_max:ms,calls,"
+		"call_median:ms,call_min:ms,call_max:ms");
+	for (size_t i = 0; i < n; i++) {
+		rt_text(t, r[i].kernel);
+		rt_text(t, r[i].workload);
+		rt_num(t, r[i].kernel_ms.n > r[i].call_ms.n ? r[i].kernel_ms.n : r[i].call_ms.n, 0);
+		stat_cells(t, &r[i].kernel_ms);
+		rt_num(t, r[i].calls, 0);
+		stat_cells(t, &r[i].call_ms);
+	}
+	struct rtable *c = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!r[i].h2d_pin.n)
+			continue;
+		if (!c)
+			c = report_table(rep, "timing", "copies",
+					 "Host<->device copies of the inputs and outputs (medians)",
+					 "kernel,workload,h2d:MB,h2d_pinned:ms,h2d_pageable:ms,d2h:MB,"
+					 "d2h_pinned:ms,d2h_pageable:ms");
+		rt_text(c, r[i].kernel);
+		rt_text(c, r[i].workload);
+		rt_num(c, r[i].h2d_bytes / 1e6, 3);
+		ms_cell(c, r[i].h2d_pin.median);
+		ms_cell(c, r[i].h2d_page.median);
+		rt_num(c, r[i].d2h_bytes / 1e6, 3);
+		ms_cell(c, r[i].d2h_pin.median);
+		ms_cell(c, r[i].d2h_page.median);
+	}
+}
+
+static void roofline_row(struct rtable *t, const struct tpr_backend *be, const struct tpr_result *r)
+{
+	double s = r->kernel_ms.median * 1e-3;
+	double gbs = r->bytes / s / 1e9, gfs = r->flops / s / 1e9;
+	double balance = be->info.peak_gflops / be->info.peak_gbs;
+	double pct = 100 * gbs / be->info.peak_gbs;
+	const char *bound = "memory (random access)";
+	if (r->flops > 0) {
+		double pf = 100 * gfs / be->info.peak_gflops;
+		pct = pf > pct ? pf : pct;
+		bound = r->flops / r->bytes < balance ? "memory" : "compute";
+	}
+	rt_text(t, r->kernel);
+	rt_text(t, r->workload);
+	ms_cell(t, r->kernel_ms.median);
+	rt_num(t, r->bytes / 1e9, 4);
+	rt_num(t, r->flops / 1e9, 4);
+	rt_num(t, r->flops > 0 ? r->flops / r->bytes : NAN, 2);
+	rt_num(t, gbs, 2);
+	rt_num(t, r->flops > 0 ? gfs : NAN, 2);
+	rt_num(t, r->steps > 0 ? r->steps / s / 1e6 : NAN, 2);
+	rt_num(t, pct, 1);
+	rt_text(t, bound);
+}
+
+void tpr_report_roofline(struct report *rep, const struct tpr_backend *be,
+			 const struct tpr_result *r, size_t n)
+{
+	size_t timed = 0;
+	for (size_t i = 0; i < n; i++)
+		timed += r[i].kernel_ms.n > 0;
+	if (!timed)
+		return;
+	struct rtable *t = report_table(
+		rep, "roofline", "roofline",
+		"Roofline: compulsory bytes and FLOPs per kernel run (seed 002's FLOP model) against the device's peaks",
+		"kernel,workload,time:ms,bytes:GB,flops:GFLOP,intensity:FLOP/B,bandwidth:GB/s,"
+		"compute:GFLOP/s,walk_steps:M/s,of_peak:%,bound");
+	for (size_t i = 0; i < n; i++)
+		if (r[i].kernel_ms.n)
+			roofline_row(t, be, &r[i]);
+}

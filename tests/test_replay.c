@@ -1,0 +1,870 @@
+/*
+ * test_replay.c - tprof-replay on the CPU (always; the GPU comparisons are
+ * tests/gpu_replay.c, `make check-gpu`): Philox known answers, graph
+ * generators, walk statistics (chi-square of neighbour choices, node2vec's
+ * exact second-step distribution and its return bias), nodes without
+ * neighbours, determinism across seeds, threads and call shapes, attention
+ * (three-step and fused against the double reference), seed 002's FLOP
+ * model, log configuration scanning, backends, and the tool end to end.
+ *
+ * Run from the repository root (make check does). Seeds are fixed, so the
+ * statistical tests are deterministic: a threshold is either met or not.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "attn.h"
+#include "backend.h"
+#include "cpu.h"
+#include "graph.h"
+#include "json.h"
+#include "logcfg.h"
+#include "flops.h"
+#include "philox.h"
+#include "replay.h"
+#include "walk.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static void graph_of(struct tpr_graph *g, int32_t n, const int32_t *edges, size_t ne)
+{
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_graph_from_edges(g, n, edges, ne, &err), 0, "%s", err.buf ? err.buf : "");
+	strbuf_release(&err);
+}
+
+static void generate(struct tpr_graph *g, enum tpr_family fam, int32_t graphs, double nodes,
+		     double degree, uint64_t seed)
+{
+	struct tpr_graph_spec s = { fam, graphs, nodes, graphs > 1 ? 0.3 : 0, degree, TPR_DEFAULT_GAMMA,
+				    seed };
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_graph_generate(g, &s, &err), 0, "%s", err.buf ? err.buf : "");
+	strbuf_release(&err);
+}
+
+static void cfg_of(struct tpr_walk_cfg *c, int32_t patterns, int32_t length, double p, double q,
+		   uint64_t seed)
+{
+	struct tpr_walk_params w = { patterns, length, p, q, seed };
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_walk_cfg_make(c, &w, &err), 0, "%s", err.buf ? err.buf : "");
+	strbuf_release(&err);
+}
+
+struct walks {
+	int32_t *nodes, *edges;
+	size_t nn, ne;
+};
+
+static void walk_all(struct walks *w, const struct tpr_graph *g, const struct tpr_walk_cfg *c, int threads)
+{
+	w->nn = tpr_walk_nodes_len(c, 0, g->n);
+	w->ne = tpr_walk_edges_len(c, 0, g->n);
+	w->nodes = xmalloc((w->nn + 1) * sizeof(int32_t));
+	w->edges = xmalloc((w->ne + 1) * sizeof(int32_t));
+	if (threads == 0) {
+		tpr_walk_ref(g, c, 0, g->n, w->nodes, w->edges);
+	} else {
+		struct tpr_pool *pool = tpr_pool_new(threads);
+		tpr_walk_cpu(pool, g, c, 0, g->n, w->nodes, w->edges);
+		tpr_pool_free(pool);
+	}
+}
+
+static void walks_free(struct walks *w)
+{
+	free(w->nodes);
+	free(w->edges);
+}
+
+/* Pearson's statistic of observed counts against expected ones. */
+static double chi_square(const double *obs, const double *expect, int k)
+{
+	double x = 0;
+	for (int i = 0; i < k; i++)
+		x += (obs[i] - expect[i]) * (obs[i] - expect[i]) / expect[i];
+	return x;
+}
+
+/* ---- Philox ---------------------------------------------------------------- */
+
+static void kat(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1,
+		const uint32_t want[4])
+{
+	struct tpr_u32x4 r = tpr_philox(c0, c1, c2, c3, k0, k1);
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(r.v[i], want[i], "word %d: %#x, Random123 says %#x", i, r.v[i], want[i]);
+}
+
+Test(philox, random123_known_answers)
+{
+	static const uint32_t zero[4] = { 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8 };
+	static const uint32_t ones[4] = { 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd };
+	static const uint32_t pi[4] = { 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1 };
+	kat(0, 0, 0, 0, 0, 0, zero);
+	kat(0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, ones);
+	kat(0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344, 0xa4093822, 0x299f31d0, pi);
+}
+
+Test(philox, below_is_in_range_and_exact)
+{
+	cr_expect_eq(tpr_below(0, 7), 0);
+	cr_expect_eq(tpr_below(0xffffffffu, 7), 6);
+	cr_expect_eq(tpr_below(0x80000000u, 2), 1);
+	cr_expect_eq(tpr_below(0x7fffffffu, 2), 0);
+	cr_expect_eq(tpr_below(12345, 1), 0);
+	cr_expect(tpr_unit_float(0) == -1.0f && tpr_unit_float(0xffffffffu) < 1.0f);
+}
+
+/* ---- graphs ---------------------------------------------------------------- */
+
+/* Sorted rows, no self loops or repeats, every edge present both ways. */
+static void check_simple(const struct tpr_graph *g)
+{
+	cr_assert_eq(g->rowptr[0], 0);
+	cr_assert_eq(g->rowptr[g->n], g->m);
+	for (int32_t u = 0; u < g->n; u++)
+		for (int32_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++) {
+			int32_t v = g->col[e];
+			cr_assert(v != u, "self loop at %d", u);
+			cr_assert(e == g->rowptr[u] || g->col[e - 1] < v, "row %d not sorted/simple", u);
+			int found = 0;
+			for (int32_t f = g->rowptr[v]; f < g->rowptr[v + 1]; f++)
+				found |= g->col[f] == u;
+			cr_assert(found, "edge %d-%d has no reverse", u, v);
+		}
+}
+
+Test(graph, molecules_look_like_molecules)
+{
+	struct tpr_graph g;
+	generate(&g, TPR_FAM_MOLECULE, 500, 30, TPR_MOLECULE_DEGREE, 7);
+	check_simple(&g);
+	cr_expect_eq(g.ngraphs, 500);
+	cr_expect_eq(g.n, 15000, "the mean size is kept: %d nodes", g.n);
+	double deg = (double)g.m / g.n;
+	cr_expect(deg > 2.0 && deg < 2.25, "average degree %.3f, not ~2.1", deg);
+	for (int32_t u = 0; u < g.n; u++)
+		cr_expect_leq(g.rowptr[u + 1] - g.rowptr[u], 4, "node %d has degree > 4", u);
+	for (int32_t k = 0; k < g.ngraphs; k++) /* no edge leaves its graph */
+		for (int32_t e = g.rowptr[g.goff[k]]; e < g.rowptr[g.goff[k + 1]]; e++)
+			cr_assert(g.col[e] >= g.goff[k] && g.col[e] < g.goff[k + 1]);
+	tpr_graph_free(&g);
+}
+
+Test(graph, random_families_have_their_shape)
+{
+	struct tpr_graph er, pl;
+	generate(&er, TPR_FAM_ER, 1, 20000, 4, 3);
+	generate(&pl, TPR_FAM_POWERLAW, 1, 20000, 4, 3);
+	check_simple(&er);
+	check_simple(&pl);
+	double d = (double)er.m / er.n;
+	cr_expect(d > 3.9 && d <= 4.0, "Erdos-Renyi degree %.3f", d);
+	int32_t maxdeg = 0, isolated = 0;
+	for (int32_t u = 0; u < pl.n; u++) {
+		int32_t k = pl.rowptr[u + 1] - pl.rowptr[u];
+		maxdeg = k > maxdeg ? k : maxdeg;
+		isolated += k == 0;
+	}
+	cr_expect_gt(maxdeg, 100, "power-law hub degree only %d", maxdeg);
+	cr_expect_gt(isolated, 0, "power-law graphs have nodes without neighbours");
+	tpr_graph_free(&er);
+	tpr_graph_free(&pl);
+}
+
+Test(graph, same_seed_same_graph)
+{
+	struct tpr_graph a, b, c;
+	generate(&a, TPR_FAM_POWERLAW, 3, 2000, 3, 11);
+	generate(&b, TPR_FAM_POWERLAW, 3, 2000, 3, 11);
+	generate(&c, TPR_FAM_POWERLAW, 3, 2000, 3, 12);
+	cr_assert_eq(a.n, b.n);
+	cr_assert_eq(a.m, b.m);
+	cr_expect(!memcmp(a.rowptr, b.rowptr, ((size_t)a.n + 1) * 4) && !memcmp(a.col, b.col, (size_t)a.m * 4));
+	cr_expect(a.m != c.m || memcmp(a.col, c.col, (size_t)a.m * 4), "another seed, another graph");
+	tpr_graph_free(&a);
+	tpr_graph_free(&b);
+	tpr_graph_free(&c);
+}
+
+Test(graph, bad_specs_are_refused)
+{
+	struct tpr_graph g;
+	struct strbuf err = STRBUF_INIT;
+	struct tpr_graph_spec s = { TPR_FAM_ER, 0, 10, 0, 2, 2.5, 1 };
+	cr_expect_eq(tpr_graph_generate(&g, &s, &err), -1);
+	s.graphs = 1, s.family = TPR_FAM_POWERLAW, s.gamma = 1.5;
+	cr_expect_eq(tpr_graph_generate(&g, &s, &err), -1);
+	int32_t bad[] = { 0, 5 };
+	cr_expect_eq(tpr_graph_from_edges(&g, 3, bad, 1, &err), -1);
+	cr_expect(strstr(err.buf, "outside") != NULL);
+	strbuf_release(&err);
+}
+
+/* ---- walks ----------------------------------------------------------------- */
+
+/* Every step follows an edge of its node, named by its sorted-edge id. */
+static void check_walks(const struct tpr_graph *g, const struct tpr_walk_cfg *c, const struct walks *w)
+{
+	int32_t L = c->length;
+	for (size_t i = 0; i < (size_t)c->patterns * g->n; i++) {
+		const int32_t *nd = w->nodes + i * (size_t)(L + 1), *ed = w->edges + i * (size_t)L;
+		cr_assert_eq(nd[0], (int32_t)(i % (size_t)g->n), "walk %zu starts elsewhere", i);
+		for (int32_t t = 0; t < L; t++) {
+			int32_t u = nd[t];
+			if (g->rowptr[u] == g->rowptr[u + 1]) {
+				cr_assert(ed[t] == -1 && nd[t + 1] == u, "walk %zu moved from isolated %d", i, u);
+				continue;
+			}
+			cr_assert(ed[t] >= g->rowptr[u] && ed[t] < g->rowptr[u + 1], "walk %zu step %d: edge %d not of node %d", i, t, ed[t], u);
+			cr_assert_eq(g->col[ed[t]], nd[t + 1]);
+		}
+	}
+}
+
+Test(walk, steps_follow_sorted_edges)
+{
+	struct tpr_graph g;
+	struct tpr_walk_cfg c, n2v;
+	struct walks a, b;
+	generate(&g, TPR_FAM_POWERLAW, 1, 3000, 3, 5);
+	cfg_of(&c, 4, 8, 1, 1, 9);
+	cfg_of(&n2v, 4, 8, 0.5, 2, 9);
+	walk_all(&a, &g, &c, 2);
+	walk_all(&b, &g, &n2v, 2);
+	check_walks(&g, &c, &a);
+	check_walks(&g, &n2v, &b);
+	walks_free(&a);
+	walks_free(&b);
+	tpr_graph_free(&g);
+}
+
+/* A star: node 0 with 7 leaves. Each leaf must be the first step of 1/7 of node 0's walks. */
+Test(walk, neighbours_chosen_uniformly_chi_square)
+{
+	int32_t edges[14];
+	for (int i = 0; i < 7; i++)
+		edges[2 * i] = 0, edges[2 * i + 1] = i + 1;
+	struct tpr_graph g;
+	struct tpr_walk_cfg c;
+	struct walks w;
+	graph_of(&g, 8, edges, 7);
+	cfg_of(&c, 70000, 1, 1, 1, 2024);
+	walk_all(&w, &g, &c, 2);
+	double obs[7] = { 0 }, expect[7];
+	for (int32_t p = 0; p < c.patterns; p++)
+		obs[w.nodes[(size_t)p * 8 * 2 + 1] - 1]++; /* walk (p, node 0), step 1 */
+	for (int i = 0; i < 7; i++)
+		expect[i] = c.patterns / 7.0;
+	double x = chi_square(obs, expect, 7);
+	cr_expect_lt(x, 22.46, "chi-square %.2f with 6 degrees of freedom (p < 0.001)", x);
+	walks_free(&w);
+	tpr_graph_free(&g);
+}
+
+/* Every transition of long walks on a random graph, all nodes pooled: sum of per-node statistics. */
+Test(walk, all_transitions_uniform_chi_square)
+{
+	struct tpr_graph g;
+	struct tpr_walk_cfg c;
+	struct walks w;
+	generate(&g, TPR_FAM_ER, 1, 200, 6, 77);
+	cfg_of(&c, 200, 20, 1, 1, 78);
+	walk_all(&w, &g, &c, 2);
+	double *count = xcalloc((size_t)g.m, sizeof(double)), *from = xcalloc((size_t)g.n, sizeof(double));
+	for (size_t e = 0; e < w.ne; e++)
+		if (w.edges[e] >= 0)
+			count[w.edges[e]]++;
+	for (int32_t u = 0; u < g.n; u++)
+		for (int32_t e = g.rowptr[u]; e < g.rowptr[u + 1]; e++)
+			from[u] += count[e];
+	double x = 0, df = 0;
+	for (int32_t u = 0; u < g.n; u++) {
+		int32_t deg = g.rowptr[u + 1] - g.rowptr[u];
+		if (deg < 2 || from[u] == 0)
+			continue;
+		for (int32_t e = g.rowptr[u]; e < g.rowptr[u + 1]; e++) {
+			double ex = from[u] / deg;
+			x += (count[e] - ex) * (count[e] - ex) / ex;
+		}
+		df += deg - 1;
+	}
+	/* chi-square(df) is about normal(df, 2 df) here: 4.5 sigma is p ~ 3e-6 */
+	cr_expect_lt(x, df + 4.5 * sqrt(2 * df), "chi-square %.1f with %.0f degrees of freedom", x, df);
+	cr_expect_gt(x, df - 4.5 * sqrt(2 * df), "chi-square %.1f: too uniform to be random", x);
+	free(count);
+	free(from);
+	walks_free(&w);
+	tpr_graph_free(&g);
+}
+
+/*
+ * node2vec's second step from t=0 through v=1: v's neighbours are t itself
+ * (weight 1/p), 2 (also adjacent to t: 1) and 3, 4 (1/q each).
+ */
+Test(walk, node2vec_second_step_has_exact_weights)
+{
+	const int32_t edges[] = { 0, 1, 1, 2, 1, 3, 1, 4, 0, 2 };
+	struct tpr_graph g;
+	struct tpr_walk_cfg c;
+	struct walks w;
+	double p = 0.5, q = 2, wsum = 1 / p + 1 + 2 / q;
+	graph_of(&g, 5, edges, 5);
+	cfg_of(&c, 60000, 2, p, q, 31);
+	walk_all(&w, &g, &c, 2);
+	double obs[4] = { 0 }, n = 0;
+	for (int32_t k = 0; k < c.patterns; k++) {
+		const int32_t *nd = w.nodes + (size_t)k * 5 * 3; /* walk (k, start 0) */
+		if (nd[1] != 1)
+			continue;
+		n++;
+		obs[nd[2] == 0 ? 0 : nd[2] == 2 ? 1 : nd[2] == 3 ? 2 : 3]++;
+	}
+	double expect[4] = { n / p / wsum, n / wsum, n / q / wsum, n / q / wsum };
+	double x = chi_square(obs, expect, 4);
+	cr_expect_lt(x, 16.27, "chi-square %.2f with 3 degrees of freedom (p < 0.001): %g %g %g %g of %g", x,
+		     obs[0], obs[1], obs[2], obs[3], n);
+	walks_free(&w);
+	tpr_graph_free(&g);
+}
+
+static double return_rate(const struct tpr_graph *g, double p, double q)
+{
+	struct tpr_walk_cfg c;
+	struct walks w;
+	cfg_of(&c, 20, 10, p, q, 5);
+	walk_all(&w, g, &c, 2);
+	double back = 0, steps = 0;
+	for (size_t i = 0; i < (size_t)c.patterns * g->n; i++) {
+		const int32_t *nd = w.nodes + i * 11;
+		for (int t = 2; t <= 10; t++, steps++)
+			back += nd[t] == nd[t - 2];
+	}
+	walks_free(&w);
+	return back / steps;
+}
+
+Test(walk, node2vec_small_p_returns_more)
+{
+	struct tpr_graph g;
+	generate(&g, TPR_FAM_ER, 1, 500, 5, 8);
+	double small = return_rate(&g, 0.25, 1), uniform = return_rate(&g, 1, 1), large = return_rate(&g, 4, 1);
+	cr_expect(small > uniform && uniform > large, "return rates p=0.25 %.3f, p=1 %.3f, p=4 %.3f", small,
+		  uniform, large);
+	cr_expect_gt(small, 2 * large);
+	tpr_graph_free(&g);
+}
+
+Test(walk, nodes_without_neighbours_stay_put)
+{
+	const int32_t edges[] = { 0, 1, 1, 2 }; /* node 3 has no neighbours */
+	struct tpr_graph g;
+	graph_of(&g, 4, edges, 2);
+	for (int n2v = 0; n2v < 2; n2v++) {
+		struct tpr_walk_cfg c;
+		struct walks w;
+		cfg_of(&c, 3, 6, n2v ? 0.3 : 1, n2v ? 3 : 1, 1);
+		walk_all(&w, &g, &c, 1);
+		for (int32_t k = 0; k < 3; k++) {
+			const int32_t *nd = w.nodes + ((size_t)k * 4 + 3) * 7, *ed = w.edges + ((size_t)k * 4 + 3) * 6;
+			for (int t = 0; t < 6; t++)
+				cr_expect(nd[t + 1] == 3 && ed[t] == -1, "isolated walk moved (node2vec %d)", n2v);
+		}
+		check_walks(&g, &c, &w);
+		walks_free(&w);
+	}
+	tpr_graph_free(&g);
+}
+
+Test(walk, deterministic_across_threads_shapes_and_seeds)
+{
+	struct tpr_graph g;
+	struct tpr_walk_cfg c, c2;
+	struct walks ref, mt, other;
+	generate(&g, TPR_FAM_MOLECULE, 50, 25, TPR_MOLECULE_DEGREE, 4);
+	cfg_of(&c, 8, 5, 0.7, 1.3, 1234);
+	cfg_of(&c2, 8, 5, 0.7, 1.3, 1235);
+	walk_all(&ref, &g, &c, 0);
+	walk_all(&mt, &g, &c, 2);
+	walk_all(&other, &g, &c2, 2);
+	cr_expect(!memcmp(ref.nodes, mt.nodes, ref.nn * 4) && !memcmp(ref.edges, mt.edges, ref.ne * 4),
+		  "the threads changed the walks");
+	cr_expect(memcmp(ref.nodes, other.nodes, ref.nn * 4), "another seed gave the same walks");
+	/* one call per graph gives the walks of the batched call */
+	int32_t *nodes = xmalloc(ref.nn * 4), *edges = xmalloc(ref.ne * 4 + 4);
+	for (int32_t k = 0; k < g.ngraphs; k++) {
+		int32_t a = g.goff[k], b = g.goff[k + 1];
+		tpr_walk_ref(&g, &c, a, b, nodes, edges);
+		for (int32_t p = 0; p < c.patterns; p++)
+			cr_assert(!memcmp(nodes + (size_t)p * (b - a) * 6, ref.nodes + ((size_t)p * g.n + a) * 6,
+					  (size_t)(b - a) * 6 * 4),
+				  "graph %d pattern %d differs when walked alone", k, p);
+	}
+	free(nodes);
+	free(edges);
+	walks_free(&ref);
+	walks_free(&mt);
+	walks_free(&other);
+	tpr_graph_free(&g);
+}
+
+Test(walk, bad_parameters_are_refused)
+{
+	struct tpr_walk_cfg c;
+	struct strbuf err = STRBUF_INIT;
+	struct tpr_walk_params w = { 0, 5, 1, 1, 1 };
+	cr_expect_eq(tpr_walk_cfg_make(&c, &w, &err), -1);
+	w.patterns = 1, w.p = 0;
+	cr_expect_eq(tpr_walk_cfg_make(&c, &w, &err), -1);
+	w.p = 1, w.q = NAN;
+	cr_expect_eq(tpr_walk_cfg_make(&c, &w, &err), -1);
+	strbuf_release(&err);
+}
+
+/* ---- attention ---------------------------------------------------------------- */
+
+static double attn_error(const struct tpr_graph_spec *s, int32_t dim, int32_t heads, int project,
+			 int fused, int threads)
+{
+	struct tpr_attn_data d;
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_attn_data_make(&d, s, dim, heads, project, fused, &err), 0, "%s",
+		     err.buf ? err.buf : "");
+	size_t nd = (size_t)d.job.n * dim;
+	double *ref = xmalloc(nd * sizeof(*ref));
+	float *out = xmalloc(nd * sizeof(*out));
+	struct tpr_pool *pool = tpr_pool_new(threads);
+	struct tpr_attn_ws *ws = tpr_attn_ws_new(&d.job, tpr_pool_size(pool));
+	tpr_attn_ref(&d.job, ref);
+	tpr_attn_cpu(pool, &d.job, ws, out);
+	double e = tpr_rel_err(out, ref, nd);
+	tpr_attn_ws_free(ws);
+	tpr_pool_free(pool);
+	free(ref);
+	free(out);
+	tpr_attn_data_free(&d);
+	strbuf_release(&err);
+	return e;
+}
+
+Test(attention, both_variants_match_the_double_reference)
+{
+	/* sizes 1..~60 nodes (one-node graphs included), head sizes 75 and 16 */
+	struct tpr_graph_spec small = { TPR_FAM_MOLECULE, 40, 30, 0.97, 0, 0, 3 };
+	struct tpr_graph_spec big = { TPR_FAM_MOLECULE, 1, 700, 0, 0, 0, 4 };
+	for (int fused = 0; fused < 2; fused++)
+		for (int project = 0; project < 2; project++) {
+			double e1 = attn_error(&small, 300, 4, project, fused, 1);
+			double e2 = attn_error(&big, 128, 8, project, fused, 2);
+			cr_expect_lt(e1, 1e-5, "fused %d project %d: relative error %.3g (d300 h4)", fused, project, e1);
+			cr_expect_lt(e2, 1e-5, "fused %d project %d: relative error %.3g (d128 h8, 700 nodes)", fused,
+				     project, e2);
+		}
+}
+
+Test(attention, fused_equals_three_step_closely)
+{
+	struct tpr_graph_spec s = { TPR_FAM_MOLECULE, 10, 300, 0.5, 0, 0, 9 };
+	struct tpr_attn_data a, b;
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_attn_data_make(&a, &s, 64, 4, 1, 0, &err), 0);
+	cr_assert_eq(tpr_attn_data_make(&b, &s, 64, 4, 1, 1, &err), 0);
+	size_t nd = (size_t)a.job.n * 64;
+	float *oa = xmalloc(nd * 4), *ob = xmalloc(nd * 4);
+	double *wide = xmalloc(nd * sizeof(double));
+	struct tpr_pool *pool = tpr_pool_new(2);
+	struct tpr_attn_ws *wa = tpr_attn_ws_new(&a.job, 2), *wb = tpr_attn_ws_new(&b.job, 2);
+	tpr_attn_cpu(pool, &a.job, wa, oa);
+	tpr_attn_cpu(pool, &b.job, wb, ob);
+	for (size_t i = 0; i < nd; i++)
+		wide[i] = oa[i];
+	cr_expect_lt(tpr_rel_err(ob, wide, nd), 1e-5);
+	tpr_attn_ws_free(wa);
+	tpr_attn_ws_free(wb);
+	tpr_pool_free(pool);
+	free(oa);
+	free(ob);
+	free(wide);
+	tpr_attn_data_free(&a);
+	tpr_attn_data_free(&b);
+	strbuf_release(&err);
+}
+
+Test(attention, large_scores_do_not_overflow)
+{
+	/* q . k up to ~1e4 / sqrt(dh): the maximum subtraction keeps exp finite */
+	struct tpr_graph_spec s = { TPR_FAM_MOLECULE, 2, 50, 0, 0, 0, 5 };
+	struct tpr_attn_data d;
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_attn_data_make(&d, &s, 32, 2, 0, 1, &err), 0);
+	size_t nd = (size_t)d.job.n * 32;
+	for (size_t i = 0; i < 2 * nd; i++)
+		d.buf[i] *= 30; /* q and k */
+	float *out = xmalloc(nd * 4);
+	double *ref = xmalloc(nd * sizeof(double));
+	struct tpr_pool *pool = tpr_pool_new(1);
+	for (int fused = 0; fused < 2; fused++) {
+		d.job.fused = fused;
+		struct tpr_attn_ws *ws = tpr_attn_ws_new(&d.job, 1);
+		tpr_attn_ref(&d.job, ref);
+		tpr_attn_cpu(pool, &d.job, ws, out);
+		double e = tpr_rel_err(out, ref, nd);
+		cr_expect(e < 1e-4, "fused %d: relative error %.3g with large scores", fused, e);
+		tpr_attn_ws_free(ws);
+	}
+	tpr_pool_free(pool);
+	free(out);
+	free(ref);
+	tpr_attn_data_free(&d);
+	strbuf_release(&err);
+}
+
+Test(attention, inconsistent_shapes_are_refused)
+{
+	struct tpr_graph_spec s = { TPR_FAM_MOLECULE, 2, 10, 0, 0, 0, 5 };
+	struct tpr_attn_data d;
+	struct strbuf err = STRBUF_INIT;
+	cr_expect_eq(tpr_attn_data_make(&d, &s, 300, 7, 1, 1, &err), -1);
+	cr_expect(strstr(err.buf, "multiple") != NULL, "%s", err.buf);
+	strbuf_release(&err);
+}
+
+/* ---- models ---------------------------------------------------------------- */
+
+/* The configuration seed 002's sample prints, and its printed estimate. */
+Test(model, seed_002_flops_reproduced)
+{
+	struct tpr_gt_model m = { 1, 500, 500.0 * 500, 2500, 128, 8, 256, 6 };
+	struct tpr_gt_flops f;
+	tpr_gt_flops(&m, &f);
+	cr_expect(fabs(f.total / 1e9 - 1.82) < 0.005, "total %.4f GFLOPs, logged 1.82", f.total / 1e9);
+	cr_expect(fabs(f.attention / 1e9 - 1.22) < 0.005, "attention %.4f, logged 1.22", f.attention / 1e9);
+	cr_expect(fabs(f.ffn / 1e9 - 0.40) < 0.005, "FFN %.4f, logged 0.40", f.ffn / 1e9);
+	cr_expect(fabs(f.mpnn / 1e9 - 0.20) < 0.005, "MPNN %.4f, logged 0.20", f.mpnn / 1e9);
+	cr_expect_eq(tpr_flops_linear(3, 5, 7), 2 * 3 * 5 * 7);
+}
+
+Test(model, kernel_work)
+{
+	const int32_t goff[] = { 0, 10, 30 };
+	struct tpr_attn_job j = { 2, goff, 30, 64, 4, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct tpr_work w;
+	tpr_work_attn(&j, &w);
+	cr_expect_eq(w.units, (100 + 400) * 4.0);
+	cr_expect_eq(w.flops, 4 * 500.0 * 64 + 5 * 500.0 * 4);
+	j.fused = 0;
+	struct tpr_work w3;
+	tpr_work_attn(&j, &w3);
+	cr_expect_gt(w3.bytes, w.bytes, "three steps move their scores");
+}
+
+/* ---- log configuration ---------------------------------------------------------- */
+
+static void scan(struct tpr_logcfg *c, const char *line, uint64_t n)
+{
+	tpr_logcfg_line(c, line, strlen(line), n);
+}
+
+Test(logcfg, sizes_from_free_text)
+{
+	struct tpr_logcfg c;
+	tpr_logcfg_init(&c);
+	scan(&c, "GPM tower: num_patterns=64, pattern_size=8, hidden_dim=300, readout=mean", 3);
+	scan(&c, "Dropped 0 samples with empty SMILES; 10000 graphs, avg 28.9 nodes, avg 62.4 edges", 4);
+	scan(&c, "INFO - Arguments: Namespace(model='gt', hidden_dim=128, num_layers=6, num_heads=8, "
+		 "ffn_dim=256, num_nodes=500, avg_degree=5, lr=1e-3)", 5);
+	scan(&c, "Profiling batch: 32 graphs from the test split, 4821 nodes, 9874 edges", 6);
+	scan(&c, "  profiling num_nodes=100 (num_edges=500, 100 runs)...", 7);
+	scan(&c, "2024-11-02 10:12:41,105 - INFO - Using device: cuda (NVIDIA A100-SXM4-40GB, 39.39 GB)", 8);
+	cr_expect_eq(c.v[CFG_PATTERNS], 64);
+	cr_expect_eq(c.v[CFG_PATTERN_SIZE], 8);
+	cr_expect_eq(c.v[CFG_HIDDEN], 300, "the first value wins");
+	cr_expect_eq(c.line[CFG_HIDDEN], 3);
+	cr_expect_eq(c.v[CFG_LAYERS], 6);
+	cr_expect_eq(c.v[CFG_HEADS], 8);
+	cr_expect_eq(c.v[CFG_NODES], 500, "later scaling lines do not override");
+	cr_expect_eq(c.v[CFG_EDGES], 500);
+	cr_expect(fabs(c.v[CFG_DS_EDGES] / c.v[CFG_DS_NODES] - 2.159) < 0.001);
+	cr_expect_eq(c.v[CFG_BATCH_GRAPHS], 32);
+	cr_expect_eq(c.v[CFG_BATCH_NODES], 4821);
+	cr_expect(tpr_logcfg_has(&c, CFG_GPU));
+	cr_expect_str_eq(c.gpu, "NVIDIA A100-SXM4-40GB");
+}
+
+Test(logcfg, whole_sample_log)
+{
+	struct tpr_logcfg c;
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tpr_logcfg_scan("samples/graph-llava-pretrain.log", &c, &err), 0);
+	cr_expect_eq(c.v[CFG_PATTERNS], 64);
+	cr_expect_eq(c.line[CFG_PATTERNS], 27);
+	cr_expect(tpr_logcfg_has(&c, CFG_GPU), "DeepSpeed's cuda accelerator line");
+	cr_expect_eq(tpr_logcfg_scan("/nonexistent/log", &c, &err), -1);
+	strbuf_release(&err);
+}
+
+/* ---- backends ---------------------------------------------------------------- */
+
+Test(backend, choices_and_fallback)
+{
+	struct tpr_backend be;
+	struct strbuf note = STRBUF_INIT, err = STRBUF_INIT;
+	int code = 0;
+	cr_assert_eq(tpr_backend_open(&be, "cpu", 2, &note, &err, &code), 0);
+	cr_expect_eq(be.kind, TPR_BE_CPU);
+	cr_expect_eq(note.len, 0);
+	cr_expect(be.info.peak_gbs > 0 && be.info.peak_gflops > 0);
+	tpr_backend_close(&be);
+	cr_expect_eq(tpr_backend_open(&be, "tpu", 2, &note, &err, &code), -1);
+	cr_expect_eq(code, TP_EXIT_INPUT);
+	strbuf_reset(&err);
+	cr_assert_eq(tpr_backend_open(&be, "auto", 2, &note, &err, &code), 0);
+	if (be.kind == TPR_BE_CPU)
+		cr_expect(strstr(note.buf, "falling back to the CPU") && !strchr(note.buf, '\n'),
+			  "one line saying why: %s", note.buf);
+	int have_gpu = be.kind == TPR_BE_CUDA;
+	tpr_backend_close(&be);
+	int rc = tpr_backend_open(&be, "cuda", 2, &note, &err, &code);
+	cr_expect_eq(rc == 0, have_gpu);
+	if (rc == 0)
+		tpr_backend_close(&be);
+	else
+		cr_expect_eq(code, TP_EXIT_INTERNAL);
+	strbuf_release(&note);
+	strbuf_release(&err);
+}
+
+Test(backend, cpu_measurements)
+{
+	struct tpr_backend be;
+	struct strbuf note = STRBUF_INIT, err = STRBUF_INIT;
+	int code;
+	struct tpr_graph g;
+	struct tpr_walk_cfg c;
+	struct tpr_measure m;
+	struct tpr_timing_opts o = { 1, 4, 10 };
+	cr_assert_eq(tpr_backend_open(&be, "cpu", 2, &note, &err, &code), 0);
+	generate(&g, TPR_FAM_MOLECULE, 20, 30, TPR_MOLECULE_DEGREE, 1);
+	cfg_of(&c, 8, 5, 1, 1, 1);
+	tpr_measure_init(&m, o.trials);
+	cr_assert_eq(tpr_bench_walks(&be, &g, &c, &o, TPR_PER_GRAPH, &m, &err), 0);
+	cr_expect_eq(m.kernel.n, 4);
+	cr_expect_eq(m.call.n, 4);
+	cr_expect_eq(m.calls, 20);
+	cr_expect_eq(m.h2d_pinned.n, 0, "no copies on the CPU");
+	struct tpr_stat st;
+	tpr_stat_of(&m.kernel, &st);
+	cr_expect(st.min <= st.median && st.median <= st.max && st.min > 0);
+	tpr_measure_free(&m);
+	tpr_measure_init(&m, o.trials);
+	cr_assert_eq(tpr_bench_walks(&be, &g, &c, &o, TPR_PER_GRAPH | TPR_NO_KERNEL, &m, &err), 0);
+	cr_expect_eq(m.kernel.n, 0);
+	cr_expect_eq(m.call.n, 4);
+	tpr_measure_free(&m);
+	/* a run through the backend equals the reference */
+	struct walks ref;
+	walk_all(&ref, &g, &c, 0);
+	int32_t *nodes = xmalloc(ref.nn * 4), *edges = xmalloc(ref.ne * 4);
+	cr_assert_eq(tpr_run_walks(&be, &g, &c, nodes, edges, &err), 0);
+	cr_expect(!memcmp(nodes, ref.nodes, ref.nn * 4) && !memcmp(edges, ref.edges, ref.ne * 4));
+	free(nodes);
+	free(edges);
+	walks_free(&ref);
+	tpr_graph_free(&g);
+	tpr_backend_close(&be);
+	strbuf_release(&note);
+	strbuf_release(&err);
+}
+
+/* ---- end to end ----------------------------------------------------------------- */
+
+struct result {
+	int status;
+	struct strbuf out, err;
+};
+
+static void slurp(const char *path, struct strbuf *sb)
+{
+	FILE *fp = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+	strbuf_addstr(sb, "");
+	if (!fp)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(sb, buf, n);
+	fclose(fp);
+}
+
+static struct result run(const char *cmd)
+{
+	struct result r = { 0, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf full = STRBUF_INIT;
+	char outp[] = "/tmp/tprof-replay-out-XXXXXX", errp[] = "/tmp/tprof-replay-err-XXXXXX";
+	int fo = mkstemp(outp), fe = mkstemp(errp);
+	strbuf_addf(&full, "{ %s\n} >%s 2>%s", cmd, outp, errp);
+	int st = system(full.buf);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	slurp(outp, &r.out);
+	slurp(errp, &r.err);
+	close(fo);
+	close(fe);
+	unlink(outp);
+	unlink(errp);
+	strbuf_release(&full);
+	return r;
+}
+
+static void result_free(struct result *r)
+{
+	strbuf_release(&r->out);
+	strbuf_release(&r->err);
+}
+
+#define QUICK "--trials 2 --warmup 0 --budget 0.2"
+
+Test(cli, validate_prints_the_verdict_table)
+{
+	struct result r = run("bin/tprof-replay --validate samples/graph-llava-pretrain.log --backend cpu " QUICK);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err.buf);
+	cr_expect_eq(r.err.len, 0, "stderr: %s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "Logged timings against their replay") != NULL);
+	cr_expect(strstr(r.out.buf, "GPM pattern gen") != NULL);
+	cr_expect(strstr(r.out.buf, "warm-up") != NULL, "the first window (312.77 ms) is a warm-up");
+	cr_expect(strstr(r.out.buf, "Roofline") != NULL);
+	result_free(&r);
+}
+
+static const struct json_value *find_table(const struct json_value *root, const char *id)
+{
+	const struct json_value *secs = json_get(root, "sections");
+	for (size_t i = 0; secs && i < secs->arr.n; i++) {
+		const struct json_value *tabs = json_get(&secs->arr.items[i], "tables");
+		for (size_t k = 0; tabs && k < tabs->arr.n; k++) {
+			const struct json_value *tid = json_get(&tabs->arr.items[k], "id");
+			if (tid && !strcmp(tid->str.s, id))
+				return &tabs->arr.items[k];
+		}
+	}
+	return NULL;
+}
+
+Test(cli, validate_json_has_a_row_per_window)
+{
+	struct result r = run("bin/tprof-replay --validate samples/graph-llava-pretrain.log -b cpu -f json " QUICK);
+	struct json_doc doc = JSON_DOC_INIT;
+	struct json_error je;
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err.buf);
+	cr_assert_eq(json_parse(r.out.buf, r.out.len, &doc, &je), 0, "not JSON: %s", je.msg);
+	cr_expect_str_eq(json_get(doc.root, "tool")->str.s, "tprof-replay");
+	const struct json_value *t = find_table(doc.root, "verdicts");
+	cr_assert_not_null(t);
+	const struct json_value *rows = json_get(t, "rows");
+	cr_expect_eq(rows->arr.n, 60, "60 [GPM TIMING] windows, %zu rows", rows->arr.n);
+	size_t warm = 0;
+	for (size_t i = 0; i < rows->arr.n; i++) {
+		const struct json_value *row = &rows->arr.items[i];
+		cr_assert_eq(row->arr.n, 8);
+		cr_expect(row->arr.items[3].num.v > 0 && row->arr.items[4].num.v > 0);
+		warm += !strcmp(row->arr.items[6].str.s, "warm-up");
+	}
+	cr_expect_eq(warm, 1, "only the first window is a warm-up");
+	cr_expect_not_null(find_table(doc.root, "roofline"));
+	cr_expect_not_null(find_table(doc.root, "device"));
+	json_free(&doc);
+	result_free(&r);
+}
+
+Test(cli, benchmark_mode_and_auto_backend)
+{
+	struct result r = run("bin/tprof-replay --graphs 20 --nodes 20 --hidden 64 --heads 4 -f csv " QUICK);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err.buf);
+	cr_expect(strstr(r.out.buf, "walks uniform") && strstr(r.out.buf, "attention fused") &&
+		  strstr(r.out.buf, "attention three-step"));
+	if (!strstr(r.out.buf, "cuda,")) /* no GPU: one line on stderr says so */
+		cr_expect(strstr(r.err.buf, "falling back to the CPU") && strchr(r.err.buf, '\n') == r.err.buf + r.err.len - 1,
+			  "stderr: %s", r.err.buf);
+	result_free(&r);
+	r = run("bin/tprof-replay -b cpu --kernel walk --family powerlaw --graphs 1 --nodes 5000 --p 0.5 --q 2 " QUICK);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "walks node2vec p=0.5 q=2") != NULL);
+	result_free(&r);
+}
+
+Test(cli, exit_codes)
+{
+	static const struct {
+		const char *cmd;
+		int status;
+	} cases[] = {
+		{ "bin/tprof-replay --frobnicate", 2 },
+		{ "bin/tprof-replay --validate /nonexistent.log", 2 },
+		{ "bin/tprof-replay --validate -", 2 },
+		{ "bin/tprof-replay --backend tpu", 2 },
+		{ "bin/tprof-replay --patterns 0", 2 },
+		{ "bin/tprof-replay --band 3:1", 2 },
+		{ "bin/tprof-replay -b cpu --hidden 30 --heads 7 --kernel attention", 2 },
+		{ "bin/tprof-replay -b cpu --kernel walk --graphs 2 -o /nonexistent/dir/out.json " QUICK, 3 },
+		{ "bin/tprof-replay --help", 0 },
+		{ "bin/tprof --version", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct result r = run(cases[i].cmd);
+		cr_expect_eq(r.status, cases[i].status, "%s: exit %d, want %d (%s)", cases[i].cmd, r.status,
+			     cases[i].status, r.err.buf);
+		result_free(&r);
+	}
+	struct result r = run("bin/tprof-replay -b auto --kernel walk --graphs 2 " QUICK);
+	if (strstr(r.out.buf, "cpu ")) {
+		result_free(&r);
+		r = run("bin/tprof-replay -b cuda --kernel walk --graphs 2");
+		cr_expect_eq(r.status, 5, "no device: --backend cuda is a device failure (%s)", r.err.buf);
+	}
+	result_free(&r);
+}
+
+/* Every long option of --help is on a tag line (after .TP) of the man page's OPTIONS. */
+Test(cli, options_documented)
+{
+	struct result r = run("bin/tprof-replay --help");
+	struct strbuf page = STRBUF_INIT, tags = STRBUF_INIT;
+	slurp("man/tprof-replay.1", &page);
+	cr_assert_gt(page.len, 1000, "man/tprof-replay.1 missing");
+	const char *opts = strstr(page.buf, "\n.SH OPTIONS"), *end = opts ? strstr(opts + 1, "\n.SH ") : NULL;
+	cr_assert(opts && end, "no OPTIONS section");
+	for (const char *p = opts; p && p < end; p = strchr(p + 1, '\n'))
+		if (!strncmp(p, "\n.TP\n", 5)) {
+			const char *tag = p + 5, *nl = strchr(tag, '\n');
+			for (const char *c = tag; c < nl; c++)
+				if (!(c[0] == '\\' && c[1] == '-'))
+					strbuf_addch(&tags, *c); /* "\-" is a plain '-' */
+			strbuf_addch(&tags, '\n');
+		}
+	int n = 0;
+	for (const char *p = strstr(r.out.buf, "  --"); p; p = strstr(p + 1, "--")) {
+		char opt[64];
+		size_t k = 0;
+		while (k < sizeof(opt) - 1 && (p[k] == '-' || (p[k] >= 'a' && p[k] <= 'z') || p[k] == ' '))
+			opt[k] = p[k], k++;
+		opt[k] = '\0';
+		char *o = opt + strspn(opt, " ");
+		o[strcspn(o, " ")] = '\0';
+		if (strlen(o) < 3 || strncmp(o, "--", 2))
+			continue;
+		const char *hit = strstr(tags.buf, o);
+		while (hit && (hit[strlen(o)] == '-' || (hit[strlen(o)] >= 'a' && hit[strlen(o)] <= 'z')))
+			hit = strstr(hit + 1, o);
+		cr_expect(hit != NULL, "%s (from --help) has no .TP entry in man/tprof-replay.1", o);
+		n++;
+	}
+	cr_expect_gt(n, 20, "only %d options found in --help", n);
+	strbuf_release(&page);
+	strbuf_release(&tags);
+	result_free(&r);
+}
