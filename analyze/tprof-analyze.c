@@ -56,6 +56,7 @@ static const char usage[] =
 	"Input and output:\n"
 	"  -f, --format FMT         table (default), json, csv, markdown, html, xlsx\n"
 	"  -o, --output FILE        write to FILE (format from its extension)\n"
+	"      --csv-dir DIR        also write one CSV per table into DIR (id.csv)\n"
 	"  -j, --threads N          parser threads for large logs (default: cores)\n"
 	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
 	"      --color WHEN         auto (default), always, never; NO_COLOR is respected\n"
@@ -110,6 +111,7 @@ enum {
 	OPT_PREDICT,
 	OPT_LABEL,
 	OPT_COLOR,
+	OPT_CSVDIR,
 	OPT_VERSION,
 };
 
@@ -150,6 +152,7 @@ int main(int argc, char **argv)
 		{ "predict", required_argument, NULL, OPT_PREDICT },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "csv-dir", required_argument, NULL, OPT_CSVDIR },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "threads", required_argument, NULL, 'j' },
@@ -162,7 +165,7 @@ int main(int argc, char **argv)
 	struct an_opts o;
 	an_opts_default(&o);
 	unsigned which = 0;
-	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto";
+	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto", *csv_dir = NULL;
 	int threads = tp_ncpus(), opt, quiet = 0;
 	struct an_param params[256];
 	size_t nparams = 0, nlabels = 0;
@@ -233,6 +236,9 @@ int main(int argc, char **argv)
 				return TP_EXIT_INPUT;
 			}
 			labels[nlabels++] = optarg;
+			break;
+		case OPT_CSVDIR:
+			csv_dir = optarg;
 			break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
@@ -321,6 +327,11 @@ int main(int argc, char **argv)
 
 	struct outfile of;
 	int rc = TP_EXIT_OK;
+	if (csv_dir && !ls.failed && render_csv_dir(&rep, csv_dir, &err) < 0) {
+		tp_error("tprof-analyze", "--csv-dir: %s", err.buf);
+		rc = TP_EXIT_OUTPUT;
+	}
+	strbuf_reset(&err);
 	if (outfile_open(&of, output, &err) < 0) {
 		tp_error("tprof-analyze", "%s", err.buf);
 		rc = TP_EXIT_OUTPUT;

@@ -8,6 +8,7 @@
  * libcsv (tp_csv_cell); a text cell that a spreadsheet would evaluate
  * (starting with = + - @ TAB CR) gets a leading single quote.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "emit.h"
@@ -70,4 +71,78 @@ out:
 	strbuf_release(&sb);
 	strbuf_release(&tmp);
 	return err->len ? -1 : 0;
+}
+
+/* ---- one file per table ---- */
+
+static void wide_table(const struct rtable *t, struct strbuf *sb)
+{
+	struct strbuf head = STRBUF_INIT;
+	for (size_t c = 0; c < t->ncols; c++) {
+		strbuf_reset(&head);
+		strbuf_addstr(&head, t->cols[c].name);
+		if (t->cols[c].unit[0])
+			strbuf_addf(&head, " [%s]", t->cols[c].unit);
+		tp_csv_cell(sb, head.buf, head.len);
+		strbuf_addstr(sb, c + 1 < t->ncols ? "," : "\r\n");
+	}
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct rcell *x = rt_cell(t, r, c);
+			if (x->kind == RC_NUM)
+				strbuf_add_num(sb, x->v);
+			else if (x->kind == RC_TEXT)
+				tp_csv_cell(sb, x->s, strlen(x->s));
+			strbuf_addstr(sb, c + 1 < t->ncols ? "," : "\r\n");
+		}
+	strbuf_release(&head);
+}
+
+/* The file name of a table: its id (ours, never text from a log), with a
+ * counter when several tables share an id. */
+static void table_path(const struct report *rep, const struct rtable *t, const char *dir,
+		       struct strbuf *path)
+{
+	size_t seen = 0, mine = 0;
+	for (size_t i = 0; i < rep->nsections; i++)
+		for (size_t k = 0; k < rep->sections[i].ntables; k++) {
+			const struct rtable *o = rep->sections[i].tables[k];
+			if (!strcmp(o->id, t->id)) {
+				seen++;
+				if (o == t)
+					mine = seen;
+			}
+		}
+	strbuf_reset(path);
+	if (mine > 1)
+		strbuf_addf(path, "%s/%s-%zu.csv", dir, t->id, mine);
+	else
+		strbuf_addf(path, "%s/%s.csv", dir, t->id);
+}
+
+int render_csv_dir(const struct report *rep, const char *dir, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < rep->nsections && !rc; i++)
+		for (size_t k = 0; k < rep->sections[i].ntables && !rc; k++) {
+			const struct rtable *t = rep->sections[i].tables[k];
+			struct outfile of;
+			table_path(rep, t, dir, &path);
+			strbuf_reset(&sb);
+			wide_table(t, &sb);
+			if (outfile_open(&of, path.buf, err) < 0) {
+				rc = -1;
+				break;
+			}
+			if (outfile_write(&of, sb.buf, sb.len) < 0 || outfile_close(&of)) {
+				strbuf_addf(err, "%s: %s", path.buf, strerror(of.err ? of.err : EIO));
+				if (of.tmp)
+					outfile_abort(&of);
+				rc = -1;
+			}
+		}
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return rc;
 }

@@ -64,6 +64,9 @@ struct gp_opts {
 
 void gp_opts_default(struct gp_opts *o);
 
+/* A height (pixels) that gives chart c room for all it draws, at least dflt. */
+int gp_suggested_height(const struct report *rep, enum gp_chart c, int dflt);
+
 const char *gp_chart_name(enum gp_chart c);
 /* The chart of that name, or -1. */
 int gp_chart_lookup(const char *name);

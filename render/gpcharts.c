@@ -1042,3 +1042,23 @@ int gp_chart_compare(struct gp_job *j)
 	gp_series_free(c.pts, c.npts);
 	return 0;
 }
+
+/* A stages chart needs room for every bar: 34 px a bar, 110 a panel. */
+int gp_suggested_height(const struct report *rep, enum gp_chart c, int dflt)
+{
+	if (c != GP_STAGES)
+		return dflt;
+	const struct rtable *t;
+	int keep_last, h = 0;
+	size_t np = 0;
+	for (size_t k = 0; (t = gp_table(rep, "breakdown", k)) && np < MAX_PANELS; k++) {
+		size_t n = stage_rows(t, &keep_last);
+		if (!n)
+			continue;
+		h += 110 + 34 * (int)n;
+		np++;
+	}
+	if (h > 4000)
+		h = 4000;
+	return h > dflt ? h : dflt;
+}

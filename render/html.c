@@ -176,6 +176,7 @@ static void charts_draw(const struct report *rep, const struct render_ctx *ctx, 
 			continue;
 		strbuf_reset(&svg);
 		strbuf_reset(&err);
+		o.height = gp_suggested_height(rep, (enum gp_chart)c, 480);
 		enum gp_status st = gp_plot_buf(rep, (enum gp_chart)c, &o, &svg, &err);
 		if (st == GP_NOGNUPLOT) {
 			strbuf_reset(&ch->note);

@@ -41,6 +41,9 @@ int render_flush(struct outfile *of, struct strbuf *sb, struct strbuf *err);
 
 int render_table(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
 int render_json(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+/* One CSV per table in dir (id.csv; units in the header), each written
+ * atomically. Returns 0 or -1 with err set. */
+int render_csv_dir(const struct report *rep, const char *dir, struct strbuf *err);
 int render_csv(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
 int render_markdown(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
 int render_html(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);

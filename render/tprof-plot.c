@@ -69,6 +69,7 @@ struct plot_cli {
 	struct gp_opts gp;
 	struct an_opts an;
 	int threads, quiet;
+	int size_given;      /* --size: the chart is exactly that size */
 	struct an_param params[MAX_RUN_OPTS];
 	size_t nparams, nlabels;
 	const char *labels[MAX_RUN_OPTS];
@@ -130,6 +131,7 @@ static int value_option(struct plot_cli *c, int opt, const char *arg)
 	char *end;
 	switch (opt) {
 	case OPT_SIZE:
+		c->size_given = 1;
 		if (parse_size(arg, &c->gp) == 0)
 			return 0;
 		tp_error(TOOL, "--size wants W,H in pixels (64 to 10000), not '%s'", arg);
@@ -281,10 +283,13 @@ static enum gp_status one_chart(const struct plot_cli *c, const struct report *r
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	enum gp_status st;
 	output_name(c, ch, several, &out);
+	struct gp_opts o = c->gp;
+	if (!c->size_given)
+		o.height = gp_suggested_height(rep, ch, o.height);
 	if (*no_gnuplot)
-		st = c->script_dir ? gp_write_script(rep, ch, &c->gp, c->script_dir, &err) : GP_NOGNUPLOT;
+		st = c->script_dir ? gp_write_script(rep, ch, &o, c->script_dir, &err) : GP_NOGNUPLOT;
 	else
-		st = gp_plot_file(rep, ch, &c->gp, out.buf, c->script_dir, &err);
+		st = gp_plot_file(rep, ch, &o, out.buf, c->script_dir, &err);
 	if (st == GP_NOGNUPLOT && !*no_gnuplot) {
 		tp_error(TOOL, "%s", err.buf);
 		*no_gnuplot = 1;

@@ -369,3 +369,18 @@ Test(threads, identical_to_one_thread_with_tables_across_cuts)
 	strbuf_release(&w1);
 	strbuf_release(&w2);
 }
+
+Test(cli, analyze_csv_dir_one_file_per_table)
+{
+	struct result r = run("rm -rf /tmp/tprof-csvdir && mkdir /tmp/tprof-csvdir && "
+			      "$B/tprof-analyze -q --csv-dir /tmp/tprof-csvdir samples/pde-physical.log > /dev/null && "
+			      "head -2 /tmp/tprof-csvdir/breakdown.csv && ls /tmp/tprof-csvdir | wc -l");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "run,stage,seconds [s],share [%],cumulative [%],line\r\n"), "%s", r.out.buf);
+	cr_assert(strstr(r.out.buf, "samples/pde-physical.log,optimization,2.51,"), "%s", r.out.buf);
+	result_free(&r);
+	r = run("$B/tprof-analyze -q --csv-dir /nonexistent-dir samples/pde-physical.log > /dev/null");
+	cr_assert_eq(r.status, 3);
+	cr_assert(strstr(r.err.buf, "--csv-dir"), "%s", r.err.buf);
+	result_free(&r);
+}
