@@ -343,7 +343,7 @@ int main(int argc, char **argv)
 			    (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR"));
 		strbuf_reset(&err);
 		int r = rd->render(&rep, &ctx, &of, &err);
-		if (ls.failed && output) {
+		if (ls.failed && output && strcmp(output, "-")) {
 			outfile_abort(&of);
 			tp_error("tprof-analyze", "%s not written because of the input errors above", output);
 		} else {

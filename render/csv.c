@@ -60,9 +60,14 @@ int render_csv(const struct report *rep, const struct render_ctx *ctx, struct ou
 	for (size_t k = 0; k < rep->nfindings; k++) {
 		const struct finding *f = &rep->findings[k];
 		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, "%s: %s", severity_name(f->sev), f->message);
+		strbuf_addf(&tmp, "%s: ", severity_name(f->sev));
+		if (f->run)
+			strbuf_addf(&tmp, "%s: ", f->run);
+		strbuf_addstr(&tmp, f->message);
 		if (f->file && f->line)
 			strbuf_addf(&tmp, " (%s:%llu)", f->file, (unsigned long long)f->line);
+		if (f->advice)
+			strbuf_addf(&tmp, " Advice: %s", f->advice);
 		num_row(&sb, f->section, "findings", k + 1, f->kind, "");
 		cell(&sb, tmp.buf, 1);
 	}

@@ -76,6 +76,13 @@ int render_markdown(const struct report *rep, const struct render_ctx *ctx, stru
 	strbuf_addstr(&sb, "\n\n");
 	for (size_t i = 0; i < rep->nsections; i++) {
 		const struct rsection *s = &rep->sections[i];
+		size_t shown = 0;
+		for (size_t k = 0; k < s->ntables; k++)
+			shown += !s->tables[k]->data_only;
+		for (size_t k = 0; k < rep->nfindings; k++)
+			shown += !strcmp(rep->findings[k].section, s->id);
+		if (!shown)
+			continue; /* an empty section is no news */
 		strbuf_addstr(&sb, "## ");
 		md_text(&sb, s->title);
 		strbuf_addstr(&sb, "\n\n");
