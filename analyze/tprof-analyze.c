@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analyses.h"
+#include "driver.h"
 #include "load.h"
 #include "render.h"
 #include "rules.h"
@@ -57,6 +58,9 @@ static const char usage[] =
 	"  -f, --format FMT         table (default), json, csv, markdown, html, xlsx\n"
 	"  -o, --output FILE        write to FILE (format from its extension)\n"
 	"      --csv-dir DIR        also write one CSV per table into DIR (id.csv)\n"
+	"  -F, --follow             follow one growing log and refresh the report every\n"
+	"                           --interval S seconds (2) until SIGINT/SIGTERM\n"
+	"      --interval S         seconds between refreshes with --follow\n"
 	"  -j, --threads N          parser threads for large logs (default: cores)\n"
 	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
 	"      --color WHEN         auto (default), always, never; NO_COLOR is respected\n"
@@ -112,6 +116,7 @@ enum {
 	OPT_LABEL,
 	OPT_COLOR,
 	OPT_CSVDIR,
+	OPT_INTERVAL,
 	OPT_VERSION,
 };
 
@@ -124,6 +129,131 @@ static const struct {
 	{ "throughput", AN_THROUGHPUT }, { "scaling", AN_SCALING },       { "compare", AN_COMPARE },
 	{ "ranks", AN_RANKS },
 };
+
+struct output_opts {
+	const struct renderer *rd;
+	const char *output, *csv_dir, *color;
+	int clear; /* --follow on a terminal: redraw the screen */
+};
+
+/* Analyzes the model and writes the report (and --csv-dir); an exit code. */
+static int write_report(const struct an_model *model, const struct an_opts *o, const struct output_opts *oo,
+			int input_failed, int *gate)
+{
+	struct report rep;
+	struct strbuf err = STRBUF_INIT;
+	struct outfile of;
+	int rc = TP_EXIT_OK;
+	report_init(&rep);
+	*gate = an_analyze(model, o, &rep);
+	if (oo->csv_dir && !input_failed && render_csv_dir(&rep, oo->csv_dir, &err) < 0) {
+		tp_error("tprof-analyze", "--csv-dir: %s", err.buf);
+		rc = TP_EXIT_OUTPUT;
+	}
+	strbuf_reset(&err);
+	if (outfile_open(&of, oo->output, &err) < 0) {
+		tp_error("tprof-analyze", "%s", err.buf);
+		rc = TP_EXIT_OUTPUT;
+	} else {
+		struct render_ctx ctx = { 0 };
+		ctx.tool = "tprof-analyze";
+		ctx.title = "tprof-analyze report";
+		ctx.color = !strcmp(oo->color, "always") ||
+			    (!strcmp(oo->color, "auto") && !oo->output && isatty(1) && !getenv("NO_COLOR"));
+		if (oo->clear)
+			outfile_write(&of, "\x1b[H\x1b[2J", 7);
+		strbuf_reset(&err);
+		int r = oo->rd->render(&rep, &ctx, &of, &err);
+		if (input_failed && oo->output && strcmp(oo->output, "-")) {
+			outfile_abort(&of);
+			tp_error("tprof-analyze", "%s not written because of the input errors above", oo->output);
+		} else {
+			int werr = outfile_close(&of);
+			if ((r < 0 && err.len) || (werr && werr != EPIPE)) {
+				tp_error("tprof-analyze", "cannot write %s: %s",
+					 oo->output ? oo->output : "standard output", err.len ? err.buf : strerror(werr));
+				rc = TP_EXIT_OUTPUT;
+			}
+		}
+	}
+	report_free(&rep);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Set by SIGINT/SIGTERM in --follow: the one global, as signal handlers need. */
+static volatile sig_atomic_t stop_following;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_following = 1;
+}
+
+struct follow_ctx {
+	struct an_model *model;
+	const struct an_opts *o;
+	const struct output_opts *oo;
+	int rc;
+};
+
+static int follow_feed(void *ctx, const struct tp_record *r)
+{
+	struct follow_ctx *fc = ctx;
+	an_feed(fc->model, r);
+	return 0;
+}
+
+static void follow_warn(void *ctx, const char *file, uint64_t line, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "tprof-analyze: %s:%llu: warning: %s\n", file, (unsigned long long)line, msg);
+}
+
+static void follow_tick(void *ctx, int final)
+{
+	struct follow_ctx *fc = ctx;
+	int gate;
+	(void)final;
+	fc->rc = write_report(fc->model, fc->o, fc->oo, 0, &gate);
+	if (fc->rc == TP_EXIT_OK && gate)
+		fc->rc = TP_EXIT_WARN;
+}
+
+static void follow_note(void *ctx, const char *path, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "tprof-analyze: %s: %s; reading it from the start\n", path, msg);
+}
+
+/* --follow: refresh the report as the log grows, a last one at SIGINT/SIGTERM. */
+static int follow_mode(struct an_model *model, const struct an_opts *o, struct output_opts *oo, const char *path,
+		       const struct tp_rules *rules, int interval_s)
+{
+	struct follow_ctx fc = { model, o, oo, TP_EXIT_OK };
+	struct tp_run_opts ro = { .threads = 1, .fmt = -1, .rules = rules };
+	struct tp_follow_opts fo = { .poll_ms = 200, .tick_ms = interval_s * 1000, .stop = &stop_following,
+				     .tick = follow_tick, .note = follow_note, .ctx = &fc };
+	struct sigaction sa;
+	struct tp_stats st = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal; /* no SA_RESTART: the sleep ends at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	oo->clear = !oo->output && isatty(1);
+	ro.sink.emit = follow_feed;
+	ro.sink.warn = follow_warn;
+	ro.sink.ctx = &fc;
+	an_model_run(model, path);
+	int rc = tp_follow_run(path, &ro, &fo, &st, &err);
+	if (rc < 0) {
+		tp_error("tprof-analyze", "%s", err.buf);
+		fc.rc = TP_EXIT_INPUT;
+	}
+	strbuf_release(&err);
+	return fc.rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -153,6 +283,8 @@ int main(int argc, char **argv)
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "csv-dir", required_argument, NULL, OPT_CSVDIR },
+		{ "follow", no_argument, NULL, 'F' },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "threads", required_argument, NULL, 'j' },
@@ -166,13 +298,13 @@ int main(int argc, char **argv)
 	an_opts_default(&o);
 	unsigned which = 0;
 	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto", *csv_dir = NULL;
-	int threads = tp_ncpus(), opt, quiet = 0;
+	int threads = tp_ncpus(), opt, quiet = 0, follow = 0, interval = 2;
 	struct an_param params[256];
 	size_t nparams = 0, nlabels = 0;
 	const char *labels[256];
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "f:o:j:r:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:o:j:r:qhF", longopts, NULL)) != -1) {
 		double v;
 		if (opt >= 1000 && opt < 1000 + (int)ARRAY_SIZE(analysis_opts)) {
 			which |= analysis_opts[opt - 1000].bit;
@@ -239,6 +371,17 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CSVDIR:
 			csv_dir = optarg;
+			break;
+		case 'F':
+			follow = 1;
+			break;
+		case OPT_INTERVAL:
+			errno = 0;
+			interval = (int)strtol(optarg, &end, 10);
+			if (errno || *end || interval < 1 || interval > 86400) {
+				tp_error("tprof-analyze", "--interval wants whole seconds from 1 to 86400");
+				return TP_EXIT_INPUT;
+			}
 			break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
@@ -313,7 +456,14 @@ int main(int argc, char **argv)
 	struct an_model model;
 	struct an_load_stats ls = { .tool = "tprof-analyze", .quiet = quiet };
 	an_model_init(&model, o.loss_threshold);
-	an_load_inputs(&model, argv + optind, argc - optind, threads, rules, &ls);
+	if (follow && argc - optind != 1) {
+		tp_error("tprof-analyze", "--follow wants exactly one FILE");
+		tp_rules_free(rules);
+		strbuf_release(&err);
+		return TP_EXIT_INPUT;
+	}
+	if (!follow)
+		an_load_inputs(&model, argv + optind, argc - optind, threads, rules, &ls);
 	for (size_t i = 0; i < nlabels && i < model.nruns; i++) {
 		free(model.runs[i]->label);
 		model.runs[i]->label = xstrdup(labels[i]);
@@ -321,45 +471,17 @@ int main(int argc, char **argv)
 	o.run_params = params;
 	o.nrun_params = nparams;
 
-	struct report rep;
-	report_init(&rep);
-	int gate = an_analyze(&model, &o, &rep);
-
-	struct outfile of;
-	int rc = TP_EXIT_OK;
-	if (csv_dir && !ls.failed && render_csv_dir(&rep, csv_dir, &err) < 0) {
-		tp_error("tprof-analyze", "--csv-dir: %s", err.buf);
-		rc = TP_EXIT_OUTPUT;
-	}
-	strbuf_reset(&err);
-	if (outfile_open(&of, output, &err) < 0) {
-		tp_error("tprof-analyze", "%s", err.buf);
-		rc = TP_EXIT_OUTPUT;
+	struct output_opts oo = { rd, output, csv_dir, color, 0 };
+	int gate = 0, rc;
+	if (follow) {
+		rc = follow_mode(&model, &o, &oo, argv[optind], rules, interval);
 	} else {
-		struct render_ctx ctx = { 0 };
-		ctx.tool = "tprof-analyze";
-		ctx.title = "tprof-analyze report";
-		ctx.color = !strcmp(color, "always") ||
-			    (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR"));
-		strbuf_reset(&err);
-		int r = rd->render(&rep, &ctx, &of, &err);
-		if (ls.failed && output && strcmp(output, "-")) {
-			outfile_abort(&of);
-			tp_error("tprof-analyze", "%s not written because of the input errors above", output);
-		} else {
-			int werr = outfile_close(&of);
-			if ((r < 0 && err.len) || (werr && werr != EPIPE)) {
-				tp_error("tprof-analyze", "cannot write %s: %s", output ? output : "standard output",
-					 err.len ? err.buf : strerror(werr));
-				rc = TP_EXIT_OUTPUT;
-			}
-		}
+		rc = write_report(&model, &o, &oo, ls.failed, &gate);
 	}
 	if (rc == TP_EXIT_OK && ls.failed)
 		rc = TP_EXIT_INPUT;
 	if (rc == TP_EXIT_OK && gate)
 		rc = TP_EXIT_WARN;
-	report_free(&rep);
 	an_model_free(&model);
 	tp_rules_free(rules);
 	strbuf_release(&err);

@@ -147,3 +147,41 @@ Test(follow, missing_file_and_usage, .timeout = 20)
 	st = system("bin/tprof-parse --follow a b 2>/dev/null");
 	cr_assert_eq(WEXITSTATUS(st), 2);
 }
+
+Test(follow, analyze_refreshes_the_report_and_ends_with_all_records, .timeout = 30)
+{
+	const char *log = "/tmp/tprof-follow3.log", *rep = "/tmp/tprof-follow3.json";
+	unlink(log);
+	unlink(rep);
+	append(log, "");
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		int fe = open("/dev/null", O_WRONLY);
+		dup2(fe, 2);
+		const char *bin = getenv("TPROF_BIN") ? getenv("TPROF_BIN") : "bin";
+		char path[512];
+		snprintf(path, sizeof(path), "%s/tprof-analyze", bin);
+		execl(path, "tprof-analyze", "--follow", "--interval", "1", "-f", "json", "-o", rep, log,
+		      (char *)NULL);
+		_exit(127);
+	}
+	pause_ms(300);
+	for (int i = 0; i < 5; i++) {
+		char line[128];
+		snprintf(line, sizeof(line), "  Batch %d: 0.2%ds, GPU 1MB, CPU 2MB, loss=0.5\n", i, i);
+		append(log, line);
+	}
+	pause_ms(1800);
+	char *first = slurp(rep);
+	cr_assert(strstr(first, "\"batch time\",\"s\",5,"), "a refreshed report while following: %s", first);
+	append(log, "  Batch 5: 0.25s, GPU 1MB, CPU 2MB, loss=0.5\n  Batch 6: 0.26s, GPU 1MB, CPU 2MB, loss=0.5\n");
+	pause_ms(300);
+	cr_assert_eq(stop(pid), 0);
+	char *last = slurp(rep);
+	cr_assert(strstr(last, "\"batch time\",\"s\",7,"), "the final report has every record: %s", last);
+	free(first);
+	free(last);
+	unlink(log);
+	unlink(rep);
+}
