@@ -384,3 +384,47 @@ Test(cli, analyze_csv_dir_one_file_per_table)
 	cr_assert(strstr(r.err.buf, "--csv-dir"), "%s", r.err.buf);
 	result_free(&r);
 }
+
+struct csv_find {
+	const char *want;  /* a cell to look for */
+	int found;
+	size_t rows, fields_in_row, max_fields;
+};
+
+static void find_field(void *s, size_t n, void *ctx)
+{
+	struct csv_find *c = ctx;
+	if (strlen(c->want) == n && !memcmp(s, c->want, n))
+		c->found = 1;
+	c->fields_in_row++;
+}
+
+static void find_row(int ch, void *ctx)
+{
+	struct csv_find *c = ctx;
+	(void)ch;
+	c->rows++;
+	if (c->fields_in_row > c->max_fields)
+		c->max_fields = c->fields_in_row;
+	c->fields_in_row = 0;
+}
+
+Test(cli, analyze_csv_reads_back_without_formulas)
+{
+	static const char evil[] = "[2024-01-01 00:00:00] [TIMING] =cmd|' /C calc'!A0: 2s\n"
+				   "[2024-01-01 00:00:03] [TIMING] @SUM(1+1): 1s\n";
+	write_file("/tmp/tprof-evil2.log", evil, sizeof(evil) - 1);
+	struct result r = run("$B/tprof-analyze -q -f csv /tmp/tprof-evil2.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert(!strncmp(r.out.buf, "section,table,row,column,unit,value\r\n", 37));
+	struct csv_parser p;
+	struct csv_find f = { .want = "'=cmd|' /C calc'!A0" };
+	cr_assert_eq(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL), 0);
+	cr_assert_eq(csv_parse(&p, r.out.buf, r.out.len, find_field, find_row, &f), r.out.len);
+	cr_assert_eq(csv_fini(&p, find_field, find_row, &f), 0);
+	csv_free(&p);
+	cr_assert(f.found, "the formula-looking stage name is a quoted text cell: %s", r.out.buf);
+	cr_assert_eq(f.max_fields, 6, "every row has the six columns");
+	cr_assert_gt(f.rows, 10);
+	result_free(&r);
+}
