@@ -58,6 +58,9 @@ struct stage_ref {
 	uint64_t line;
 };
 
+/* Rows of a breakdown table; smaller stages are summed into one row. */
+#define MAX_STAGE_ROWS 200
+
 static int by_seconds_desc(const void *a, const void *b)
 {
 	const struct stage_ref *x = a, *y = b;
@@ -140,9 +143,15 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	struct rtable *t = report_table(rep, "breakdown", "breakdown", title,
 					"run,stage,seconds:s,share:%,cumulative:%,line");
 	t->bar_col = 3;
-	double cum = 0;
+	double cum = 0, rest = 0;
 	for (size_t i = 0; i < n; i++) {
 		double pct = total > 0 ? 100 * v[i].seconds / total : NAN;
+		if (bottlenecks && total > 0)
+			bottleneck_findings(rep, o, run, of, v[i].name, pct, v[i].line);
+		if (i >= MAX_STAGE_ROWS) {
+			rest += v[i].seconds;
+			continue;
+		}
 		cum += pct;
 		rt_text(t, run->label);
 		rt_text(t, v[i].name);
@@ -150,8 +159,17 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 		rt_num(t, pct, 1);
 		rt_num(t, cum, 1);
 		rt_num(t, (double)v[i].line, 0);
-		if (bottlenecks && total > 0)
-			bottleneck_findings(rep, o, run, of, v[i].name, pct, v[i].line);
+	}
+	if (n > MAX_STAGE_ROWS) {
+		/* a log with a million stage names still gives a table people can read */
+		char other[64];
+		snprintf(other, sizeof(other), "(%zu other stages)", n - MAX_STAGE_ROWS);
+		rt_text(t, run->label);
+		rt_text(t, other);
+		rt_num(t, rest, 2);
+		rt_num(t, total > 0 ? 100 * rest / total : NAN, 1);
+		rt_num(t, total > 0 ? cum + 100 * rest / total : NAN, 1);
+		rt_empty(t);
 	}
 	double unacc = total - sum;
 	if (!isnan(printed_total) && fabs(unacc) > 0.005 * total + 0.01 * (double)n) {

@@ -516,3 +516,26 @@ Test(model, chart_data_tables_are_hidden_from_people)
 	report_free(&rep);
 	an_model_free(&m);
 }
+
+Test(breakdown, many_stages_are_summed_beyond_200_rows)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "[TIMING] stage%d: %d.5s\n", i, i);
+	struct an_model m;
+	struct an_opts o;
+	struct report rep;
+	an_model_init(&m, NAN);
+	an_opts_default(&o);
+	o.which = AN_BREAKDOWN;
+	load(&m, "many.log", sb.buf);
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "breakdown", NULL);
+	cr_assert_eq(t->nrows, 202); /* 200 stages, the rest, TOTAL */
+	/* stages 0..799 are the rest: sum of i + 0.5 */
+	cr_assert_float_eq(cell(t, "stage", "(800 other stages)", "seconds"), 799.0 * 800 / 2 + 400, 1e-6);
+	cr_assert_float_eq(cell(t, "stage", "TOTAL", "seconds"), 999.0 * 1000 / 2 + 500, 1e-6);
+	report_free(&rep);
+	an_model_free(&m);
+	strbuf_release(&sb);
+}
