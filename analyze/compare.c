@@ -121,10 +121,9 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 		for (size_t r = 0; r < m->nruns; r++) {
 			const struct an_run *run = m->runs[r];
 			const struct tp_series *s = NULL;
-			if (run->ranks.n)
-				s = &((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds;
-			if (!s || !s->n)
-				s = run->epochs.n ? &run->epochs : NULL;
+			const struct an_batches *b0 = run->ranks.n ? an_map_at(&run->ranks, 0) : NULL;
+			if (b0)
+				s = b0->seconds.n ? &b0->seconds : b0->epochs.n ? &b0->epochs : NULL;
 			if (!s || !s->n)
 				continue;
 			double se = s->n > 1 ? tp_series_std(s) / sqrt((double)s->n) : NAN;
@@ -388,9 +387,16 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		v[n].unit = "s", v[n].value = tp_series_quantile(&b->seconds, 0.5), v[n].s = &b->seconds;
 		n++;
 	}
-	if (run->epochs.n && n < max) {
-		snprintf(v[n].name, sizeof(v[n].name), "epoch time");
-		v[n].unit = "s", v[n].value = tp_series_quantile(&run->epochs, 0.5), v[n].s = &run->epochs;
+	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const char *rk = an_map_key(&run->ranks, i);
+		if (!b->epochs.n)
+			continue;
+		if (strcmp(rk, "-"))
+			snprintf(v[n].name, sizeof(v[n].name), "epoch time [rank %s]", rk);
+		else
+			snprintf(v[n].name, sizeof(v[n].name), "epoch time");
+		v[n].unit = "s", v[n].value = tp_series_quantile(&b->epochs, 0.5), v[n].s = &b->epochs;
 		n++;
 	}
 	if (run->gpm_total_ms.n && n + 1 < max) {

@@ -43,6 +43,7 @@ static void points(const struct an_run *run, struct rtable *t)
 			{ "CPU memory", "MB", offsetof(struct an_batches, t_cpu_mb) },
 			{ "GPU memory", "MB", offsetof(struct an_batches, t_gpu_mb) },
 			{ "loss", "", offsetof(struct an_batches, t_loss) },
+			{ "epoch time", "s", offsetof(struct an_batches, t_epochs) },
 		};
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 			const struct tp_trace *tr = (const struct tp_trace *)((const char *)b + kinds[k].off);
@@ -53,7 +54,6 @@ static void points(const struct an_run *run, struct rtable *t)
 			trace_rows(t, run->label, name, kinds[k].unit, tr);
 		}
 	}
-	trace_rows(t, run->label, "epoch time", "s", &run->t_epochs);
 	trace_rows(t, run->label, "GPM window total", "ms", &run->t_gpm_total_ms);
 	trace_rows(t, run->label, "GPM window pattern gen", "ms", &run->t_gpm_pattern_ms);
 	trace_rows(t, run->label, "GPM window avg nodes", "", &run->t_gpm_avg_nodes);

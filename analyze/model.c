@@ -145,6 +145,7 @@ static void batches_free(void *p)
 	tp_series_free(&b->cpu_mb);
 	tp_series_free(&b->gpu_mb);
 	tp_series_free(&b->loss);
+	tp_series_free(&b->epochs);
 }
 
 static void table_free(void *p)
@@ -173,11 +174,9 @@ static struct an_run *run_new(const char *file)
 	an_map_init(&r->memory, sizeof(struct an_nums));
 	an_map_init(&r->flops, sizeof(struct an_nums));
 	an_map_init(&r->meta, sizeof(struct an_nums));
-	tp_series_init(&r->epochs);
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
-	tp_trace_init(&r->t_epochs);
 	tp_trace_init(&r->t_gpm_pattern_ms);
 	tp_trace_init(&r->t_gpm_total_ms);
 	tp_trace_init(&r->t_gpm_avg_nodes);
@@ -204,7 +203,6 @@ static void run_free(struct an_run *r)
 	an_map_free(&r->memory, NULL);
 	an_map_free(&r->flops, NULL);
 	an_map_free(&r->meta, NULL);
-	tp_series_free(&r->epochs);
 	tp_series_free(&r->gpm_pattern_ms);
 	tp_series_free(&r->gpm_total_ms);
 	tp_series_free(&r->gpm_avg_nodes);
@@ -351,6 +349,8 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_trace_init(&b->t_cpu_mb);
 		tp_trace_init(&b->t_gpu_mb);
 		tp_trace_init(&b->t_loss);
+		tp_series_init(&b->epochs);
+		tp_trace_init(&b->t_epochs);
 	}
 	return b;
 }
@@ -388,11 +388,13 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 
 static void feed_epoch(struct an_run *run, const struct tp_record *r)
 {
+	/* ranks end their epochs at their own pace: one series per rank */
+	struct an_batches *b = rank_batches(run, r->rank);
 	if (tp_has(r, S_SECONDS)) {
-		tp_trace_add(&run->t_epochs, r->num[S_SECONDS], run->epochs.n, r->line);
-		tp_series_add(&run->epochs, r->num[S_SECONDS], r->line);
+		tp_trace_add(&b->t_epochs, r->num[S_SECONDS], b->epochs.n, r->line);
+		tp_series_add(&b->epochs, r->num[S_SECONDS], r->line);
 	}
-	rank_batches(run, r->rank)->epochs_before++;
+	b->epochs_before++;
 }
 
 static void feed_gpm(struct an_run *run, const struct tp_record *r)

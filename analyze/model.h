@@ -54,6 +54,8 @@ struct an_table {
 struct an_batches {
 	struct tp_series seconds, cpu_mb, gpu_mb, loss;
 	struct tp_trace t_seconds, t_cpu_mb, t_gpu_mb, t_loss; /* for charts */
+	struct tp_series epochs;    /* "Epoch end:" times of this rank */
+	struct tp_trace t_epochs;
 	double elapsed;             /* summed batch seconds */
 	uint64_t epochs_before;     /* epoch records seen before the latest batch */
 	/* convergence: first batch with loss <= threshold */
@@ -88,9 +90,8 @@ struct an_run {
 	struct an_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
 	struct an_map tables;     /* section -> an_table */
 	struct an_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
-	struct tp_series epochs;
 	struct tp_series gpm_pattern_ms, gpm_total_ms, gpm_avg_nodes;
-	struct tp_trace t_epochs, t_gpm_pattern_ms, t_gpm_total_ms, t_gpm_avg_nodes; /* for charts */
+	struct tp_trace t_gpm_pattern_ms, t_gpm_total_ms, t_gpm_avg_nodes; /* for charts */
 	double gpm_graphs, gpm_nodes, gpm_pattern_sum, gpm_total_sum;
 	/* log(avg nodes) vs log(pattern gen ms) per window, for a scaling fit */
 	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;

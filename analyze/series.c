@@ -37,6 +37,11 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 			v[n].unit = "s", v[n].s = &b->seconds, v[n].is_batch = 1, v[n].is_memory = 0;
 			n++;
 		}
+		if (!memory && b->epochs.n && n < max) {
+			snprintf(v[n].name, sizeof(v[n].name), "epoch time%s", suffix);
+			v[n].unit = "s", v[n].s = &b->epochs, v[n].is_batch = 0, v[n].is_memory = 0;
+			n++;
+		}
 		if (memory && b->cpu_mb.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "CPU memory%s", suffix);
 			v[n].unit = "MB", v[n].s = &b->cpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
@@ -50,8 +55,6 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 	}
 	if (memory)
 		return n;
-	if (run->epochs.n && n < max)
-		v[n++] = (struct named){ "epoch time", "s", &run->epochs, 0, 0 };
 	if (run->gpm_total_ms.n && n + 1 < max) {
 		v[n++] = (struct named){ "GPM window total", "ms", &run->gpm_total_ms, 0, 0 };
 		v[n++] = (struct named){ "GPM window pattern gen", "ms", &run->gpm_pattern_ms, 0, 0 };

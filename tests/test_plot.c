@@ -149,7 +149,7 @@ static const struct {
 	{ "batches", "samples/pde-physical.log" },
 	{ "gpm", "samples/graph-llava-pretrain.log" },
 	{ "scaling", "samples/graph-transformer-profile.log" },
-	{ "compare", "--label before samples/pde-physical.log --label after samples/ddp-4rank.log" },
+	{ "compare", "--label before samples/pde-physical.log --label after - < samples/pde-physical.log" },
 	{ "timeline", "samples/graph-llava-pretrain.log" },
 	{ "memory", "samples/ddp-4rank.log" },
 };
