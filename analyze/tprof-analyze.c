@@ -159,7 +159,7 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 		ctx.tool = "tprof-analyze";
 		ctx.title = "tprof-analyze report";
 		ctx.color = !strcmp(oo->color, "always") ||
-			    (!strcmp(oo->color, "auto") && !oo->output && isatty(1) && !getenv("NO_COLOR"));
+			    (!strcmp(oo->color, "auto") && !oo->output && isatty(1) && !tp_no_color());
 		if (oo->clear)
 			outfile_write(&of, "\x1b[H\x1b[2J", 7);
 		strbuf_reset(&err);

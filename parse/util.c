@@ -338,3 +338,10 @@ int tp_ncpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)(n > 256 ? 256 : n) : 1;
 }
+
+int tp_no_color(void)
+{
+	/* no-color.org: set and not empty */
+	const char *v = getenv("NO_COLOR");
+	return v && *v;
+}

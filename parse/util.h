@@ -97,6 +97,9 @@ int out_finish(struct out *o);
 /* Prints "tool: message" to stderr. */
 void tp_error(const char *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* NO_COLOR is set to a non-empty value (https://no-color.org). */
+int tp_no_color(void);
+
 /* Number of online CPUs, at least 1. */
 int tp_ncpus(void);
 

@@ -285,7 +285,7 @@ static int write_report(const struct cli *c, const struct renderer *rd, const st
 	ctx.tool = "tprof-replay";
 	ctx.title = "tprof-replay report";
 	ctx.color = !strcmp(c->color, "always") ||
-		    (!strcmp(c->color, "auto") && !c->output && isatty(1) && !getenv("NO_COLOR"));
+		    (!strcmp(c->color, "auto") && !c->output && isatty(1) && !tp_no_color());
 	int r = rd->render(rep, &ctx, &of, &err);
 	int werr = outfile_close(&of);
 	if ((r < 0 && err.len) || (werr && werr != EPIPE)) {
