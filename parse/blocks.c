@@ -16,6 +16,7 @@
  * Which rule closes a block: '=' for the big tables (their inner rules are
  * '-'), '-' for the small blocks that are framed by dashes.
  */
+#include <math.h>
 #include <string.h>
 
 #include "num.h"
@@ -88,8 +89,12 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 			double step;
 			const char *x;
 			if (s && tp_read_number(tp_skip_blanks(s + 4, e), e, &step, &x)) {
-				rs->blk.step = step;
-				rs->blk.has_step = 1;
+				if (isfinite(step) && step >= 0) {
+					rs->blk.step = step;
+					rs->blk.has_step = 1;
+				} else {
+					tp_warn(p, "Profiling Metrics header with an unreadable step");
+				}
 			}
 			return 1;
 		}
@@ -297,7 +302,7 @@ static int speedup_row(struct tp_parser *p, struct rank_state *rs, const struct 
 		const char *ne = trim_end(q, paren ? paren : e);
 		name_set(&rs->blk.baseline, q, (size_t)(ne - q));
 		double sec;
-		if (paren && tp_read_duration(paren + 1, e, 1.0, &sec, &x)) {
+		if (paren && tp_read_duration(paren + 1, e, 1.0, &sec, &x) && isfinite(sec)) {
 			rs->blk.baseline_s = sec;
 			rs->blk.has_baseline_s = 1;
 		}
