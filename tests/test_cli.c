@@ -15,59 +15,14 @@
 #include "driver.h"
 #include "testutil.h"
 
-struct result {
-	int status;
-	struct strbuf out, err;
-};
+#define result tu_result
+#define run tu_run
+#define result_free tu_result_free
+#define slurp tu_slurp
 
-static void slurp(const char *path, struct strbuf *sb)
-{
-	FILE *fp = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
-	if (!fp)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(sb, buf, n);
-	fclose(fp);
-}
 
-/* Runs a shell command; captures stdout, stderr and the exit status. */
-static struct result run(const char *fmt, ...)
-{
-	struct result r = { 0, STRBUF_INIT, STRBUF_INIT };
-	struct strbuf cmd = STRBUF_INIT;
-	char outp[] = "/tmp/tprof-cli-out-XXXXXX", errp[] = "/tmp/tprof-cli-err-XXXXXX";
-	int fo = mkstemp(outp), fe = mkstemp(errp);
-	va_list ap;
-	/* $B: the directory of the tools under test; braces, so that the
-	 * command's own redirections are not overridden */
-	strbuf_addstr(&cmd, "B=${TPROF_BIN:-bin}; { ");
-	va_start(ap, fmt);
-	strbuf_vaddf(&cmd, fmt, ap);
-	va_end(ap);
-	strbuf_addf(&cmd, "\n} >%s 2>%s", outp, errp);
-	int st = system(cmd.buf);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	slurp(outp, &r.out);
-	slurp(errp, &r.err);
-	if (!r.out.buf)
-		strbuf_addstr(&r.out, "");
-	if (!r.err.buf)
-		strbuf_addstr(&r.err, "");
-	close(fo);
-	close(fe);
-	unlink(outp);
-	unlink(errp);
-	strbuf_release(&cmd);
-	return r;
-}
 
-static void result_free(struct result *r)
-{
-	strbuf_release(&r->out);
-	strbuf_release(&r->err);
-}
+
 
 static size_t count_lines(const char *s)
 {

@@ -25,63 +25,17 @@
 #include <unistd.h>
 
 #include "gpint.h"
+#include "testutil.h"
 #include "util.h"
 
-struct result {
-	int status;
-	struct strbuf out, err;
-};
+#define result tu_result
+#define run tu_run
+#define result_free tu_result_free
+#define slurp tu_slurp
 
-static int slurp(const char *path, struct strbuf *sb)
-{
-	FILE *fp = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
-	if (!fp)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(sb, buf, n);
-	fclose(fp);
-	if (!sb->buf)
-		strbuf_addstr(sb, "");
-	return 0;
-}
 
-/* Runs a shell command ($B: the tools); captures stdout, stderr and the exit status. */
-static struct result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static struct result run(const char *fmt, ...)
-{
-	struct result r = { 0, STRBUF_INIT, STRBUF_INIT };
-	struct strbuf cmd = STRBUF_INIT;
-	char outp[] = "/tmp/tprof-plot-out-XXXXXX", errp[] = "/tmp/tprof-plot-err-XXXXXX";
-	int fo = mkstemp(outp), fe = mkstemp(errp);
-	va_list ap;
-	strbuf_addstr(&cmd, "B=$(cd \"${TPROF_BIN:-bin}\" && pwd); R=$(pwd); { ");
-	va_start(ap, fmt);
-	strbuf_vaddf(&cmd, fmt, ap);
-	va_end(ap);
-	strbuf_addf(&cmd, "\n} >%s 2>%s", outp, errp);
-	int st = system(cmd.buf);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	slurp(outp, &r.out);
-	slurp(errp, &r.err);
-	if (!r.out.buf)
-		strbuf_addstr(&r.out, "");
-	if (!r.err.buf)
-		strbuf_addstr(&r.err, "");
-	close(fo);
-	close(fe);
-	unlink(outp);
-	unlink(errp);
-	strbuf_release(&cmd);
-	return r;
-}
 
-static void result_free(struct result *r)
-{
-	strbuf_release(&r->out);
-	strbuf_release(&r->err);
-}
+
 
 /* A fresh directory for one test (the suites run in parallel). */
 static char *tmpdir(void)

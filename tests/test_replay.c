@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "testutil.h"
 #include "attn.h"
 #include "backend.h"
 #include "cpu.h"
@@ -684,48 +685,11 @@ Test(backend, cpu_measurements)
 
 /* ---- end to end ----------------------------------------------------------------- */
 
-struct result {
-	int status;
-	struct strbuf out, err;
-};
-
-static void slurp(const char *path, struct strbuf *sb)
-{
-	FILE *fp = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
-	strbuf_addstr(sb, "");
-	if (!fp)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(sb, buf, n);
-	fclose(fp);
-}
-
-static struct result run(const char *cmd)
-{
-	struct result r = { 0, STRBUF_INIT, STRBUF_INIT };
-	struct strbuf full = STRBUF_INIT;
-	char outp[] = "/tmp/tprof-replay-out-XXXXXX", errp[] = "/tmp/tprof-replay-err-XXXXXX";
-	int fo = mkstemp(outp), fe = mkstemp(errp);
-	strbuf_addf(&full, "{ %s\n} >%s 2>%s", cmd, outp, errp);
-	int st = system(full.buf);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	slurp(outp, &r.out);
-	slurp(errp, &r.err);
-	close(fo);
-	close(fe);
-	unlink(outp);
-	unlink(errp);
-	strbuf_release(&full);
-	return r;
-}
-
-static void result_free(struct result *r)
-{
-	strbuf_release(&r->out);
-	strbuf_release(&r->err);
-}
+/* run(cmd): the shared runner of testutil.h, with cmd taken literally */
+#define result tu_result
+#define run(cmd) tu_run("%s", cmd)
+#define result_free tu_result_free
+#define slurp tu_slurp
 
 #define QUICK "--trials 2 --warmup 0 --budget 0.2"
 

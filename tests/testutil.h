@@ -109,4 +109,71 @@ static inline size_t collected_count(const struct collector *c, enum tp_type typ
 	return n;
 }
 
+/* ---- running the tools from a test ---- */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Appends the whole file to sb (sb ends up non-NULL); -1 if unreadable. */
+static inline int tu_slurp(const char *path, struct strbuf *sb)
+{
+	FILE *fp = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+	int rc = -1;
+	if (fp) {
+		while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+			strbuf_add(sb, buf, n);
+		fclose(fp);
+		rc = 0;
+	}
+	if (!sb->buf)
+		strbuf_addstr(sb, "");
+	return rc;
+}
+
+struct tu_result {
+	int status; /* exit status, or 128 + signal */
+	struct strbuf out, err;
+};
+
+/*
+ * Runs a shell command with $B set to the directory of the tools under
+ * test ($TPROF_BIN, default bin; absolute) and $R to the repository root;
+ * captures stdout, stderr and the exit status. The command goes in braces
+ * so that its own redirections are not overridden.
+ */
+static inline struct tu_result tu_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline struct tu_result tu_run(const char *fmt, ...)
+{
+	struct tu_result r = { 0, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf cmd = STRBUF_INIT;
+	char outp[] = "/tmp/tprof-test-out-XXXXXX", errp[] = "/tmp/tprof-test-err-XXXXXX";
+	int fo = mkstemp(outp), fe = mkstemp(errp);
+	va_list ap;
+	strbuf_addstr(&cmd, "B=$(cd \"${TPROF_BIN:-bin}\" && pwd); R=$(pwd); { ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&cmd, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&cmd, "\n} >%s 2>%s", outp, errp);
+	int st = system(cmd.buf);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	tu_slurp(outp, &r.out);
+	tu_slurp(errp, &r.err);
+	close(fo);
+	close(fe);
+	unlink(outp);
+	unlink(errp);
+	strbuf_release(&cmd);
+	return r;
+}
+
+static inline void tu_result_free(struct tu_result *r)
+{
+	strbuf_release(&r->out);
+	strbuf_release(&r->err);
+}
+
 #endif
