@@ -5,8 +5,26 @@
  */
 #include "analyses.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+int an_parse_param(const char *arg, struct an_param *p)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(p->name))
+		return -1;
+	memcpy(p->name, arg, (size_t)(eq - arg));
+	p->name[eq - arg] = '\0';
+	errno = 0;
+	p->value = strtod(eq + 1, &end);
+	if (errno || *end || end == eq + 1 || !isfinite(p->value))
+		return -1;
+	p->set = 1;
+	return 0;
+}
 
 void an_opts_default(struct an_opts *o)
 {

@@ -59,6 +59,9 @@ struct an_opts {
 
 void an_opts_default(struct an_opts *o);
 
+/* "NAME=NUMBER" (--param, --predict) into p; -1 if it is not that. */
+int an_parse_param(const char *arg, struct an_param *p);
+
 /* Runs the selected analyses. Returns 1 if --fail-on-regression tripped. */
 int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep);
 

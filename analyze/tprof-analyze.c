@@ -71,21 +71,6 @@ static const char usage[] =
 	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
 	"3 output could not be written, 4 out of memory.\n";
 
-static int parse_param(const char *arg, struct an_param *p)
-{
-	const char *eq = strchr(arg, '=');
-	char *end;
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(p->name))
-		return -1;
-	memcpy(p->name, arg, (size_t)(eq - arg));
-	p->name[eq - arg] = '\0';
-	errno = 0;
-	p->value = strtod(eq + 1, &end);
-	if (errno || *end || end == eq + 1 || !isfinite(p->value))
-		return -1;
-	p->set = 1;
-	return 0;
-}
 
 static int parse_double(const char *opt, const char *arg, double *v)
 {
@@ -350,14 +335,14 @@ int main(int argc, char **argv)
 				o.fail_regression_pct = v;
 			break;
 		case OPT_PARAM:
-			if (nparams == ARRAY_SIZE(params) || parse_param(optarg, &params[nparams]) < 0) {
+			if (nparams == ARRAY_SIZE(params) || an_parse_param(optarg, &params[nparams]) < 0) {
 				tp_error("tprof-analyze", "--param wants NAME=NUMBER, not '%s'", optarg);
 				return TP_EXIT_INPUT;
 			}
 			nparams++;
 			break;
 		case OPT_PREDICT:
-			if (parse_param(optarg, &o.predict) < 0) {
+			if (an_parse_param(optarg, &o.predict) < 0) {
 				tp_error("tprof-analyze", "--predict wants NAME=NUMBER, not '%s'", optarg);
 				return TP_EXIT_INPUT;
 			}

@@ -89,21 +89,6 @@ enum {
 	OPT_VERSION,
 };
 
-static int parse_param(const char *arg, struct an_param *p)
-{
-	const char *eq = strchr(arg, '=');
-	char *end;
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(p->name))
-		return -1;
-	memcpy(p->name, arg, (size_t)(eq - arg));
-	p->name[eq - arg] = '\0';
-	errno = 0;
-	p->value = strtod(eq + 1, &end);
-	if (errno || *end || end == eq + 1 || !isfinite(p->value))
-		return -1;
-	p->set = 1;
-	return 0;
-}
 
 static int parse_int(const char *s, char **end, int lo, int hi, int *v)
 {
@@ -147,7 +132,7 @@ static int value_option(struct plot_cli *c, int opt, const char *arg)
 		tp_error(TOOL, "--threads wants a number from 1 to 256");
 		return TP_EXIT_INPUT;
 	case OPT_PARAM:
-		if (c->nparams < MAX_RUN_OPTS && parse_param(arg, &c->params[c->nparams]) == 0) {
+		if (c->nparams < MAX_RUN_OPTS && an_parse_param(arg, &c->params[c->nparams]) == 0) {
 			c->nparams++;
 			return 0;
 		}
