@@ -1,14 +1,84 @@
 /*
  * outfile.c - checked, atomic output files (see outfile.h).
+ *
+ * The anonymous file must be linked under a fresh name and then renamed
+ * over the target: linkat cannot replace an existing file. The visible
+ * name lives for two system calls.
  */
 #include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The directory part of path ("." if none), into sb. */
+static void dir_of(const char *path, struct strbuf *sb)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		strbuf_addstr(sb, ".");
+	else if (slash == path)
+		strbuf_addstr(sb, "/");
+	else
+		strbuf_add(sb, path, (size_t)(slash - path));
+}
+
+static void proc_fd_name(int fd, struct strbuf *sb)
+{
+	strbuf_addf(sb, "/proc/self/fd/%d", fd);
+}
+
+/*
+ * An anonymous file in path's directory, or -1 where that cannot work: no
+ * O_TMPFILE in the kernel or file system, or no /proc to link it through
+ * (checked now, so that the commit does not fail for a reason known at
+ * the start). Errors that a visible temporary file would meet too
+ * (no directory, no permission) are left for it to report.
+ */
+static int open_anonymous(const char *path)
+{
+#ifdef O_TMPFILE
+	struct strbuf dir = STRBUF_INIT, proc = STRBUF_INIT;
+	dir_of(path, &dir);
+	int fd = open(dir.buf, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	strbuf_release(&dir);
+	if (fd < 0)
+		return -1;
+	proc_fd_name(fd, &proc);
+	if (access(proc.buf, F_OK) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	strbuf_release(&proc);
+	return fd;
+#else
+	(void)path;
+	return -1;
+#endif
+}
+
+static int open_visible(struct outfile *of, const char *path, struct strbuf *err)
+{
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "%s.tmp.XXXXXX", path);
+	of->fd = mkstemp(t.buf);
+	if (of->fd < 0) {
+		strbuf_addf(err, "%s: cannot create: %s", path, strerror(errno));
+		strbuf_release(&t);
+		return -1;
+	}
+	of->tmp = t.buf;
+	/* mkstemp makes 0600; a report is an ordinary file */
+	mode_t um = umask(0);
+	umask(um);
+	(void)!fchmod(of->fd, 0666 & ~um); /* not fatal: the file is still written */
+	return 0;
+}
 
 int outfile_open(struct outfile *of, const char *path, struct strbuf *err)
 {
@@ -17,22 +87,10 @@ int outfile_open(struct outfile *of, const char *path, struct strbuf *err)
 		of->fd = 1;
 		return 0;
 	}
-	of->path = xstrdup(path);
-	struct strbuf t = STRBUF_INIT;
-	strbuf_addf(&t, "%s.tmp.XXXXXX", path);
-	of->tmp = t.buf;
-	of->fd = mkstemp(of->tmp);
-	if (of->fd < 0) {
-		strbuf_addf(err, "%s: cannot create: %s", path, strerror(errno));
-		free(of->tmp);
-		free(of->path);
-		of->tmp = of->path = NULL;
+	of->fd = open_anonymous(path);
+	if (of->fd < 0 && open_visible(of, path, err) < 0)
 		return -1;
-	}
-	/* mkstemp makes 0600; a report is an ordinary file */
-	mode_t um = umask(0);
-	umask(um);
-	(void)!fchmod(of->fd, 0666 & ~um); /* not fatal: the file is still written */
+	of->path = xstrdup(path);
 	return 0;
 }
 
@@ -55,31 +113,70 @@ int outfile_write(struct outfile *of, const void *buf, size_t n)
 	return 0;
 }
 
-void outfile_abort(struct outfile *of)
+int outfile_scratch_name(const struct outfile *of, struct strbuf *sb)
 {
-	if (of->tmp) {
-		close(of->fd);
-		unlink(of->tmp);
+	if (!of->path)
+		return -1;
+	if (of->tmp)
+		strbuf_addstr(sb, of->tmp);
+	else
+		proc_fd_name(of->fd, sb);
+	return 0;
+}
+
+/* Links the anonymous file under a fresh name beside the target; 0 or errno. */
+static int link_anonymous(struct outfile *of)
+{
+	struct strbuf proc = STRBUF_INIT, name = STRBUF_INIT;
+	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL) ^ (unsigned)of->fd << 16;
+	int e = EEXIST;
+	proc_fd_name(of->fd, &proc);
+	for (int tries = 0; tries < 100 && e == EEXIST; tries++) {
+		seed = seed * 1103515245u + 12345u;
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s.tmp.%06x", of->path, (seed >> 8) & 0xffffff);
+		e = linkat(AT_FDCWD, proc.buf, AT_FDCWD, name.buf, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
 	}
+	strbuf_release(&proc);
+	if (e == 0)
+		of->tmp = name.buf; /* the buffer changes hands */
+	else
+		strbuf_release(&name);
+	return e;
+}
+
+static void release(struct outfile *of)
+{
 	free(of->tmp);
 	free(of->path);
 	of->tmp = of->path = NULL;
+	of->fd = -1;
+}
+
+void outfile_abort(struct outfile *of)
+{
+	if (!of->path)
+		return;
+	close(of->fd);
+	if (of->tmp)
+		unlink(of->tmp);
+	release(of);
 }
 
 int outfile_close(struct outfile *of)
 {
-	if (!of->tmp)
+	if (!of->path)
 		return of->err; /* standard output: every write was checked */
-	if (!of->err && close(of->fd) != 0)
+	int anonymous = !of->tmp;
+	if (!of->err && anonymous)
+		of->err = link_anonymous(of);
+	if (close(of->fd) != 0 && !of->err)
 		of->err = errno;
-	else if (of->err)
-		close(of->fd);
 	if (!of->err && rename(of->tmp, of->path) != 0)
 		of->err = errno;
-	if (of->err)
+	if (of->err && of->tmp)
 		unlink(of->tmp);
-	free(of->tmp);
-	free(of->path);
-	of->tmp = of->path = NULL;
-	return of->err;
+	int e = of->err;
+	release(of);
+	return e;
 }

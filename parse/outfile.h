@@ -1,8 +1,13 @@
 /*
  * outfile.h - where a tool's output goes: standard output, or a named file
- * written through a temporary file in the same directory and renamed into
- * place only when everything was written, so that a failed or interrupted
- * run never leaves a half-written file over a good one.
+ * that appears only when everything was written, so that a failed or
+ * interrupted run never leaves a half-written file over a good one.
+ *
+ * A named output is written into an anonymous file in the target's
+ * directory (O_TMPFILE) and linked into place by outfile_close: a run
+ * killed at any moment, even by SIGKILL, leaves nothing behind. Where the
+ * file system has no anonymous files, a visible temporary "FILE.tmp.XXXXXX"
+ * is used and renamed instead (then only a killed run can leave it).
  *
  * Every write is checked; the first error is kept. A closed pipe (EPIPE)
  * is remembered as such, so a tool piped into `head` can end quietly.
@@ -17,7 +22,7 @@
 struct outfile {
 	int fd;
 	char *path;     /* final name, NULL for standard output */
-	char *tmp;      /* temporary name while writing */
+	char *tmp;      /* the visible temporary name, NULL if anonymous */
 	int err;        /* first errno, 0 if none */
 };
 
@@ -25,10 +30,16 @@ struct outfile {
 int outfile_open(struct outfile *of, const char *path, struct strbuf *err);
 /* Returns 0, or -1 after a failure (of->err holds errno). */
 int outfile_write(struct outfile *of, const void *buf, size_t n);
-/* Commits (rename) or, if anything failed, removes the temporary file.
- * Returns 0 or the errno of the first failure. */
+/*
+ * A name by which a library that writes files by name (libxlsxwriter) can
+ * open the unfinished file, written into sb; 0, or -1 for standard output.
+ */
+int outfile_scratch_name(const struct outfile *of, struct strbuf *sb);
+/* Commits (link or rename) or, if anything failed, discards the file.
+ * Returns 0 or the errno of the first failure. Standard output is left
+ * open. */
 int outfile_close(struct outfile *of);
-/* Removes the temporary file without committing. */
+/* Discards the file without committing; does nothing after a close. */
 void outfile_abort(struct outfile *of);
 
 #endif

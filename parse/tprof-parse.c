@@ -24,7 +24,7 @@ static const char usage[] =
 	"prints one record per timing line, table row or block.\n"
 	"\n"
 	"  -f, --format FMT     ndjson (default), csv or table\n"
-	"  -o, --output FILE    write to FILE (atomically: temp file + rename)\n"
+	"  -o, --output FILE    write to FILE (atomically: complete or not at all)\n"
 	"  -j, --threads N      parser threads for large files (default: cores)\n"
 	"  -t, --type LIST      only these record types (comma-separated)\n"
 	"  -r, --rules FILE     extra line formats: PCRE2 patterns with named captures\n"

@@ -140,10 +140,10 @@ int render_csv_dir(const struct report *rep, const char *dir, struct strbuf *err
 				rc = -1;
 				break;
 			}
-			if (outfile_write(&of, sb.buf, sb.len) < 0 || outfile_close(&of)) {
-				strbuf_addf(err, "%s: %s", path.buf, strerror(of.err ? of.err : EIO));
-				if (of.tmp)
-					outfile_abort(&of);
+			outfile_write(&of, sb.buf, sb.len);
+			int werr = outfile_close(&of);
+			if (werr) {
+				strbuf_addf(err, "%s: %s", path.buf, strerror(werr));
 				rc = -1;
 			}
 		}

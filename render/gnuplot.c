@@ -3,11 +3,19 @@
  * text reaches a script or a data file, the script preamble, writing the
  * files, running gnuplot with a timeout, and copying its output into place
  * atomically. The charts themselves are in gpcharts.c.
+ *
+ * While a chart is being drawn, SIGINT, SIGTERM and SIGHUP are held back:
+ * one that arrives stops gnuplot (it runs in its own process group, so a
+ * Ctrl-C at the terminal does not reach it), the temporary directory is
+ * removed, and the signal is then let through to do what it would have
+ * done. So an interrupted tool leaves no gnuplot behind and no litter in
+ * $TMPDIR, without a signal handler or any global state.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,10 +353,35 @@ static void log_tail(const char *dir, const char *chart, struct strbuf *err)
 	strbuf_release(&log);
 }
 
+/* The signals that stop a tool and that drawing holds back. */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+static void hold_stop_signals(sigset_t *old)
+{
+	sigset_t set;
+	stop_signals(&set);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Lets a held signal through: if one came, it acts now. */
+static void release_stop_signals(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* Child side: never returns. */
 static void exec_gnuplot(const char *prog, const char *dir, const char *script, int devnull, int logfd, int errpipe)
 {
 	char *argv[] = { (char *)prog, (char *)"-d", (char *)script, NULL };
+	sigset_t set;
+	stop_signals(&set);
+	sigprocmask(SIG_UNBLOCK, &set, NULL); /* the mask survives exec */
 	setpgid(0, 0);
 	if (dup2(devnull, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0 || chdir(dir) < 0) {
 		int e = errno;
@@ -361,10 +394,24 @@ static void exec_gnuplot(const char *prog, const char *dir, const char *script, 
 	_exit(127);
 }
 
-/* Waits for pid up to timeout_s; kills its process group after that. */
-static int wait_timeout(pid_t pid, int timeout_s, int *status)
+static void kill_and_reap(pid_t pid, int *status)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Waits for pid up to timeout_s; kills its process group after that (1)
+ * or when a held stop signal arrives (2: *sig is the signal, pending
+ * again, to act when released). 0 when it ended, -1 on error.
+ */
+static int wait_timeout(pid_t pid, int timeout_s, int *status, int *sig)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	sigset_t stop;
+	stop_signals(&stop);
 	for (long waited_ms = 0;; waited_ms += 10) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 		if (r == pid)
@@ -372,13 +419,17 @@ static int wait_timeout(pid_t pid, int timeout_s, int *status)
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (waited_ms >= (long)timeout_s * 1000) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
+			kill_and_reap(pid, status);
 			return 1;
 		}
-		nanosleep(&tick, NULL);
+		/* sleeps one tick, or less if a held signal comes */
+		int got = sigtimedwait(&stop, NULL, &tick);
+		if (got > 0) {
+			kill_and_reap(pid, status);
+			*sig = got;
+			raise(got);
+			return 2;
+		}
 	}
 }
 
@@ -396,10 +447,14 @@ static enum gp_status spawn_failed(const char *prog, int e, struct strbuf *err)
 static enum gp_status reap(const struct gp_opts *o, const char *prog, pid_t pid, const char *dir,
 			   const char *chart, struct strbuf *err)
 {
-	int status = 0, timeout = o->timeout_s > 0 ? o->timeout_s : 60;
-	int w = wait_timeout(pid, timeout, &status);
+	int status = 0, sig = 0, timeout = o->timeout_s > 0 ? o->timeout_s : 60;
+	int w = wait_timeout(pid, timeout, &status, &sig);
 	if (w < 0) {
 		strbuf_addf(err, "waiting for %s: %s", prog, strerror(errno));
+		return GP_FAILED;
+	}
+	if (w == 2) {
+		strbuf_addf(err, "interrupted by signal %d; %s was stopped", sig, prog);
 		return GP_FAILED;
 	}
 	if (w > 0) {
@@ -556,6 +611,8 @@ enum gp_status gp_plot_file(const struct report *rep, enum gp_chart c, const str
 	struct strbuf chart = STRBUF_INIT;
 	char *dir = NULL;
 	enum gp_status st;
+	sigset_t old;
+	hold_stop_signals(&old);
 	if (script_dir)
 		st = ensure_dir(script_dir, err) < 0 ? GP_ESCRIPT : GP_OK;
 	else
@@ -571,17 +628,22 @@ enum gp_status gp_plot_file(const struct report *rep, enum gp_chart c, const str
 		free(dir);
 	}
 	strbuf_release(&chart);
+	release_stop_signals(&old);
 	return st;
 }
 
 enum gp_status gp_plot_buf(const struct report *rep, enum gp_chart c, const struct gp_opts *o,
 			   struct strbuf *out, struct strbuf *err)
 {
+	sigset_t old;
+	hold_stop_signals(&old);
 	char *dir = make_tmpdir(err);
-	if (!dir)
-		return GP_ESCRIPT;
-	enum gp_status st = draw(rep, c, o, dir, out, err);
-	remove_tmpdir(dir);
-	free(dir);
+	enum gp_status st = GP_ESCRIPT;
+	if (dir) {
+		st = draw(rep, c, o, dir, out, err);
+		remove_tmpdir(dir);
+		free(dir);
+	}
+	release_stop_signals(&old);
 	return st;
 }

@@ -64,7 +64,7 @@ int render_flush(struct outfile *of, struct strbuf *sb, struct strbuf *err)
 {
 	if (sb->len && outfile_write(of, sb->buf, sb->len) < 0) {
 		if (of->err != EPIPE)
-			strbuf_addf(err, "write failed: %s", strerror(of->err));
+			strbuf_addstr(err, strerror(of->err));
 		strbuf_reset(sb);
 		return -1;
 	}

@@ -37,6 +37,8 @@ void render_names(struct strbuf *sb);
 
 /* Shared helpers. */
 void render_cell_text(const struct rcell *c, struct strbuf *sb); /* number or text, no escaping */
+/* Writes sb out and empties it; -1 on failure, with the system's message
+ * in err (nothing for a closed pipe: the tool ends quietly). */
 int render_flush(struct outfile *of, struct strbuf *sb, struct strbuf *err);
 
 int render_table(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);

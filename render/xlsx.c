@@ -17,8 +17,8 @@
  * made valid XML text (UTF-8, no control characters).
  *
  * libxlsxwriter writes a file by name: for a named output that is the
- * outfile's temporary path (renamed into place by outfile_close); for
- * standard output it is a temporary file in $TMPDIR, copied and removed.
+ * outfile's scratch name (committed by outfile_close); for standard output
+ * it is a temporary file in $TMPDIR, copied and removed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -903,7 +903,7 @@ static int copy_out(const char *path, struct outfile *of, struct strbuf *err)
 		}
 		if (outfile_write(of, buf, (size_t)n) < 0) {
 			if (of->err != EPIPE) /* a closed pipe ends quietly */
-				strbuf_addf(err, "write failed: %s", strerror(of->err));
+				strbuf_addstr(err, strerror(of->err));
 			rc = -1;
 			break;
 		}
@@ -917,8 +917,9 @@ int render_xlsx_split(const struct report *rep, const struct render_ctx *ctx, st
 {
 	if (too_wide(rep, err))
 		return -1;
+	struct strbuf scratch = STRBUF_INIT;
 	char *tmp = NULL;
-	const char *path = of->tmp ? of->tmp : (tmp = temp_path(err));
+	const char *path = outfile_scratch_name(of, &scratch) == 0 ? scratch.buf : (tmp = temp_path(err));
 	if (!path)
 		return -1;
 	struct xlsx x = { 0 };
@@ -942,6 +943,7 @@ int render_xlsx_split(const struct report *rep, const struct render_ctx *ctx, st
 	if (tmp)
 		unlink(tmp);
 	free(tmp);
+	strbuf_release(&scratch);
 	for (size_t i = 0; i < x.nparts; i++)
 		free(x.parts[i].name);
 	free(x.parts);

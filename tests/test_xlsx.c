@@ -525,7 +525,7 @@ Test(xlsx, errors_are_reported_not_crashed)
 	struct render_ctx ctx = { 0 };
 	/* libxlsxwriter cannot create the file */
 	char path[] = "/nonexistent-dir/x.xlsx";
-	struct outfile of = { -1, NULL, path, 0 };
+	struct outfile of = { -1, path, path, 0 }; /* a visible temporary that cannot be made */
 	cr_assert_eq(render_xlsx(&rep, &ctx, &of, &err), -1);
 	cr_assert(strstr(err.buf, "xlsx: writing the workbook: "), "%s", err.buf);
 	/* no temporary file for standard output */
