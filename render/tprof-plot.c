@@ -58,7 +58,7 @@ static const char usage[] =
 	"      --version            show the version\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for),\n"
-	"3 output could not be written, 5 gnuplot missing or failed.\n";
+	"3 output could not be written, 4 out of memory, 5 gnuplot missing or failed.\n";
 
 #define MAX_RUN_OPTS 256
 

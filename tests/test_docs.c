@@ -4,7 +4,8 @@
  * FIELDS section of man/tprof-parse.1 (and nothing else is documented
  * there as a field), every long option that `tprof-parse --help' and
  * `tprof --help' print has a .TP entry in the OPTIONS section of its page,
- * and the CSV column list and the exit codes match the code.
+ * and the CSV column list and the exit codes match the code. Every tool's
+ * page and --help list the same exit codes, all of them tprof(1)'s.
  *
  * For man/tprof-analyze.1: every long option of `tprof-analyze --help' has
  * a .TP entry under OPTIONS, and every table id, table column and finding
@@ -474,6 +475,71 @@ Test(docs, every_exit_code_is_documented)
 	}
 	strbuf_release(&page);
 	strbuf_release(&tags);
+}
+
+/* The numeric tags of a page's EXIT STATUS section, as "0 1 2 ". */
+static void page_codes(const char *path, struct strbuf *out)
+{
+	struct strbuf page = STRBUF_INIT, tags = STRBUF_INIT;
+	read_page(path, &page);
+	tag_words(section(&page, path, "EXIT STATUS"), &tags);
+	for (const char *p = tags.buf; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t n = strcspn(p, "\n");
+		if (n == 1 && isdigit((unsigned char)*p))
+			strbuf_addf(out, "%c ", *p);
+	}
+	strbuf_release(&page);
+	strbuf_release(&tags);
+}
+
+/* The codes listed by "Exit status: 0 ok, 2 bad ..., 3 ..." in --help. */
+static void help_codes(const char *cmd, struct strbuf *out)
+{
+	struct strbuf help = STRBUF_INIT;
+	run_help(cmd, &help);
+	const char *p = strstr(help.buf, "Exit status:");
+	cr_assert_not_null(p, "'%s' does not say its exit status", cmd);
+	p += strlen("Exit status:");
+	const char *end = strstr(p, ".\n");
+	for (; p && *p && (!end || p < end); p++)
+		if (isdigit((unsigned char)p[0]) && !isdigit((unsigned char)p[1]) &&
+		    (p[-1] == ' ' || p[-1] == '\n') && (p[-2] == ',' || p[-2] == ':' || p[-1] == '\n'))
+			strbuf_addf(out, "%c ", *p);
+	strbuf_release(&help);
+}
+
+/*
+ * Every tool's page and --help list the same exit codes, and each is one
+ * of the codes tprof(1) defines for all tools.
+ */
+Test(docs, exit_codes_agree_across_tools)
+{
+	static const char *const tools[] = { "tprof-parse", "tprof-analyze", "tprof-plot", "tprof-replay" };
+	struct strbuf all = STRBUF_INIT;
+	page_codes(TPROF_PAGE, &all);
+	cr_assert_str_eq(all.buf, "0 1 2 3 4 5 ");
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++) {
+		struct strbuf path = STRBUF_INIT, cmd = STRBUF_INIT, page = STRBUF_INIT, help = STRBUF_INIT;
+		strbuf_addf(&path, "man/%s.1", tools[i]);
+		strbuf_addf(&cmd, "bin/%s --help", tools[i]);
+		page_codes(path.buf, &page);
+		help_codes(cmd.buf, &help);
+		cr_expect_str_eq(help.buf, page.buf, "%s --help lists exit codes %s, its page %s", tools[i],
+				 help.buf, page.buf);
+		for (const char *c = page.buf; *c; c += 2) {
+			char code[3] = { c[0], ' ', '\0' };
+			cr_expect(strstr(all.buf, code), "%s: exit code %c is not one of tprof(1)'s", tools[i], c[0]);
+		}
+		cr_expect(strstr(page.buf, "0 ") && strstr(page.buf, "2 ") && strstr(page.buf, "3 ") &&
+				  strstr(page.buf, "4 "),
+			  "%s: ok, bad input, output error and out of memory are codes of every tool: %s",
+			  tools[i], page.buf);
+		strbuf_release(&path);
+		strbuf_release(&cmd);
+		strbuf_release(&page);
+		strbuf_release(&help);
+	}
+	strbuf_release(&all);
 }
 
 /* The column list under OUTPUT FORMATS / CSV is emit.c's, in order. */
