@@ -62,13 +62,13 @@ static int open_anonymous(const char *path)
 #endif
 }
 
-static int open_visible(struct outfile *of, const char *path, struct strbuf *err)
+static int open_visible(struct outfile *of, const char *path, const char *shown, struct strbuf *err)
 {
 	struct strbuf t = STRBUF_INIT;
 	strbuf_addf(&t, "%s.tmp.XXXXXX", path);
 	of->fd = mkstemp(t.buf);
 	if (of->fd < 0) {
-		strbuf_addf(err, "%s: cannot create: %s", path, strerror(errno));
+		strbuf_addf(err, "%s: cannot create: %s", shown, strerror(errno));
 		strbuf_release(&t);
 		return -1;
 	}
@@ -80,17 +80,46 @@ static int open_visible(struct outfile *of, const char *path, struct strbuf *err
 	return 0;
 }
 
+/*
+ * A device, FIFO or socket (/dev/null, /dev/stdout, a shell's >(...)) is
+ * written in place: replacing it with a file would be wrong, and as root
+ * it would turn /dev/null into a regular file.
+ */
+static int open_in_place(struct outfile *of, const char *path, struct strbuf *err)
+{
+	of->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (of->fd < 0) {
+		strbuf_addf(err, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	of->in_place = 1;
+	return 0;
+}
+
 int outfile_open(struct outfile *of, const char *path, struct strbuf *err)
 {
+	struct stat st;
 	memset(of, 0, sizeof(*of));
 	if (!path || !strcmp(path, "-")) {
 		of->fd = 1;
 		return 0;
 	}
-	of->fd = open_anonymous(path);
-	if (of->fd < 0 && open_visible(of, path, err) < 0)
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			strbuf_addf(err, "%s: cannot create: %s", path, strerror(EISDIR));
+			return -1;
+		}
+		return open_in_place(of, path, err);
+	}
+	/* a symbolic link stays one: the file it points to is replaced */
+	char *real = realpath(path, NULL);
+	const char *target = real ? real : path;
+	of->fd = open_anonymous(target);
+	if (of->fd < 0 && open_visible(of, target, path, err) < 0) {
+		free(real);
 		return -1;
-	of->path = xstrdup(path);
+	}
+	of->path = real ? real : xstrdup(path);
 	return 0;
 }
 
@@ -116,7 +145,7 @@ int outfile_write(struct outfile *of, const void *buf, size_t n)
 int outfile_scratch_name(const struct outfile *of, struct strbuf *sb)
 {
 	if (!of->path)
-		return -1;
+		return -1; /* standard output or written in place */
 	if (of->tmp)
 		strbuf_addstr(sb, of->tmp);
 	else
@@ -153,8 +182,20 @@ static void release(struct outfile *of)
 	of->fd = -1;
 }
 
+/* Closes a device or FIFO written in place; 0 or errno. */
+static int close_in_place(struct outfile *of)
+{
+	if (close(of->fd) != 0 && !of->err)
+		of->err = errno;
+	of->in_place = 0;
+	of->fd = -1;
+	return of->err;
+}
+
 void outfile_abort(struct outfile *of)
 {
+	if (of->in_place)
+		close_in_place(of);
 	if (!of->path)
 		return;
 	close(of->fd);
@@ -165,6 +206,8 @@ void outfile_abort(struct outfile *of)
 
 int outfile_close(struct outfile *of)
 {
+	if (of->in_place)
+		return close_in_place(of);
 	if (!of->path)
 		return of->err; /* standard output: every write was checked */
 	int anonymous = !of->tmp;

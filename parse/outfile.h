@@ -9,6 +9,11 @@
  * file system has no anonymous files, a visible temporary "FILE.tmp.XXXXXX"
  * is used and renamed instead (then only a killed run can leave it).
  *
+ * A path that names a device, FIFO or socket (/dev/null, /dev/stdout, a
+ * shell's >(...)) is opened and written in place, never replaced; a
+ * symbolic link to a file stays a link, and the file it points to is
+ * replaced.
+ *
  * Every write is checked; the first error is kept. A closed pipe (EPIPE)
  * is remembered as such, so a tool piped into `head` can end quietly.
  */
@@ -21,9 +26,11 @@
 
 struct outfile {
 	int fd;
-	char *path;     /* final name, NULL for standard output */
+	char *path;     /* the file to replace (links resolved); NULL for
+			   standard output and for in-place outputs */
 	char *tmp;      /* the visible temporary name, NULL if anonymous */
 	int err;        /* first errno, 0 if none */
+	int in_place;   /* fd is a device or FIFO opened by name */
 };
 
 /* path NULL or "-" is standard output. Returns 0 or -1 with err set. */
@@ -35,9 +42,9 @@ int outfile_write(struct outfile *of, const void *buf, size_t n);
  * open the unfinished file, written into sb; 0, or -1 for standard output.
  */
 int outfile_scratch_name(const struct outfile *of, struct strbuf *sb);
-/* Commits (link or rename) or, if anything failed, discards the file.
- * Returns 0 or the errno of the first failure. Standard output is left
- * open. */
+/* Commits (link or rename) or, if anything failed, discards the file;
+ * closes an in-place output. Returns 0 or the errno of the first failure.
+ * Standard output is left open. */
 int outfile_close(struct outfile *of);
 /* Discards the file without committing; does nothing after a close. */
 void outfile_abort(struct outfile *of);

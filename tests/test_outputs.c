@@ -4,7 +4,8 @@
  * system's message, ends quietly with exit 0 when the reader of its pipe
  * is gone, and a run killed or interrupted at any moment leaves the
  * previous output file as it was and nothing beside it (no temporary
- * file, no gnuplot still running, nothing in $TMPDIR).
+ * file, no gnuplot still running, nothing in $TMPDIR). An output that is
+ * a FIFO, a pipe or a link is written through, never replaced.
  *
  * The tools are taken from $TPROF_BIN (default bin); run from the
  * repository root (make check does).
@@ -315,4 +316,39 @@ Test(outputs, an_interrupted_chart_stops_gnuplot_and_cleans_up, .timeout = 90)
 	interrupt_drawing("tprof-plot", SIGHUP);
 	interrupt_drawing("tprof-analyze", SIGINT);
 	interrupt_drawing("tprof-analyze", SIGTERM);
+}
+
+/* ---- outputs that are not plain files --------------------------------- */
+
+/*
+ * A FIFO, a shell's >(...) and a link keep what they are: the FIFO's
+ * reader and the process substitution get the records, the link still
+ * points at its file, which holds them; a directory is an error.
+ */
+Test(outputs, fifos_pipes_and_links_are_written_through, .timeout = 60)
+{
+	char *d = scratch();
+	put(d, "in.log", timing_lines, 0644);
+	put(d, "real.ndjson", "old\n", 0644);
+	struct tu_result r = tu_run("cd '%s' && mkfifo fifo && ln -s real.ndjson link.ndjson && "
+				    "{ timeout 10 cat fifo > got & } && "
+				    "$B/tprof-parse -o fifo in.log && wait && "
+				    "$B/tprof-parse -o link.ndjson in.log && "
+				    "bash -c \"$B/tprof-parse -f csv -o >(wc -l > lines) in.log\" && sleep 0.2 && "
+				    "stat -c '%%n %%F' fifo link.ndjson real.ndjson && cat lines && wc -l < got",
+				    d);
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert_str_eq(r.out.buf, "fifo fifo\nlink.ndjson symbolic link\nreal.ndjson regular file\n"
+				    "4\n"  /* a header and three records */
+				    "3\n", /* three records */
+			 "%s", r.out.buf);
+	char *real = get(d, "real.ndjson");
+	cr_assert(strstr(real, "\"name\":\"model load\",\"seconds\":12.5"), "%s", real);
+	free(real);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -o '%s' '%s/in.log'", d, d);
+	cr_assert_eq(r.status, 3);
+	cr_assert(strstr(r.err.buf, ": cannot create: Is a directory"), "%s", r.err.buf);
+	tu_result_free(&r);
+	rmtree(d);
 }

@@ -505,7 +505,7 @@ Test(xlsx, standard_output_gets_the_whole_zip)
 	const char *path = "/tmp/tprof-xlsx-stdout.xlsx";
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	cr_assert_geq(fd, 0);
-	struct outfile of = { fd, NULL, NULL, 0 }; /* as outfile_open makes standard output */
+	struct outfile of = { .fd = fd }; /* as outfile_open makes standard output */
 	struct render_ctx ctx = { 0 };
 	cr_assert_eq(render_xlsx(&rep, &ctx, &of, &err), 0, "%s", err.buf);
 	close(fd);
@@ -525,13 +525,13 @@ Test(xlsx, errors_are_reported_not_crashed)
 	struct render_ctx ctx = { 0 };
 	/* libxlsxwriter cannot create the file */
 	char path[] = "/nonexistent-dir/x.xlsx";
-	struct outfile of = { -1, path, path, 0 }; /* a visible temporary that cannot be made */
+	struct outfile of = { .fd = -1, .path = path, .tmp = path }; /* a visible temporary that cannot be made */
 	cr_assert_eq(render_xlsx(&rep, &ctx, &of, &err), -1);
 	cr_assert(strstr(err.buf, "xlsx: writing the workbook: "), "%s", err.buf);
 	/* no temporary file for standard output */
 	strbuf_reset(&err);
 	setenv("TMPDIR", "/nonexistent-dir", 1);
-	struct outfile out = { 1, NULL, NULL, 0 };
+	struct outfile out = { .fd = 1 };
 	cr_assert_eq(render_xlsx(&rep, &ctx, &out, &err), -1);
 	cr_assert(strstr(err.buf, "cannot create a temporary file"), "%s", err.buf);
 	unsetenv("TMPDIR");
@@ -541,7 +541,7 @@ Test(xlsx, errors_are_reported_not_crashed)
 	close(p[0]);
 	signal(SIGPIPE, SIG_IGN);
 	strbuf_reset(&err);
-	struct outfile pipe_out = { p[1], NULL, NULL, 0 };
+	struct outfile pipe_out = { .fd = p[1] };
 	cr_assert_eq(render_xlsx(&rep, &ctx, &pipe_out, &err), -1);
 	cr_assert_eq(err.len, 0, "%s", err.buf);
 	close(p[1]);
