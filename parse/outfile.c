@@ -210,8 +210,7 @@ int outfile_close(struct outfile *of)
 		return close_in_place(of);
 	if (!of->path)
 		return of->err; /* standard output: every write was checked */
-	int anonymous = !of->tmp;
-	if (!of->err && anonymous)
+	if (!of->err && !of->tmp)
 		of->err = link_anonymous(of);
 	if (close(of->fd) != 0 && !of->err)
 		of->err = errno;
