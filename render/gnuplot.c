@@ -621,14 +621,16 @@ enum gp_status gp_plot_file(const struct report *rep, enum gp_chart c, const str
 		st = draw(rep, c, o, script_dir ? script_dir : dir, &chart, err);
 	if ((st == GP_NOGNUPLOT || st == GP_FAILED) && !script_dir)
 		strbuf_addstr(err, "\n(--script DIR keeps the script and its data)");
-	if (st == GP_OK)
-		st = write_output(output, &chart, err);
 	if (dir) {
 		remove_tmpdir(dir);
 		free(dir);
 	}
-	strbuf_release(&chart);
+	/* the chart is in memory: writing it (maybe to a FIFO that waits for
+	 * a reader) must not hold signals back */
 	release_stop_signals(&old);
+	if (st == GP_OK)
+		st = write_output(output, &chart, err);
+	strbuf_release(&chart);
 	return st;
 }
 
