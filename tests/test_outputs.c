@@ -75,17 +75,12 @@ Test(outputs, a_closed_pipe_ends_quietly, .timeout = 120)
 
 static char *scratch(void)
 {
-	char *d = xstrdup("/tmp/tprof-outputs-XXXXXX");
-	cr_assert_not_null(mkdtemp(d), "mkdtemp: %s", strerror(errno));
+	char *d = tu_tmpdir("outputs");
+	cr_assert_not_null(d, "mkdtemp: %s", strerror(errno));
 	return d;
 }
 
-static void rmtree(char *d)
-{
-	struct tu_result r = tu_run("rm -rf '%s'", d);
-	tu_result_free(&r);
-	free(d);
-}
+#define rmtree tu_rmtree
 
 static void put(const char *dir, const char *name, const char *text, mode_t mode)
 {

@@ -37,20 +37,14 @@
 
 
 
-/* A fresh directory for one test (the suites run in parallel). */
 static char *tmpdir(void)
 {
-	char *d = xstrdup("/tmp/tprof-plot-test-XXXXXX");
-	cr_assert_not_null(mkdtemp(d));
+	char *d = tu_tmpdir("plot-test");
+	cr_assert_not_null(d, "cannot make a directory in /tmp");
 	return d;
 }
 
-static void rmtree(char *d)
-{
-	struct result r = run("rm -rf '%s'", d);
-	result_free(&r);
-	free(d);
-}
+#define rmtree tu_rmtree
 
 static void write_file(const char *path, const char *text)
 {

@@ -176,4 +176,24 @@ static inline void tu_result_free(struct tu_result *r)
 	strbuf_release(&r->err);
 }
 
+/*
+ * A fresh directory /tmp/tprof-TAG-XXXXXX for one test (the suites run in
+ * parallel), or NULL if it cannot be made; tu_rmtree removes and frees it.
+ */
+static inline char *tu_tmpdir(const char *tag)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "/tmp/tprof-%s-XXXXXX", tag);
+	if (!mkdtemp(sb.buf))
+		strbuf_release(&sb);
+	return sb.buf;
+}
+
+static inline void tu_rmtree(char *dir)
+{
+	struct tu_result r = tu_run("rm -rf '%s'", dir);
+	tu_result_free(&r);
+	free(dir);
+}
+
 #endif
