@@ -9,12 +9,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#define TMP_SUFFIX_LEN 11 /* ".tmp.XXXXXX" and ".tmp.%06x" */
 
 /* The directory part of path ("." if none), into sb. */
 static void dir_of(const char *path, struct strbuf *sb)
@@ -43,6 +46,10 @@ static void proc_fd_name(int fd, struct strbuf *sb)
 static int open_anonymous(const char *path)
 {
 #ifdef O_TMPFILE
+	const char *slash = strrchr(path, '/');
+	/* a name too long for its ".tmp.XXXXXX" must fail now, not after the work */
+	if (strlen(slash ? slash + 1 : path) + TMP_SUFFIX_LEN > NAME_MAX)
+		return -1;
 	struct strbuf dir = STRBUF_INIT, proc = STRBUF_INIT;
 	dir_of(path, &dir);
 	int fd = open(dir.buf, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
@@ -103,6 +110,10 @@ int outfile_open(struct outfile *of, const char *path, struct strbuf *err)
 	if (!path || !strcmp(path, "-")) {
 		of->fd = 1;
 		return 0;
+	}
+	if (!*path) {
+		strbuf_addf(err, "'': cannot create: %s", strerror(ENOENT));
+		return -1;
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {

@@ -39,7 +39,8 @@ int outfile_open(struct outfile *of, const char *path, struct strbuf *err);
 int outfile_write(struct outfile *of, const void *buf, size_t n);
 /*
  * A name by which a library that writes files by name (libxlsxwriter) can
- * open the unfinished file, written into sb; 0, or -1 for standard output.
+ * open the unfinished file, written into sb; 0, or -1 for standard output
+ * and in-place outputs.
  */
 int outfile_scratch_name(const struct outfile *of, struct strbuf *sb);
 /* Commits (link or rename) or, if anything failed, discards the file;

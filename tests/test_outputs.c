@@ -11,7 +11,6 @@
  * repository root (make check does).
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -345,5 +344,26 @@ Test(outputs, fifos_pipes_and_links_are_written_through, .timeout = 60)
 	cr_assert_eq(r.status, 3);
 	cr_assert(strstr(r.err.buf, ": cannot create: Is a directory"), "%s", r.err.buf);
 	tu_result_free(&r);
+	rmtree(d);
+}
+
+/*
+ * A name that cannot be made fails before any input is read (here a FIFO
+ * without a writer, which would block the tool), not after all the work.
+ */
+Test(outputs, a_bad_output_name_fails_at_once, .timeout = 60)
+{
+	char *d = scratch();
+	struct strbuf longname = STRBUF_INIT;
+	for (int i = 0; i < 250; i++)
+		strbuf_addch(&longname, 'a');
+	struct tu_result r = tu_run("cd '%s' && mkfifo idle && timeout 10 $B/tprof-parse -o '' idle; echo $?; "
+				    "timeout 10 $B/tprof-parse -o %s idle; echo $?; ls -A",
+				    d, longname.buf);
+	cr_assert_str_eq(r.out.buf, "3\n3\nidle\n", "%s", r.err.buf);
+	cr_assert(strstr(r.err.buf, "tprof-parse: '': cannot create: No such file or directory\n"), "%s", r.err.buf);
+	cr_assert(strstr(r.err.buf, "aaaa: cannot create: File name too long\n"), "%s", r.err.buf);
+	tu_result_free(&r);
+	strbuf_release(&longname);
 	rmtree(d);
 }
