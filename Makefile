@@ -33,7 +33,9 @@ endif
 
 PARSE_MAINS := parse/tprof-parse.c
 PARSE_SRC := $(filter-out $(PARSE_MAINS),$(wildcard parse/*.c))
-PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o)
+PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o) $(OBJ)/parse/packs_data.o
+# The format packs, compiled in so that bin/ works without installing.
+FORMATS := $(sort $(wildcard formats/*.rules))
 LIBTPROF := $(OBJ)/libtprof.a
 
 ANALYZE_MAINS := analyze/tprof-analyze.c
@@ -68,6 +70,15 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/parse/packs_data.c: $(FORMATS) scripts/embed-formats.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)sh scripts/embed-formats.sh $(FORMATS) > $@.tmp && mv $@.tmp $@
+
+$(OBJ)/parse/packs_data.o: $(OBJ)/parse/packs_data.c
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(LIBTPROF): $(PARSE_OBJ)
 	@mkdir -p $(dir $@)
@@ -128,10 +139,13 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/tprof/formats
+	install -m 644 $(FORMATS) $(DESTDIR)$(PREFIX)/share/tprof/formats/
 
 uninstall:
 	rm -f $(TOOLS:$(BIN)/%=$(DESTDIR)$(PREFIX)/bin/%)
 	rm -f $(patsubst man/%,$(DESTDIR)$(PREFIX)/share/man/man1/%,$(wildcard man/*.1))
+	rm -rf $(DESTDIR)$(PREFIX)/share/tprof/formats
 
 bench: all
 	@sh bench/run.sh

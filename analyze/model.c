@@ -174,6 +174,7 @@ static struct an_run *run_new(const char *file)
 	an_map_init(&r->memory, sizeof(struct an_nums));
 	an_map_init(&r->flops, sizeof(struct an_nums));
 	an_map_init(&r->meta, sizeof(struct an_nums));
+	an_map_init(&r->rates, sizeof(struct an_named_series));
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
@@ -194,6 +195,7 @@ static void run_free(struct an_run *r)
 	an_map_free(&r->ranks, batches_free);
 	an_map_free(&r->metrics, series_free);
 	an_map_free(&r->perfs, series_free);
+	an_map_free(&r->rates, series_free);
 	an_map_free(&r->aggregates, NULL);
 	an_map_free(&r->latencies, NULL);
 	an_map_free(&r->warmups, NULL);
@@ -461,6 +463,22 @@ static void feed_perf(struct an_run *run, const struct tp_record *r)
 	tp_series_add(&s->s, r->num[S_SECONDS], r->line);
 }
 
+/* A rate (samples/s, tokens/s, TFLOP/s): a series per name and unit. */
+static void feed_rate(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name || !tp_has(r, S_RATE_VALUE))
+		return;
+	char key[200];
+	int n = snprintf(key, sizeof(key), "%.*s %.*s", (int)(r->name_len > 120 ? 120 : r->name_len),
+			 r->name, (int)(r->text_len > 60 ? 60 : r->text_len), r->text ? r->text : "");
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(key))
+		n = (int)sizeof(key) - 1;
+	struct an_named_series *s = named_series(&run->rates, key, (size_t)n, r->line);
+	tp_series_add(&s->s, r->num[S_RATE_VALUE], r->line);
+}
+
 static void feed_named(struct an_map *map, const struct tp_record *r)
 {
 	if (r->name)
@@ -541,6 +559,9 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		break;
 	case TP_SCALING:
 		feed_scaling(run, r);
+		break;
+	case TP_RATE:
+		feed_rate(run, r);
 		break;
 	case TP_STAGE:
 	case TP_NTYPES:

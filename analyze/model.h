@@ -106,6 +106,7 @@ struct an_run {
 	struct an_map memory;     /* name -> record numbers */
 	struct an_map flops;      /* name -> record numbers */
 	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
+	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
 
 	/* clock checks */
 	int64_t last_ts;          /* INT64_MIN if none yet */

@@ -336,6 +336,29 @@ static double meta_value(const struct an_run *run, const char *key)
 	return NAN;
 }
 
+/* Rates the log printed (rate records): mean, min and max per name. */
+static void rate_rows(const struct an_run *run, struct report *rep, struct rtable **tab)
+{
+	for (size_t i = 0; i < run->rates.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->rates, i);
+		const char *key = an_map_key(&run->rates, i);
+		const char *sp = strrchr(key, ' ');
+		if (!s->s.n)
+			continue;
+		if (!*tab)
+			*tab = report_table(rep, "throughput", "throughput", "Throughput",
+					    "run,measure,value,unit");
+		char what[200];
+		snprintf(what, sizeof(what), "%.*s (mean of %llu printed, min %.4g, max %.4g)",
+			 (int)(sp ? sp - key : (ptrdiff_t)strlen(key)), key,
+			 (unsigned long long)s->s.n, s->s.min, s->s.max);
+		rt_text(*tab, run->label);
+		rt_text(*tab, what);
+		rt_num(*tab, s->s.mean, 2);
+		rt_text(*tab, sp ? sp + 1 : "/s");
+	}
+}
+
 static void throughput(const struct an_run *run, struct report *rep, struct rtable **tab)
 {
 	double loop = NAN;
@@ -352,6 +375,7 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 		double v;
 		const char *unit;
 	} rows[8];
+	rate_rows(run, rep, tab);
 	size_t n = 0;
 	if (loop > 0 && !isnan(examples))
 		rows[n++] = (struct row){ "samples per second (examples x epochs / training loop)",

@@ -373,3 +373,107 @@ int tp_read_mb(const char *p, const char *end, int allow_bare, double *mb, const
 	*next = r;
 	return 1;
 }
+
+/* Digits at p as an integer (at most 9 of them); the count, 0 if none. */
+static int read_digits(const char *p, const char *end, long *v)
+{
+	int k = 0;
+	*v = 0;
+	while (p + k < end && is_digit(p[k]) && k < 9)
+		*v = *v * 10 + (p[k++] - '0');
+	return k;
+}
+
+/* "h:mm:ss[.f]" or "mm:ss[.f]" (the first part any width) at p, to the end. */
+static int read_colon_clock(const char *p, const char *end, double *sec)
+{
+	long part[3];
+	int np = 0;
+	const char *q = p;
+	for (;;) {
+		int k = read_digits(q, end, &part[np]);
+		if (!k || (np > 0 && k != 2) || (np > 0 && part[np] > 59))
+			return 0;
+		q += k;
+		np++;
+		if (q < end && *q == ':' && np < 3) {
+			q++;
+			continue;
+		}
+		break;
+	}
+	if (np < 2)
+		return 0;
+	double frac = 0;
+	if (q < end && *q == '.') {
+		const char *f;
+		if (!tp_read_number(q, end, &frac, &f) || f != end)
+			return 0;
+		q = end;
+	}
+	if (q != end)
+		return 0;
+	double s = 0;
+	for (int i = 0; i < np; i++)
+		s = s * 60 + (double)part[i];
+	*sec = s + frac;
+	return 1;
+}
+
+/* One unit of a compound duration ("1h2m3.5s"): seconds per unit, or 0. */
+static double compound_unit(const char *p, const char *end, const char **next)
+{
+	static const struct { const char *u; double s; } units[] = {
+		{ "ms", 1e-3 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 }, { "ns", 1e-9 },
+		{ "d", 86400 }, { "h", 3600 }, { "m", 60 }, { "s", 1 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		const char *r = tp_eat(p, end, units[i].u);
+		if (r && (r == end || !is_alpha(*r))) {
+			*next = r;
+			return units[i].s;
+		}
+	}
+	return 0;
+}
+
+/* "1h2m3s", "0m4.912s", "2m8.77s" (Go, bash time): two parts or more. */
+static int read_compound(const char *p, const char *end, double *sec)
+{
+	double total = 0;
+	int parts = 0;
+	const char *q = p;
+	while (q < end) {
+		double v, u;
+		const char *r;
+		if (!is_digit(*q) || !tp_read_number(q, end, &v, &r) || !(u = compound_unit(r, end, &q)))
+			return 0;
+		total += v * u;
+		parts++;
+	}
+	if (parts < 2)
+		return 0;
+	*sec = total;
+	return 1;
+}
+
+int tp_read_clock(const char *p, const char *end, double *sec)
+{
+	long days = 0;
+	const char *q = p;
+	/* "1 day, 4:12:02" and "3 days, 0:00:01" (Python's timedelta) */
+	int k = read_digits(q, end, &days);
+	if (k) {
+		const char *r = tp_skip_blanks(q + k, end);
+		const char *w = tp_eat(r, end, "days,");
+		if (!w)
+			w = tp_eat(r, end, "day,");
+		if (w) {
+			if (!read_colon_clock(tp_skip_blanks(w, end), end, sec))
+				return 0;
+			*sec += (double)days * 86400.0;
+			return 1;
+		}
+	}
+	return read_colon_clock(p, end, sec) || read_compound(p, end, sec);
+}

@@ -38,6 +38,14 @@ int tp_read_duration(const char *p, const char *end, double default_unit,
 int tp_read_duration_to(const char *p, const char *end, double default_unit, double target,
 			double *value, const char **next);
 
+/*
+ * A clock or compound duration filling all of [p, end): "h:mm:ss[.f]",
+ * "mm:ss[.f]", "N day[s], h:mm:ss[.f]", or two or more number-unit parts
+ * run together ("1h2m3s", "0m4.912s", "2m8.77s"; units d h m s ms us µs
+ * ns). Result in seconds.
+ */
+int tp_read_clock(const char *p, const char *end, double *sec);
+
 /* A duration unit alone ("ms", "sec", "µs"...): seconds per unit. */
 int tp_read_time_unit(const char *p, const char *end, double *seconds, const char **next);
 

@@ -73,6 +73,8 @@ void tp_parser_take_stats(struct tp_parser *p, struct tp_stats *acc)
 		acc->malformed += p->st.malformed;
 		acc->long_lines += p->st.long_lines;
 		acc->bytes += p->st.bytes;
+		for (size_t i = 0; i < TP_RULE_STATS; i++)
+			acc->rule_hits[i] += p->st.rule_hits[i];
 	}
 	memset(&p->st, 0, sizeof(p->st));
 }
@@ -102,6 +104,8 @@ void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line)
 
 int tp_parser_idle(const struct tp_parser *p)
 {
+	if (!tp_rules_scratch_idle(p->scratch, p->lineno + 1))
+		return 0;
 	for (size_t i = 0; i < p->nranks; i++)
 		if (p->ranks[i] && (p->ranks[i]->blk.kind != BLK_NONE || p->ranks[i]->has_pending))
 			return 0;
@@ -443,34 +447,67 @@ static const char *skip_progress_bar(const char *s, const char *e)
 	return close ? close + 1 : e;
 }
 
-static void segment(struct tp_parser *p, const char *s, const char *e)
+/* Removes CSI sequences (ESC [ params final-byte) into p->clean. */
+static void strip_ansi(struct tp_parser *p, const char **ps, const char **pe)
 {
+	const char *s = *ps, *e = *pe;
+	strbuf_reset(&p->clean);
+	const char *q = s;
+	while (q < e) {
+		const char *x = memchr(q, '\x1b', (size_t)(e - q));
+		if (!x) {
+			strbuf_add(&p->clean, q, (size_t)(e - q));
+			break;
+		}
+		strbuf_add(&p->clean, q, (size_t)(x - q));
+		q = x + 1;
+		if (q < e && *q == '[') {
+			q++;
+			while (q < e && ((*q >= '0' && *q <= '?') || (*q >= ' ' && *q <= '/')))
+				q++;
+			if (q < e)
+				q++;
+		}
+	}
+	*ps = p->clean.buf ? p->clean.buf : "";
+	*pe = *ps + p->clean.len;
+}
+
+/* Hands a segment to the rules of one pass; 1 if they took it. */
+static int try_rules(struct tp_parser *p, int pass, const struct seg *sg, const char *raw,
+		     const char *raw_e, int bar)
+{
+	struct tp_rules_line ln = { sg->t, (size_t)(sg->e - sg->t), raw, (size_t)(raw_e - raw),
+				    bar, p->file, p->lineno, p->st.rule_hits };
+	int rc = tp_rules_match_pass(p->rules, p->scratch, pass, &ln, &p->rules_sink);
+	if (rc > 0)
+		p->emitted++; /* a block or context rule takes a line without a record */
+	return rc != 0;
+}
+
+/* The last progress bar of a physical line, for @bar rules. */
+static void bar_rules(struct tp_parser *p, const char *s, const char *e)
+{
+	struct seg sg = { s, e, s };
+	p->cur_rank = -1;
+	p->cur_ts = NULL;
+	for (int pass = 0; pass < 2; pass++)
+		if (tp_rules_has_bar(p->rules, pass) && try_rules(p, pass, &sg, s, e, 1))
+			return;
+}
+
+static void segment(struct tp_parser *p, const char *s, const char *e, int last)
+{
+	if (memchr(s, '\x1b', (size_t)(e - s)))
+		strip_ansi(p, &s, &e);
+	const char *raw = s;
 	s = skip_progress_bar(s, e);
+	if (s > raw && p->rules && (last || s < e))
+		bar_rules(p, raw, s); /* the final redraw, or one a print() follows */
 	if (s >= e)
 		return;
-	if (memchr(s, '\x1b', (size_t)(e - s))) {
-		/* remove CSI sequences: ESC [ params final-byte */
-		strbuf_reset(&p->clean);
-		const char *q = s;
-		while (q < e) {
-			const char *x = memchr(q, '\x1b', (size_t)(e - q));
-			if (!x) {
-				strbuf_add(&p->clean, q, (size_t)(e - q));
-				break;
-			}
-			strbuf_add(&p->clean, q, (size_t)(x - q));
-			q = x + 1;
-			if (q < e && *q == '[') {
-				q++;
-				while (q < e && ((*q >= '0' && *q <= '?') || (*q >= ' ' && *q <= '/')))
-					q++;
-				if (q < e)
-					q++;
-			}
-		}
-		s = p->clean.buf ? p->clean.buf : "";
-		e = s + p->clean.len;
-	}
+	if (s > raw)
+		raw = s;
 	p->cur_rank = -1;
 	p->cur_ts = NULL;
 	struct seg sg;
@@ -493,10 +530,9 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 		flush_pending(p, rs);
 	}
 
-	if (p->rules) {
+	if (p->rules && tp_rules_has_pass(p->rules, 0)) {
 		flush_pending(p, rs);
-		if (tp_rules_match(p->rules, p->scratch, sg.t, (size_t)(sg.e - sg.t), p->file,
-				   p->lineno, &p->rules_sink) != 0)
+		if (try_rules(p, 0, &sg, raw, e, 0))
 			return;
 	}
 	if (rs->blk.kind != BLK_NONE) {
@@ -509,7 +545,11 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 		return;
 	if (tp_block_start(p, rs, &sg))
 		return;
-	tp_lines_dispatch(p, rs, &sg);
+	if (tp_lines_dispatch(p, rs, &sg))
+		return;
+	/* format packs read what the built-in readers did not */
+	if (p->rules && tp_rules_has_pass(p->rules, 1))
+		try_rules(p, 1, &sg, raw, e, 0);
 }
 
 void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
@@ -535,7 +575,7 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 		const char *cr = memchr(s, '\r', (size_t)(e - s));
 		const char *se = cr ? cr : e;
 		if (se > s)
-			segment(p, s, se);
+			segment(p, s, se, !cr && (flags & TP_LINE_END));
 		s = cr ? cr + 1 : e;
 	}
 	if (flags & TP_LINE_END) {

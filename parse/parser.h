@@ -29,6 +29,9 @@ struct tp_sink {
 	void *ctx;
 };
 
+/* Rules counted in tp_stats.rule_hits (later ones are not counted). */
+#define TP_RULE_STATS 512
+
 struct tp_stats {
 	uint64_t lines;
 	uint64_t records[TP_NTYPES];
@@ -36,6 +39,7 @@ struct tp_stats {
 	uint64_t malformed;    /* warnings issued */
 	uint64_t long_lines;
 	uint64_t bytes;
+	uint64_t rule_hits[TP_RULE_STATS]; /* lines each rule (rules.h) matched */
 };
 
 struct tp_rules; /* rules.h */

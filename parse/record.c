@@ -69,6 +69,8 @@ const struct tp_schema tp_schemas[TP_NTYPES] = {
 			NUM("cpu_delta_mb", S_PERF_CPU_DELTA_MB, "MB"),
 			NUM("gpu_delta_mb", S_PERF_GPU_DELTA_MB, "MB"),
 			NUM("gpu_peak_mb", S_PERF_GPU_PEAK_MB, "MB") } },
+	[TP_RATE] = { "rate", 3,
+		      { NAME("name"), NUM("value", S_RATE_VALUE, "/s"), TEXT("unit") } },
 };
 
 int tp_type_from_name(const char *s, size_t n)

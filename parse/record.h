@@ -43,6 +43,7 @@ enum tp_type {
 	TP_EPOCH,
 	TP_AGGREGATE,
 	TP_PERF,
+	TP_RATE,
 	TP_NTYPES
 };
 
@@ -105,7 +106,9 @@ enum {
 	/* aggregate */
 	S_AGG_COUNT = 0, S_AGG_TOTAL_S = 1, S_AGG_MEAN_S = 2, S_AGG_MIN_S = 3, S_AGG_MAX_S = 4,
 	/* perf: seconds in 0 */
-	S_PERF_CPU_DELTA_MB = 1, S_PERF_GPU_DELTA_MB = 2, S_PERF_GPU_PEAK_MB = 3
+	S_PERF_CPU_DELTA_MB = 1, S_PERF_GPU_DELTA_MB = 2, S_PERF_GPU_PEAK_MB = 3,
+	/* rate: value per second, its unit ("samples/s") in text */
+	S_RATE_VALUE = 0
 };
 
 struct tp_record {
@@ -120,6 +123,9 @@ struct tp_record {
 	size_t text_len;
 	double num[TP_NUM_SLOTS];
 	unsigned has; /* bit i set: num[i] present */
+	/* what made it: a rule's "FILE:LINE" or "format NAME:LINE"; NULL for
+	 * the built-in readers (shown by tprof-parse --explain, never output) */
+	const char *origin;
 };
 
 static inline void tp_set(struct tp_record *r, int slot, double v)

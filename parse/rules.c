@@ -1,109 +1,26 @@
 /*
- * rules.c - user-defined formats: loads a rules file ("TYPE [FIELD="..."]...
- * PATTERN" per line) into compiled PCRE2 patterns, and turns a line that a
- * pattern matches into a record whose fields come from the pattern's named
- * groups. See rules.h for the API and tprof-parse(1), RULES FILES, for the file syntax.
+ * rules.c - user-defined formats and format packs: loads rules files
+ * ("TYPE [@OPTION]... [FIELD="..."]... PATTERN" per line, plus @format,
+ * @marker and @block directives) into compiled PCRE2 patterns. Matching is
+ * rules_match.c; see rules.h for the API and tprof-parse(1), RULES FILES,
+ * for the syntax.
  *
  * Load time does all the work that can fail on the rules' side (unknown
- * type, unknown field, bad regex, unreadable constant), so that matching
- * can only fail on the log's side (a captured value that is not a number),
- * which is a warning for that line.
+ * type, unknown field or unit, bad regex, unreadable constant), so that
+ * matching can only fail on the log's side (a captured value that is not a
+ * number), which is a warning for that line.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include "rules.h"
+#include "rules_int.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "num.h"
 #include "record.h"
-
-/* How a field's text becomes a value. */
-enum conv {
-	CV_NAME,  /* rec->name */
-	CV_TEXT,  /* rec->text */
-	CV_VALUE, /* meta value: a number if the whole text is one, else text */
-	CV_NUM,   /* plain number, optionally followed by the field's unit */
-	CV_INT,   /* integral number */
-	CV_SEC,   /* duration, bare number = seconds, stored in seconds */
-	CV_MS,    /* duration, bare number = ms, stored in ms */
-	CV_MB,    /* memory size, bare number = MB, stored in MB */
-	CV_TS,    /* timestamp, normalised to ISO 8601 */
-	CV_RANK   /* launcher rank, a non-negative int */
-};
-
-/* Ids of the two fields every type has besides its schema's. Schema fields
- * use their index, so an id is a bit in a "field already set" mask. */
-enum { FID_TS = TP_NUM_SLOTS + 2, FID_RANK = TP_NUM_SLOTS + 3 };
-
-/* "YYYY-MM-DDTHH:MM:SS.fff" and its NUL. */
-#define TS_MAX 24
-
-/* Longest excerpt of a value quoted in a message. */
-#define EXCERPT_MAX 40
-
-/* One assignable field of a rule's record type. */
-struct fspec {
-	const char *name; /* public name (static storage) */
-	const char *unit; /* for CV_NUM: unit text accepted after the number */
-	enum conv conv;
-	int slot; /* num[] slot for numeric kinds */
-	int id;   /* FID_* or schema index */
-};
-
-/* A value read from text, ready to be stored in a record. */
-struct value {
-	double num;
-	const char *str;
-	size_t len;
-	int is_num; /* CV_VALUE: which of num / str */
-};
-
-/* A named group and the field it fills. */
-struct capture {
-	uint32_t group;
-	struct fspec f;
-};
-
-/* A FIELD="..." default from the rules file; str points into owned. */
-struct constant {
-	struct fspec f;
-	struct value v;
-	char *owned;
-};
-
-struct rule {
-	enum tp_type type;
-	unsigned lineno; /* in the rules file, for messages */
-	int name_id;     /* schema index of the type's name field, -1 if none */
-	pcre2_code *code;
-	struct capture *caps;
-	size_t ncaps;
-	struct constant *consts;
-	size_t nconsts, consts_alloc;
-};
-
-struct tp_rules {
-	char *name; /* rules file name, for messages */
-	struct rule *rules;
-	size_t n, alloc;
-	uint32_t max_pairs; /* ovector pairs the largest pattern needs */
-	pcre2_general_context *gctx;
-};
-
-struct tp_rules_scratch {
-	const struct tp_rules *rules; /* the rules it was sized for */
-	pcre2_match_data *md;
-	pcre2_match_context *mctx;
-	pcre2_jit_stack *jit;
-	struct strbuf msg; /* warning text, reused */
-	char ts[TS_MAX];   /* the record's normalised timestamp */
-};
 
 /* Where the line being loaded is, for "name:LINE:COL:" messages. */
 struct src {
@@ -136,7 +53,7 @@ static void pcre_free(void *p, void *data)
 
 /* Quotes at most EXCERPT_MAX bytes of a value; control bytes become '?'
  * because the text comes from arbitrary input and goes to a terminal. */
-static void add_excerpt(struct strbuf *sb, const char *p, size_t n)
+void tp_rules_add_excerpt(struct strbuf *sb, const char *p, size_t n)
 {
 	size_t k = n > EXCERPT_MAX ? EXCERPT_MAX : n;
 	while (k < n && k > 0 && ((unsigned char)p[k] & 0xC0) == 0x80)
@@ -225,8 +142,42 @@ static int fspec_lookup(enum tp_type t, const char *name, size_t n, struct fspec
 	};
 	*out = (struct fspec){ f->name, f->unit, by_kind[f->kind], f->slot, i };
 	if (f->kind == TP_F_NUM)
-		out->conv = conv_for_num(f);
+		out->conv = t == TP_RATE ? CV_RATE : conv_for_num(f);
 	return 1;
+}
+
+/* The fields a rule can set: its type's, or ctx for a context rule. */
+static int rule_field(const struct rule *ru, const char *name, size_t n, struct fspec *out)
+{
+	static const struct fspec ctx = { "ctx", "", CV_CTX, 0, FID_CTX };
+	if (ru->kind == RK_CONTEXT) {
+		if (n != 3 || memcmp(name, "ctx", 3))
+			return 0;
+		*out = ctx;
+		return 1;
+	}
+	return ru->kind == RK_RECORD && fspec_lookup(ru->type, name, n, out);
+}
+
+static void add_rule_fields(struct strbuf *sb, const struct rule *ru)
+{
+	if (ru->kind == RK_CONTEXT)
+		strbuf_addstr(sb, "ctx");
+	else if (ru->kind == RK_RECORD)
+		add_field_names(sb, ru->type);
+	else
+		strbuf_addstr(sb, "none; FIELD__u unit groups in a header");
+}
+
+/* Pseudo-types of v2 rules that make no record. */
+static const char *const kind_names[] = {
+	[RK_CONTEXT] = "context", [RK_START] = "start", [RK_END] = "end",
+	[RK_SKIP] = "skip", [RK_HEADER] = "header",
+};
+
+static const char *rule_makes(const struct rule *ru)
+{
+	return ru->kind == RK_RECORD ? tp_schemas[ru->type].type_name : kind_names[ru->kind];
 }
 
 /* Reads two digits at p into *v if they are in [lo, hi]. */
@@ -289,50 +240,71 @@ static int only_unit_left(const char *q, const char *end, const char *unit)
 	return q == end || (q + 1 == end && (*q == 's' || *q == 'S'));
 }
 
-/* Milliseconds of a duration; a bare number or "N ms" is taken as is so
- * that "1.2" stays exactly 1.2 rather than 1.2 * 0.001 * 1000. */
-static int read_ms(const char *p, const char *end, double *ms)
+/*
+ * A duration in target seconds-per-unit: a bare number counts in bare
+ * seconds-per-unit (converted exactly when the units agree, so "1.2" ms
+ * stays 1.2), a clock or compound form ("0:24:37.11", "2m8.77s"), or a
+ * number with its unit ("12ms", "2345.67s (39.09min)").
+ */
+static int read_dur(const char *p, const char *end, double bare, double target, double *out)
 {
-	const char *q, *r;
+	const char *q;
 	double v, sec;
-	if (tp_read_number(p, end, &v, &q)) {
-		r = tp_skip_blanks(q, end);
-		if (r == end || (end - r == 2 && strncasecmp(r, "ms", 2) == 0)) {
-			*ms = v;
-			return 1;
-		}
+	if (tp_read_number(p, end, &v, &q) && tp_skip_blanks(q, end) == end) {
+		*out = bare == target ? v : bare < target ? v / (target / bare) : v * (bare / target);
+		return 1;
 	}
-	if (!tp_read_duration(p, end, 0.001, &sec, &q) || q != end)
+	if (tp_read_clock(p, end, &sec)) {
+		*out = target == 1.0 ? sec : sec / target;
+		return 1;
+	}
+	return tp_read_duration_to(p, end, -1, target, out, &q) && tp_skip_blanks(q, end) == end;
+}
+
+/* A rate: a number, an optional SI prefix (k K M G T), nothing else. */
+static int read_rate(const char *p, const char *end, double *v)
+{
+	const char *q;
+	if (!tp_read_number(p, end, v, &q))
 		return 0;
-	*ms = sec * 1000.0;
+	q = tp_skip_blanks(q, end);
+	if (q < end) {
+		const char *pre = strchr("kKMGT", *q);
+		static const double mult[] = { 1e3, 1e3, 1e6, 1e9, 1e12 };
+		if (!pre || *q == '\0' || q + 1 != end)
+			return 0;
+		*v *= mult[pre - "kKMGT"];
+	}
 	return 1;
 }
 
-/* Reads the plain numeric kinds; 0 if [p,end) is not entirely one. */
-static int read_numeric(enum conv c, const char *unit, const char *p, const char *end,
-			double *v)
+/* Reads the numeric kinds; 0 if [p,end) is not entirely one. A non-finite
+ * value (nan, inf) reads: the caller decides (a capture drops the field). */
+static int read_numeric(enum conv c, const char *unit, double bare, const char *p,
+			const char *end, double *v)
 {
 	const char *q;
 	switch (c) {
 	case CV_NUM:
-		/* nan/inf are reported like a value that cannot be read */
-		return tp_read_number(p, end, v, &q) && only_unit_left(q, end, unit) && isfinite(*v);
+		return tp_read_number(p, end, v, &q) && only_unit_left(q, end, unit);
 	case CV_INT:
 		return tp_read_number(p, end, v, &q) && q == end && isfinite(*v) &&
 		       *v == trunc(*v) && fabs(*v) <= 9007199254740992.0;
 	case CV_SEC:
-		return tp_read_duration(p, end, 1.0, v, &q) && q == end && isfinite(*v);
+		return read_dur(p, end, bare > 0 ? bare : 1.0, 1.0, v);
 	case CV_MS:
-		return read_ms(p, end, v) && isfinite(*v);
+		return read_dur(p, end, bare > 0 ? bare : 0.001, 0.001, v);
 	case CV_MB:
-		return tp_read_mb(p, end, 1, v, &q) && q == end && isfinite(*v);
+		return tp_read_mb(p, end, 1, v, &q) && q == end;
+	case CV_RATE:
+		return read_rate(p, end, v);
 	default:
 		return 0;
 	}
 }
 
 /* What a field expected, for "cannot read X as ...". */
-static const char *expectation(enum conv c)
+const char *tp_rules_expectation(enum conv c)
 {
 	switch (c) {
 	case CV_INT: return "an integer";
@@ -340,6 +312,7 @@ static const char *expectation(enum conv c)
 	case CV_MB: return "a memory size";
 	case CV_TS: return "a timestamp (YYYY-MM-DD HH:MM:SS[.fff])";
 	case CV_RANK: return "a rank (integer >= 0)";
+	case CV_RATE: return "a rate (number with optional k/M/G/T)";
 	default: return "a number";
 	}
 }
@@ -355,18 +328,20 @@ static int read_rank(const char *p, const char *end, double *v)
 }
 
 /*
- * Reads field f from [p, p+n) (already trimmed, non-empty). Strings are
+ * Reads field f from [p, p+n) (already trimmed, non-empty); bare: seconds
+ * per bare number for a duration (0: the field's own unit). Strings are
  * borrowed from p; a timestamp is normalised into tsbuf. Returns 1, or 0 if
  * the text is not a value of the field's kind.
  */
-static int read_value(const struct fspec *f, const char *p, size_t n, struct value *v,
-		      char *tsbuf)
+int tp_rules_read_value(const struct fspec *f, const char *p, size_t n, double bare,
+			struct value *v, char *tsbuf)
 {
 	const char *end = p + n, *q;
 	*v = (struct value){ 0, p, n, 1 };
 	switch (f->conv) {
 	case CV_NAME:
 	case CV_TEXT:
+	case CV_CTX:
 		v->is_num = 0;
 		return 1;
 	case CV_VALUE:
@@ -381,38 +356,7 @@ static int read_value(const struct fspec *f, const char *p, size_t n, struct val
 	case CV_RANK:
 		return read_rank(p, end, &v->num);
 	default:
-		return read_numeric(f->conv, f->unit, p, end, &v->num);
-	}
-}
-
-static void store_value(struct tp_record *r, const struct fspec *f, const struct value *v)
-{
-	switch (f->conv) {
-	case CV_NAME:
-		r->name = v->str;
-		r->name_len = v->len;
-		break;
-	case CV_TEXT:
-		r->text = v->str;
-		r->text_len = v->len;
-		break;
-	case CV_VALUE: /* a capture overrides a constant of the other form */
-		r->has &= ~(1u << f->slot);
-		r->text = NULL;
-		r->text_len = 0;
-		if (v->is_num)
-			tp_set(r, f->slot, v->num);
-		else
-			store_value(r, &(struct fspec){ .conv = CV_TEXT }, v);
-		break;
-	case CV_TS:
-		r->ts = v->str;
-		break;
-	case CV_RANK:
-		r->rank = (int)v->num;
-		break;
-	default:
-		tp_set(r, f->slot, v->num);
+		return read_numeric(f->conv, f->unit, bare, p, end, &v->num);
 	}
 }
 
@@ -422,9 +366,12 @@ static void rule_release(struct rule *ru)
 {
 	pcre2_code_free(ru->code);
 	free(ru->caps);
+	free(ru->ucaps);
 	for (size_t i = 0; i < ru->nconsts; i++)
 		free(ru->consts[i].owned);
 	free(ru->consts);
+	free(ru->origin);
+	free(ru->need);
 }
 
 /* Parses the body of "..." starting after the opening quote; \" and \\ are
@@ -464,20 +411,28 @@ static int has_constant(const struct rule *ru, int id)
 	return 0;
 }
 
+/* A name constant with {N}, {ctx} or {name}: expanded at each match. */
+static int is_template(const struct fspec *f, const struct strbuf *val)
+{
+	return (f->conv == CV_NAME || f->conv == CV_TEXT) && val->len &&
+	       memchr(val->buf, '{', val->len) && memchr(val->buf, '}', val->len);
+}
+
 /* Converts and stores the constant text val for field f; -1 on error. */
 static int add_constant(const struct src *s, const char *at, struct rule *ru,
 			const struct fspec *f, struct strbuf *val)
 {
 	char tsbuf[TS_MAX];
 	struct value v;
-	if (!val->len || !read_value(f, val->buf, val->len, &v, tsbuf)) {
+	if (!val->len || !tp_rules_read_value(f, val->buf, val->len, 0, &v, tsbuf) ||
+	    (v.is_num && f->conv != CV_VALUE && !isfinite(v.num))) {
 		struct strbuf *e = load_error(s, at);
 		strbuf_addf(e, "cannot read ");
-		add_excerpt(e, val->buf ? val->buf : "", val->len);
-		strbuf_addf(e, " as %s for field '%s'", expectation(f->conv), f->name);
+		tp_rules_add_excerpt(e, val->buf ? val->buf : "", val->len);
+		strbuf_addf(e, " as %s for field '%s'", tp_rules_expectation(f->conv), f->name);
 		return -1;
 	}
-	struct constant c = { *f, v, NULL };
+	struct constant c = { *f, v, NULL, is_template(f, val) };
 	/* v.str points into val or tsbuf, both gone after this: own a copy */
 	c.owned = xmemdup(v.str, v.len);
 	c.v.str = c.owned;
@@ -499,11 +454,10 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 	if (!k || end - p < (ptrdiff_t)k + 2 || p[k] != '=' || p[k + 1] != '"')
 		return 0;
 	struct fspec f;
-	if (!fspec_lookup(ru->type, p, k, &f)) {
+	if (!rule_field(ru, p, k, &f)) {
 		struct strbuf *e = load_error(s, p);
-		strbuf_addf(e, "type '%s' has no field '%.*s' (fields: ",
-			    tp_schemas[ru->type].type_name, (int)k, p);
-		add_field_names(e, ru->type);
+		strbuf_addf(e, "type '%s' has no field '%.*s' (fields: ", rule_makes(ru), (int)k, p);
+		add_rule_fields(e, ru);
 		strbuf_addstr(e, "; a pattern that starts like FIELD=\"...\" can be "
 				 "written (?:)FIELD=\"...\")");
 		return -1;
@@ -528,6 +482,46 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 	return 1;
 }
 
+/* @need="LITERAL": the rule is tried only on lines that hold it. */
+static int parse_need(const struct src *s, const char **pp, const char *end, struct rule *ru)
+{
+	const char *q = tp_eat(*pp, end, "@need=\"");
+	if (!q)
+		return 0;
+	struct strbuf val = STRBUF_INIT;
+	const char *close = unquote(q, end, &val);
+	if (!close || !val.len || val.len > NEED_MAX || ru->need ||
+	    (close + 1 < end && !is_blank(close[1]))) {
+		strbuf_addf(load_error(s, *pp), "@need wants one \"LITERAL\" of 1 to %d bytes, "
+				"then a blank", NEED_MAX);
+		strbuf_release(&val);
+		return -1;
+	}
+	ru->need = val.buf;
+	ru->need_len = val.len;
+	*pp = tp_skip_blanks(close + 1, end);
+	return 1;
+}
+
+/* Options after the type: @each @more @raw @bar @snake. Returns 1 if one
+ * was read (and *pp moved past it), 0 if *pp is not an option. */
+static int parse_option(const char **pp, const char *end, struct rule *ru)
+{
+	static const struct { const char *w; unsigned f; } opts[] = {
+		{ "@each", RF_EACH }, { "@more", RF_MORE }, { "@raw", RF_RAW },
+		{ "@bar", RF_BAR }, { "@snake", RF_SNAKE },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		const char *q = tp_eat(*pp, end, opts[i].w);
+		if (q && q < end && is_blank(*q)) {
+			ru->flags |= opts[i].f;
+			*pp = tp_skip_blanks(q, end);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Where group name is declared in the pattern ((?<n>, (?'n', (?P<n>),
  * for pointing at an unknown field; NULL if not found. */
 static const char *find_group_name(const char *pat, size_t n, const char *name)
@@ -544,7 +538,76 @@ static const char *find_group_name(const char *pat, size_t n, const char *name)
 	return NULL;
 }
 
-/* Maps every named group of ru->code to a field of ru->type. */
+/* Seconds per unit of a __UNIT group-name suffix; 0 if not one. */
+static double suffix_unit(const char *u)
+{
+	static const struct { const char *n; double s; } units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 }, { "sec", 1 },
+		{ "min", 60 }, { "h", 3600 }, { "d", 86400 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(u, units[i].n))
+			return units[i].s;
+	return 0;
+}
+
+/* Reports a group whose name is not a field of the rule. */
+static int unknown_group(const struct src *s, const char *pat, size_t plen, const struct rule *ru,
+			 const char *name, const char *why)
+{
+	const char *at = find_group_name(pat, plen, name);
+	struct strbuf *err = load_error(s, at ? at : pat);
+	if (why) {
+		strbuf_addf(err, "group '%s': %s", name, why);
+		return -1;
+	}
+	strbuf_addf(err, "type '%s' has no field '%s' (fields: ", rule_makes(ru), name);
+	add_rule_fields(err, ru);
+	strbuf_addch(err, ')');
+	return -1;
+}
+
+/* Maps one named group "FIELD", "FIELD__UNIT" or "FIELD__u" of the rule. */
+static int map_group(const struct src *s, const char *pat, size_t plen, struct rule *ru,
+		     uint32_t group, const char *name)
+{
+	const char *sep = strstr(name, "__");
+	size_t base = sep ? (size_t)(sep - name) : strlen(name);
+	const char *suffix = sep ? sep + 2 : NULL;
+	struct fspec f;
+	if (ru->kind == RK_HEADER) {
+		if (!suffix || strcmp(suffix, "u"))
+			return unknown_group(s, pat, plen, ru, name,
+					     "a header rule captures units only, as FIELD__u");
+		struct capture *c = &ru->caps[ru->ncaps++];
+		c->group = group;
+		c->unit_of = 1;
+		c->unit_name = name; /* the name table lives as long as the code */
+		return 0;
+	}
+	if (!rule_field(ru, name, base, &f))
+		return unknown_group(s, pat, plen, ru, name, NULL);
+	int dur = f.conv == CV_SEC || f.conv == CV_MS;
+	if (suffix && !strcmp(suffix, "u")) {
+		if (!dur)
+			return unknown_group(s, pat, plen, ru, name,
+					     "a unit group (__u) is for a duration field");
+		ru->ucaps[ru->nucaps++] = (struct ucap){ group, f.id };
+		return 0;
+	}
+	double bare = 0;
+	if (suffix && (!dur || !(bare = suffix_unit(suffix))))
+		return unknown_group(s, pat, plen, ru, name,
+				     dur ? "unknown unit (ns, us, ms, s, min, h, d)"
+					 : "a unit suffix is for a duration field");
+	struct capture *c = &ru->caps[ru->ncaps++];
+	c->group = group;
+	c->f = f;
+	c->bare = bare;
+	return 0;
+}
+
+/* Maps every named group of ru->code to a field of the rule. */
 static int map_captures(const struct src *s, const char *pat, size_t plen, struct rule *ru)
 {
 	uint32_t count = 0, esize = 0;
@@ -553,21 +616,11 @@ static int map_captures(const struct src *s, const char *pat, size_t plen, struc
 	pcre2_pattern_info(ru->code, PCRE2_INFO_NAMEENTRYSIZE, &esize);
 	pcre2_pattern_info(ru->code, PCRE2_INFO_NAMETABLE, &table);
 	ru->caps = xcalloc(count ? count : 1, sizeof(*ru->caps));
+	ru->ucaps = xcalloc(count ? count : 1, sizeof(*ru->ucaps));
 	for (uint32_t i = 0; i < count; i++) {
 		PCRE2_SPTR e = table + (size_t)i * esize;
-		const char *name = (const char *)e + 2;
-		struct capture *c = &ru->caps[ru->ncaps];
-		c->group = (uint32_t)e[0] << 8 | e[1];
-		if (!fspec_lookup(ru->type, name, strlen(name), &c->f)) {
-			const char *at = find_group_name(pat, plen, name);
-			struct strbuf *err = load_error(s, at ? at : pat);
-			strbuf_addf(err, "type '%s' has no field '%s' (fields: ",
-				    tp_schemas[ru->type].type_name, name);
-			add_field_names(err, ru->type);
-			strbuf_addch(err, ')');
+		if (map_group(s, pat, plen, ru, (uint32_t)e[0] << 8 | e[1], (const char *)e + 2) < 0)
 			return -1;
-		}
-		ru->ncaps++;
 	}
 	return 0;
 }
@@ -598,8 +651,10 @@ static int compile_pattern(const struct src *s, const char *p, const char *end,
 /* A type with a name field needs one from a group or a constant. */
 static int check_name(const struct src *s, const char *at, struct rule *ru)
 {
-	const struct tp_schema *sc = &tp_schemas[ru->type];
 	ru->name_id = -1;
+	if (ru->kind != RK_RECORD)
+		return 0;
+	const struct tp_schema *sc = &tp_schemas[ru->type];
 	for (int i = 0; i < sc->nfields; i++)
 		if (sc->fields[i].kind == TP_F_NAME)
 			ru->name_id = i;
@@ -615,43 +670,64 @@ static int check_name(const struct src *s, const char *at, struct rule *ru)
 	return -1;
 }
 
-/* Reads "TYPE" at p into ru->type; returns the end of the word or NULL. */
+/* Reads "TYPE" at p into ru; returns the end of the word or NULL. */
 static const char *parse_type(const struct src *s, const char *p, const char *end,
-			      struct rule *ru)
+			      struct rule *ru, int in_block)
 {
 	const char *q = p;
 	while (q < end && !is_blank(*q))
 		q++;
-	int t = tp_type_from_name(p, (size_t)(q - p));
+	size_t n = (size_t)(q - p);
+	for (int k = RK_CONTEXT; k <= RK_HEADER; k++) {
+		if (strlen(kind_names[k]) != n || memcmp(kind_names[k], p, n))
+			continue;
+		if (k != RK_CONTEXT && !in_block) {
+			strbuf_addf(load_error(s, p), "'%s' rules belong inside @block ... @endblock",
+				    kind_names[k]);
+			return NULL;
+		}
+		ru->kind = (enum rule_kind)k;
+		return q;
+	}
+	int t = tp_type_from_name(p, n);
 	if (t < 0) {
 		struct strbuf *e = load_error(s, p);
 		strbuf_addstr(e, "unknown record type ");
-		add_excerpt(e, p, (size_t)(q - p));
+		tp_rules_add_excerpt(e, p, n);
 		strbuf_addstr(e, " (types: ");
 		add_type_names(e);
-		strbuf_addch(e, ')');
+		strbuf_addstr(e, "; in rules v2 also context, and start, header, skip, end in a block)");
 		return NULL;
 	}
+	ru->kind = RK_RECORD;
 	ru->type = (enum tp_type)t;
 	return q;
 }
 
-/* Parses one non-comment line [p, end) into ru; -1 on error (reported). */
+/* Parses one rule line [p, end) into ru; -1 on error (reported). */
 static int parse_rule(const struct src *s, const char *p, const char *end, struct rule *ru,
-		      pcre2_compile_context *cctx)
+		      pcre2_compile_context *cctx, int in_block)
 {
 	const char *type_at = p;
-	p = parse_type(s, p, end, ru);
+	p = parse_type(s, p, end, ru, in_block);
 	if (!p)
 		return -1;
 	p = tp_skip_blanks(p, end);
 	int rc;
+	while (p < end) {
+		if (parse_option(&p, end, ru))
+			continue;
+		rc = parse_need(s, &p, end, ru);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+	}
 	while (p < end && (rc = parse_constant(s, &p, end, ru)) != 0)
 		if (rc < 0)
 			return -1;
 	if (p == end) {
-		strbuf_addf(load_error(s, end), "missing pattern after '%s'",
-			    tp_schemas[ru->type].type_name);
+		strbuf_addf(load_error(s, end), "missing pattern after '%s'", rule_makes(ru));
 		return -1;
 	}
 	if (compile_pattern(s, p, end, ru, cctx) < 0)
@@ -659,52 +735,271 @@ static int parse_rule(const struct src *s, const char *p, const char *end, struc
 	return check_name(s, type_at, ru);
 }
 
-/* Handles one line of the rules file: comment, blank or rule. */
-static int load_line(struct tp_rules *rs, const struct src *s, const char *end,
-		     pcre2_compile_context *cctx)
+/* ---- directives: @format @describe @marker @block @endblock ------------- */
+
+/* What one add() call is loading. */
+struct loading {
+	struct tp_rules *rs;
+	int group;
+	int block; /* open @block or -1 */
+	pcre2_compile_context *cctx;
+};
+
+/* Reads the quoted strings after a directive into a new string each. */
+static int quoted_args(const struct src *s, const char *p, const char *end,
+		       void (*take)(struct loading *, struct strbuf *), struct loading *ld)
 {
+	int got = 0;
+	for (p = tp_skip_blanks(p, end); p < end; p = tp_skip_blanks(p, end)) {
+		if (*p != '"') {
+			strbuf_addstr(load_error(s, p), "expected a \"quoted\" string");
+			return -1;
+		}
+		struct strbuf val = STRBUF_INIT;
+		const char *close = unquote(p + 1, end, &val);
+		if (!close || !val.len) {
+			strbuf_addstr(load_error(s, p), close ? "empty string" : "unterminated \"");
+			strbuf_release(&val);
+			return -1;
+		}
+		take(ld, &val);
+		strbuf_release(&val);
+		p = close + 1;
+		got++;
+	}
+	if (!got) {
+		strbuf_addstr(load_error(s, end), "expected a \"quoted\" string");
+		return -1;
+	}
+	return 0;
+}
+
+static void take_marker(struct loading *ld, struct strbuf *val)
+{
+	struct tp_rules *rs = ld->rs;
+	ALLOC_GROW(rs->markers, rs->nmarkers + 1, rs->malloc_n);
+	rs->markers[rs->nmarkers++] = (struct tp_marker){ xmemdup(val->buf, val->len), val->len,
+							  (unsigned)ld->group };
+	rs->groups[ld->group].nmarkers++;
+}
+
+static void take_desc(struct loading *ld, struct strbuf *val)
+{
+	struct rgroup *g = &ld->rs->groups[ld->group];
+	free(g->desc);
+	g->desc = xmemdup(val->buf, val->len);
+}
+
+/* "@block NAME [lines=N]" */
+static int open_block(const struct src *s, const char *p, const char *end, struct loading *ld)
+{
+	if (ld->block >= 0) {
+		strbuf_addstr(load_error(s, p), "@block inside a @block (close it with @endblock)");
+		return -1;
+	}
+	p = tp_skip_blanks(p, end);
+	size_t k = ident_len(p, end);
+	if (!k) {
+		strbuf_addstr(load_error(s, p), "@block wants a NAME");
+		return -1;
+	}
+	struct rblock b = { xmemdup(p, k), ld->group, 3, 0 };
+	const char *q = tp_skip_blanks(p + k, end);
+	const char *v = tp_eat(q, end, "lines=");
+	unsigned long long n = 0;
+	if (q < end && (!v || !tp_read_uint(v, end, &n, &q) || tp_skip_blanks(q, end) != end ||
+			n < 1 || n > 1000)) {
+		strbuf_addstr(load_error(s, q), "expected lines=N (1 to 1000) after the block name");
+		free(b.name);
+		return -1;
+	}
+	if (n)
+		b.lines = (unsigned)n;
+	struct tp_rules *rs = ld->rs;
+	ALLOC_GROW(rs->blocks, rs->nblocks + 1, rs->balloc);
+	rs->blocks[rs->nblocks] = b;
+	ld->block = (int)rs->nblocks++;
+	return 0;
+}
+
+static int close_block(const struct src *s, const char *at, struct loading *ld)
+{
+	if (ld->block < 0) {
+		strbuf_addstr(load_error(s, at), "@endblock without @block");
+		return -1;
+	}
+	if (!ld->rs->blocks[ld->block].has_start) {
+		strbuf_addf(load_error(s, at), "block '%s' has no start rule",
+			    ld->rs->blocks[ld->block].name);
+		return -1;
+	}
+	ld->block = -1;
+	return 0;
+}
+
+/* A line starting with '@'. */
+static int directive(const struct src *s, const char *p, const char *end, struct loading *ld)
+{
+	const char *q;
+	if ((q = tp_eat(p, end, "@marker")) && (q == end || is_blank(*q)))
+		return quoted_args(s, q, end, take_marker, ld);
+	if ((q = tp_eat(p, end, "@describe")) && (q == end || is_blank(*q)))
+		return quoted_args(s, q, end, take_desc, ld);
+	if ((q = tp_eat(p, end, "@endblock")) && tp_skip_blanks(q, end) == end)
+		return close_block(s, p, ld);
+	if ((q = tp_eat(p, end, "@block")) && (q == end || is_blank(*q)))
+		return open_block(s, q, end, ld);
+	if ((q = tp_eat(p, end, "@format")) && (q == end || is_blank(*q))) {
+		q = tp_skip_blanks(q, end);
+		const char *w = q;
+		while (w < end && !is_blank(*w))
+			w++;
+		if (w == q || tp_skip_blanks(w, end) != end) {
+			strbuf_addstr(load_error(s, q), "@format wants one NAME");
+			return -1;
+		}
+		struct rgroup *g = &ld->rs->groups[ld->group];
+		free(g->name);
+		g->name = xmemdup(q, (size_t)(w - q));
+		return 0;
+	}
+	strbuf_addstr(load_error(s, p), "unknown directive (@format, @describe, @marker, "
+					"@block, @endblock)");
+	return -1;
+}
+
+/* Handles one line of the rules file: comment, blank, directive or rule. */
+static int load_line(struct loading *ld, const struct src *s, const char *end)
+{
+	struct tp_rules *rs = ld->rs;
 	/* trailing blanks are never meant: write [ ] or \x20 for a final space */
 	while (end > s->line && (is_blank(end[-1]) || end[-1] == '\r'))
 		end--;
 	const char *p = tp_skip_blanks(s->line, end);
 	if (p == end || *p == '#')
 		return 0;
-	struct rule ru = { .lineno = s->lineno, .name_id = -1 };
-	if (parse_rule(s, p, end, &ru, cctx) < 0) {
+	if (*p == '@')
+		return directive(s, p, end, ld);
+	struct rule ru = { .lineno = s->lineno, .name_id = -1, .group = ld->group,
+			   .block = ld->block };
+	if (parse_rule(s, p, end, &ru, ld->cctx, ld->block >= 0) < 0) {
 		rule_release(&ru);
 		return -1;
 	}
+	if (ru.kind == RK_START)
+		rs->blocks[ld->block].has_start = 1;
+	struct strbuf o = STRBUF_INIT;
+	strbuf_addf(&o, "%s:%u", rs->groups[ld->group].source, s->lineno);
+	ru.origin = o.buf;
 	uint32_t groups = 0;
 	pcre2_pattern_info(ru.code, PCRE2_INFO_CAPTURECOUNT, &groups);
 	if (groups + 1 > rs->max_pairs)
 		rs->max_pairs = groups + 1;
 	ALLOC_GROW(rs->rules, rs->n + 1, rs->alloc);
 	rs->rules[rs->n++] = ru;
+	rs->groups[ld->group].end = rs->n;
+	return 0;
+}
+
+struct tp_rules *tp_rules_new(void)
+{
+	struct tp_rules *rs = xcalloc(1, sizeof(*rs));
+	rs->max_pairs = 1;
+	rs->gctx = pcre2_general_context_create(pcre_alloc, pcre_free, NULL);
+	return rs;
+}
+
+/* "dir/name.rules" -> "name" */
+static char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+	if (n > 6 && !strcmp(b + n - 6, ".rules"))
+		n -= 6;
+	return xmemdup(b, n);
+}
+
+/* Drops what a failed add() appended, so the set is as before. */
+static void roll_back(struct tp_rules *rs, size_t nrules, size_t nmarkers, size_t nblocks)
+{
+	while (rs->n > nrules)
+		rule_release(&rs->rules[--rs->n]);
+	while (rs->nmarkers > nmarkers)
+		free((char *)rs->markers[--rs->nmarkers].lit);
+	while (rs->nblocks > nblocks)
+		free(rs->blocks[--rs->nblocks].name);
+	struct rgroup *g = &rs->groups[--rs->ngroups];
+	free(g->name);
+	free(g->desc);
+	free(g->source);
+}
+
+/* The marker scanner and the pass flags follow the rules. */
+static void refresh(struct tp_rules *rs)
+{
+	tp_marker_set_free(rs->mset);
+	rs->mset = tp_marker_set_new(rs->markers, rs->nmarkers);
+	memset(rs->has_pass, 0, sizeof(rs->has_pass));
+	memset(rs->has_bar, 0, sizeof(rs->has_bar));
+	memset(rs->gated, 0, sizeof(rs->gated));
+	memset(rs->ungated, 0, sizeof(rs->ungated));
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rgroup *g = &rs->groups[rs->rules[i].group];
+		int pass = g->pack ? 1 : 0;
+		rs->has_pass[pass] = 1;
+		if (rs->rules[i].flags & RF_BAR)
+			rs->has_bar[pass] = 1;
+		else if (g->nmarkers)
+			rs->gated[pass] = 1;
+		else
+			rs->ungated[pass] = 1;
+	}
+}
+
+int tp_rules_add(struct tp_rules *rs, const char *text, size_t n, const char *name, int pack,
+		 struct strbuf *err)
+{
+	name = name ? name : "<rules>";
+	if (!rs->name)
+		rs->name = xstrdup(name);
+	size_t n0 = rs->n, m0 = rs->nmarkers, b0 = rs->nblocks;
+	ALLOC_GROW(rs->groups, rs->ngroups + 1, rs->galloc);
+	rs->groups[rs->ngroups] = (struct rgroup){ base_name(name), NULL, xstrdup(name), pack, 0,
+						   rs->n, rs->n };
+	struct loading ld = { rs, (int)rs->ngroups++, -1, pcre2_compile_context_create(rs->gctx) };
+	const char *p = text ? text : "", *end = p + (text ? n : 0);
+	if (end - p >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3; /* a UTF-8 byte order mark some editors write */
+	struct src s = { rs->groups[ld.group].source, 0, p, err };
+	int rc = 0;
+	while (rc == 0 && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		s.lineno++;
+		s.line = p;
+		rc = load_line(&ld, &s, nl ? nl : end);
+		p = nl ? nl + 1 : end;
+	}
+	if (rc == 0 && ld.block >= 0) {
+		s.line = end;
+		strbuf_addf(load_error(&s, end), "block '%s' is not closed (@endblock)",
+			    rs->blocks[ld.block].name);
+		rc = -1;
+	}
+	pcre2_compile_context_free(ld.cctx);
+	if (rc < 0) {
+		roll_back(rs, n0, m0, b0);
+		return -1;
+	}
+	refresh(rs);
 	return 0;
 }
 
 struct tp_rules *tp_rules_compile(const char *text, size_t n, const char *name,
 				  struct strbuf *err)
 {
-	struct tp_rules *rs = xcalloc(1, sizeof(*rs));
-	rs->name = xstrdup(name ? name : "<rules>");
-	rs->max_pairs = 1;
-	rs->gctx = pcre2_general_context_create(pcre_alloc, pcre_free, NULL);
-	pcre2_compile_context *cctx = pcre2_compile_context_create(rs->gctx);
-	const char *p = text ? text : "", *end = p + (text ? n : 0);
-	if (end - p >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3; /* a UTF-8 byte order mark some editors write */
-	struct src s = { rs->name, 0, p, err };
-	int rc = 0;
-	while (rc == 0 && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		s.lineno++;
-		s.line = p;
-		rc = load_line(rs, &s, nl ? nl : end, cctx);
-		p = nl ? nl + 1 : end;
-	}
-	pcre2_compile_context_free(cctx);
-	if (rc < 0) {
+	struct tp_rules *rs = tp_rules_new();
+	if (tp_rules_add(rs, text, n, name, 0, err) < 0) {
 		tp_rules_free(rs);
 		return NULL;
 	}
@@ -724,31 +1019,81 @@ static int read_all(FILE *fp, struct strbuf *sb, size_t max)
 	return ferror(fp) ? (errno ? errno : EIO) : 0;
 }
 
-struct tp_rules *tp_rules_load(const char *path, struct strbuf *err)
+int tp_rules_add_file(struct tp_rules *rs, const char *path, struct strbuf *err)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
 	errno = 0;
 	int e = read_all(fp, &sb, TP_RULES_MAX_FILE);
 	fclose(fp);
-	struct tp_rules *rs = NULL;
+	int rc = -1;
 	if (e == EFBIG)
 		strbuf_addf(err, "%s: rules file larger than %d bytes", path, TP_RULES_MAX_FILE);
 	else if (e)
 		strbuf_addf(err, "%s: %s", path, strerror(e));
 	else
-		rs = tp_rules_compile(sb.buf, sb.len, path, err);
+		rc = tp_rules_add(rs, sb.buf, sb.len, path, 0, err);
 	strbuf_release(&sb);
+	return rc;
+}
+
+struct tp_rules *tp_rules_load(const char *path, struct strbuf *err)
+{
+	struct tp_rules *rs = tp_rules_new();
+	if (tp_rules_add_file(rs, path, err) < 0) {
+		tp_rules_free(rs);
+		return NULL;
+	}
 	return rs;
 }
 
 size_t tp_rules_count(const struct tp_rules *rules)
 {
 	return rules ? rules->n : 0;
+}
+
+void tp_rules_info(const struct tp_rules *rs, size_t i, struct tp_rule_info *out)
+{
+	const struct rule *ru = &rs->rules[i];
+	out->origin = ru->origin;
+	out->makes = rule_makes(ru);
+	out->group = rs->groups[ru->group].name;
+	out->pack = rs->groups[ru->group].pack;
+}
+
+size_t tp_rules_groups(const struct tp_rules *rs)
+{
+	return rs ? rs->ngroups : 0;
+}
+
+const char *tp_rules_group_name(const struct tp_rules *rs, size_t g)
+{
+	return rs->groups[g].name;
+}
+
+const char *tp_rules_group_desc(const struct tp_rules *rs, size_t g)
+{
+	return rs->groups[g].desc ? rs->groups[g].desc : "";
+}
+
+const struct tp_marker *tp_rules_markers(const struct tp_rules *rs, size_t *n)
+{
+	*n = rs ? rs->nmarkers : 0;
+	return rs ? rs->markers : NULL;
+}
+
+int tp_rules_has_pass(const struct tp_rules *rs, int pass)
+{
+	return rs && rs->has_pass[pass ? 1 : 0];
+}
+
+int tp_rules_has_bar(const struct tp_rules *rs, int pass)
+{
+	return rs && rs->has_bar[pass ? 1 : 0];
 }
 
 void tp_rules_free(struct tp_rules *rules)
@@ -758,191 +1103,20 @@ void tp_rules_free(struct tp_rules *rules)
 	for (size_t i = 0; i < rules->n; i++)
 		rule_release(&rules->rules[i]);
 	free(rules->rules);
+	for (size_t i = 0; i < rules->nmarkers; i++)
+		free((char *)rules->markers[i].lit);
+	free(rules->markers);
+	for (size_t i = 0; i < rules->nblocks; i++)
+		free(rules->blocks[i].name);
+	free(rules->blocks);
+	for (size_t i = 0; i < rules->ngroups; i++) {
+		free(rules->groups[i].name);
+		free(rules->groups[i].desc);
+		free(rules->groups[i].source);
+	}
+	free(rules->groups);
+	tp_marker_set_free(rules->mset);
 	free(rules->name);
 	pcre2_general_context_free(rules->gctx);
 	free(rules);
-}
-
-/* ---- matching ----------------------------------------------------------- */
-
-struct tp_rules_scratch *tp_rules_scratch_new(const struct tp_rules *rules)
-{
-	struct tp_rules_scratch *s = xcalloc(1, sizeof(*s));
-	s->rules = rules;
-	s->md = pcre2_match_data_create(rules->max_pairs, rules->gctx);
-	s->mctx = pcre2_match_context_create(rules->gctx);
-	pcre2_set_match_limit(s->mctx, TP_RULES_MATCH_LIMIT);
-	pcre2_set_depth_limit(s->mctx, TP_RULES_MATCH_LIMIT);
-	pcre2_set_heap_limit(s->mctx, TP_RULES_HEAP_LIMIT_KIB);
-	/* JIT's default 32 KiB machine stack is too small for some legitimate
-	 * patterns on long lines; without a JIT stack they still run */
-	s->jit = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, rules->gctx);
-	if (s->jit)
-		pcre2_jit_stack_assign(s->mctx, NULL, s->jit);
-	return s; /* s->msg is zeroed, i.e. empty: it grows on the first warning */
-}
-
-void tp_rules_scratch_free(struct tp_rules_scratch *s)
-{
-	if (!s)
-		return;
-	pcre2_match_data_free(s->md);
-	pcre2_match_context_free(s->mctx);
-	pcre2_jit_stack_free(s->jit);
-	strbuf_release(&s->msg);
-	free(s);
-}
-
-/* Everything one match attempt needs to build and report a record. */
-struct attempt {
-	const struct tp_rules *rs;
-	const struct rule *ru;
-	struct tp_rules_scratch *s;
-	const char *line;
-	size_t n;
-	const char *file;
-	uint64_t lineno;
-	const struct tp_sink *sink;
-};
-
-/* Starts a warning "rule FILE:LINE (type): " in the scratch buffer. */
-static struct strbuf *warn_start(const struct attempt *a)
-{
-	strbuf_reset(&a->s->msg);
-	strbuf_addf(&a->s->msg, "rule %s:%u (%s): ", a->rs->name, a->ru->lineno,
-		    tp_schemas[a->ru->type].type_name);
-	return &a->s->msg;
-}
-
-static void warn_send(const struct attempt *a)
-{
-	if (a->sink->warn)
-		a->sink->warn(a->sink->ctx, a->file, a->lineno, a->s->msg.buf);
-}
-
-static void warn_pcre2(const struct attempt *a, int rc)
-{
-	PCRE2_UCHAR msg[256];
-	if (pcre2_get_error_message(rc, msg, sizeof(msg)) < 0)
-		strcpy((char *)msg, "unknown error");
-	strbuf_addf(warn_start(a), "pattern gave up on this line: %s", (const char *)msg);
-	warn_send(a);
-}
-
-static void warn_value(const struct attempt *a, const struct fspec *f, const char *p,
-		       size_t n)
-{
-	struct strbuf *m = warn_start(a);
-	strbuf_addf(m, "field '%s': cannot read ", f->name);
-	add_excerpt(m, p, n);
-	strbuf_addf(m, " as %s", expectation(f->conv));
-	warn_send(a);
-}
-
-/* The record with position and the rule's constants, before captures. */
-static void record_init(struct tp_record *r, const struct attempt *a)
-{
-	memset(r, 0, sizeof(*r));
-	r->type = a->ru->type;
-	r->file = a->file ? a->file : "-";
-	r->line = a->lineno;
-	r->rank = -1;
-	for (size_t i = 0; i < a->ru->nconsts; i++)
-		store_value(r, &a->ru->consts[i].f, &a->ru->consts[i].v);
-}
-
-/* Captured text of group g, trimmed of blanks; 0 if it did not take part
- * or is empty (then the field keeps its constant or stays absent). */
-static int group_text(const struct attempt *a, uint32_t g, const char **p, size_t *n)
-{
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(a->s->md);
-	PCRE2_SIZE b = ov[2 * g], e = ov[2 * g + 1];
-	if (b == PCRE2_UNSET || e == PCRE2_UNSET || e <= b || e > a->n)
-		return 0;
-	const char *q = a->line + b, *end = a->line + e;
-	q = tp_skip_blanks(q, end);
-	while (end > q && is_blank(end[-1]))
-		end--;
-	*p = q;
-	*n = (size_t)(end - q);
-	return *n > 0;
-}
-
-/* Fills r from the named groups; 0, or -1 after warning about a value. */
-static int fill_captures(const struct attempt *a, struct tp_record *r)
-{
-	unsigned done = 0; /* fields set by a group: the first set group wins */
-	for (size_t i = 0; i < a->ru->ncaps; i++) {
-		const struct capture *c = &a->ru->caps[i];
-		const char *p;
-		size_t n;
-		struct value v;
-		if ((done >> c->f.id) & 1u || !group_text(a, c->group, &p, &n))
-			continue;
-		if (!read_value(&c->f, p, n, &v, a->s->ts)) {
-			warn_value(a, &c->f, p, n);
-			return -1;
-		}
-		store_value(r, &c->f, &v);
-		done |= 1u << c->f.id;
-	}
-	return 0;
-}
-
-/* Tries one rule: 1 emitted, 0 no match, -1 bad value, -2 PCRE2 gave up. */
-static int match_rule(const struct attempt *a)
-{
-	int rc = pcre2_match(a->ru->code, (PCRE2_SPTR)a->line, a->n, 0, 0, a->s->md,
-			     a->s->mctx);
-	if (rc == PCRE2_ERROR_NOMATCH)
-		return 0;
-	if (rc < 0) {
-		warn_pcre2(a, rc);
-		return -2;
-	}
-	struct tp_record r;
-	record_init(&r, a);
-	if (fill_captures(a, &r) < 0)
-		return -1;
-	if (a->ru->name_id >= 0 && !r.name_len) {
-		strbuf_addf(warn_start(a), "matched but its '%s' is empty",
-			    tp_schemas[a->ru->type].fields[a->ru->name_id].name);
-		warn_send(a);
-		return -1;
-	}
-	a->sink->emit(a->sink->ctx, &r);
-	return 1;
-}
-
-int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
-		   const char *line, size_t n, const char *file, uint64_t lineno,
-		   const struct tp_sink *sink)
-{
-	if (!rules || !rules->n)
-		return 0;
-	struct tp_rules_scratch *own = NULL;
-	if (!scratch || scratch->rules != rules) /* a scratch is sized for its rules */
-		scratch = own = tp_rules_scratch_new(rules);
-	if (!line) {
-		line = "";
-		n = 0;
-	}
-	if (n && line[n - 1] == '\r')
-		n--;
-	struct attempt a = { rules, NULL, scratch, line, n, file, lineno, sink };
-	int result = 0;
-	for (size_t i = 0; i < rules->n; i++) {
-		a.ru = &rules->rules[i];
-		int rc = match_rule(&a);
-		if (rc == -2) {
-			result = -1; /* warned; a later rule may still match */
-			continue;
-		}
-		if (rc != 0) {
-			result = rc;
-			break;
-		}
-	}
-	tp_rules_scratch_free(own);
-	return result;
 }

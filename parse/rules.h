@@ -8,6 +8,12 @@
  *     timing     \[TIME\] (?<name>\w+)=(?<seconds>\S+)
  *     aggregate  ^(?<name>\S+) total=\s*(?<total_s>.+?) mean=\s*(?<mean_s>\S+) calls=\s*(?<count>\d+)
  *
+ * Version 2 adds options (@each @more @raw @bar @snake), units per capture
+ * (FIELD__ms, FIELD__u), clock forms, the rate type, blocks (@block with
+ * start / header / skip / end rules), context from a previous line, name
+ * templates, and groups gated by literal markers (@format, @marker): the
+ * format packs in formats/ are rules files too.
+ *
  * The full syntax is in man/tprof-parse.1 (section RULES FILES).
  *
  * Threads: a loaded struct tp_rules is immutable and may be shared by any
@@ -22,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "markers.h"
 #include "parser.h"
 #include "util.h"
 
@@ -40,12 +47,24 @@
 struct tp_rules;
 struct tp_rules_scratch;
 
+/* An empty rule set, to add files and packs to (tp_rules_add*). */
+struct tp_rules *tp_rules_new(void);
+
 /*
- * Loads a rules file. Returns NULL on error with one message appended to
- * err: "PATH:LINE:COL: message" for a syntax error (COL counts UTF-8
- * characters from 1; for a regex error it is the column of PCRE2's error
- * offset within the rules-file line), "PATH: message" for an I/O error.
+ * Adds one rules file's text (a group: a user file, or a format pack when
+ * pack is non-zero: packs are tried after the built-in readers, user rules
+ * before). name is used in messages and origins (copied). Rules keep their
+ * order: earlier files first. Returns 0, or -1 with one message appended
+ * to err: "NAME:LINE:COL: message" (COL counts UTF-8 characters from 1; for
+ * a regex error it is the column of PCRE2's error offset). On error the set
+ * is unchanged.
  */
+int tp_rules_add(struct tp_rules *rules, const char *text, size_t n, const char *name, int pack,
+		 struct strbuf *err);
+/* The same from a file; "PATH: message" for an I/O error. */
+int tp_rules_add_file(struct tp_rules *rules, const char *path, struct strbuf *err);
+
+/* Loads one rules file into a new set; NULL on error (message in err). */
 struct tp_rules *tp_rules_load(const char *path, struct strbuf *err);
 
 /* The same from memory; name is used in messages (copied). text need not
@@ -56,28 +75,68 @@ struct tp_rules *tp_rules_compile(const char *text, size_t n, const char *name,
 /* Number of rules loaded (0 for a file of comments only). */
 size_t tp_rules_count(const struct tp_rules *rules);
 
+/* About rule i (0 <= i < tp_rules_count): its origin "FILE:LINE", what it
+ * makes ("timing", or "start"/"end"/"skip"/"header"/"context"), and
+ * whether it comes from a format pack. */
+struct tp_rule_info {
+	const char *origin;
+	const char *makes;
+	const char *group; /* the file's or pack's name */
+	int pack;
+};
+void tp_rules_info(const struct tp_rules *rules, size_t i, struct tp_rule_info *out);
+
+/* Groups (one per file or pack): name, description, markers. */
+size_t tp_rules_groups(const struct tp_rules *rules);
+const char *tp_rules_group_name(const struct tp_rules *rules, size_t g);
+const char *tp_rules_group_desc(const struct tp_rules *rules, size_t g);
+/* The marker table of every group, in one array (markers.h). */
+const struct tp_marker *tp_rules_markers(const struct tp_rules *rules, size_t *n);
+
 void tp_rules_free(struct tp_rules *rules);
 
-/* Scratch for one thread's matching; sized for rules and usable only with it. */
+/* Scratch for one thread's matching; sized for rules and usable only with it.
+ * It also holds the per-input state of block and context rules. */
 struct tp_rules_scratch *tp_rules_scratch_new(const struct tp_rules *rules);
 void tp_rules_scratch_free(struct tp_rules_scratch *scratch);
+/* 1 if no block is open and no context is live at line next_line. */
+int tp_rules_scratch_idle(const struct tp_rules_scratch *scratch, uint64_t next_line);
+/* Has the set rules for pass (0: before the built-in readers, 1: after)? */
+int tp_rules_has_pass(const struct tp_rules *rules, int pass);
+/* Has pass @bar rules (rules for progress-bar segments)? */
+int tp_rules_has_bar(const struct tp_rules *rules, int pass);
+
+/* One segment of a log line as the parser hands it to the rules. */
+struct tp_rules_line {
+	const char *line; /* after launcher/timestamp/level prefixes were stripped */
+	size_t n;
+	const char *raw;  /* the same segment before stripping (ANSI removed) */
+	size_t raw_n;
+	int bar;          /* line/raw is a progress bar (the last one on its line) */
+	const char *file;
+	uint64_t lineno;
+	uint64_t *hits;   /* per-rule match counters (TP_RULE_STATS), or NULL */
+};
 
 /*
- * Matches one line (without its line end; a trailing '\r' is ignored)
- * against the rules in file order; the first rule that matches wins and
- * the others are not tried. On a match the record (file, lineno, fields
- * from the named groups and constants) goes to sink->emit; its strings
- * point into line or into rules, valid during the callback.
+ * Matches one segment against the rules of one pass in order; the first
+ * rule that matches wins unless it is marked @more. A rule of a group that
+ * declares markers is tried only when one of them is on the line; rows of
+ * a block only while the block is open. Records (file, lineno, fields from
+ * the named groups and constants) go to sink->emit; their strings point
+ * into the line or the rules, valid during the callback.
  *
- * Returns 1 if a record was emitted, 0 if no rule matched, -1 if a rule
- * matched but a captured value could not be read (sink->warn was called
- * and nothing emitted). A rule that exceeds the match limit, or fails
- * otherwise inside PCRE2, is reported through sink->warn and counts as not
- * matching (the next rule is tried); if no later rule emits, -1 is returned.
- * sink->emit's return value is not interpreted (there is at most one
- * record per line). scratch may be NULL (one is made for the call: slow,
- * for tests and one-off use).
+ * Returns 1 if a record was emitted or a block/context rule took the line,
+ * 0 if no rule matched, -1 if a rule matched but a captured value could
+ * not be read (sink->warn was called, nothing emitted for that rule). A
+ * rule that exceeds the match limit, or fails otherwise inside PCRE2, is
+ * reported through sink->warn and counts as not matching. scratch may be
+ * NULL (one is made for the call: slow, for tests and one-off use).
  */
+int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *scratch, int pass,
+			const struct tp_rules_line *ln, const struct tp_sink *sink);
+
+/* Pass 0 on a stripped line (line is also raw), without hit counts. */
 int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
 		   const char *line, size_t n, const char *file, uint64_t lineno,
 		   const struct tp_sink *sink);

@@ -14,7 +14,9 @@
 #include "docinput.h"
 #include "driver.h"
 #include "emit.h"
+#include "explain.h"
 #include "outfile.h"
+#include "packs.h"
 #include "rules.h"
 
 static const char usage[] =
@@ -28,11 +30,19 @@ static const char usage[] =
 	"  -j, --threads N      parser threads for large files (default: cores)\n"
 	"  -t, --type LIST      only these record types (comma-separated)\n"
 	"  -r, --rules FILE     extra line formats: PCRE2 patterns with named captures\n"
+	"                       (repeatable: files stack, earlier ones first); also\n"
+	"                       read: $XDG_CONFIG_HOME/tprof/rules.d/*.rules\n"
+	"      --no-rules-dir   do not read the rules directory\n"
+	"      --formats LIST   only these format packs (comma-separated names)\n"
+	"      --no-formats     no format packs (built-in formats and --rules only)\n"
+	"      --list-formats   list the format packs and their markers, then exit\n"
+	"      --explain        for each input line, say which reader or rule took\n"
+	"                       it and what it extracted (one thread, text output)\n"
 	"  -c, --count          print record counts per type instead of records\n"
 	"  -F, --follow         keep reading FILE as it grows, through rotation and\n"
 	"                       truncation, until interrupted (SIGINT/SIGTERM)\n"
 	"  -s, --stats          print lines read, records per type, unrecognized\n"
-	"                       lines and warnings to standard error\n"
+	"                       lines, warnings and lines per rule to standard error\n"
 	"      --strict         exit 1 if any marker line could not be read\n"
 	"  -q, --quiet          do not print warnings (they are still counted)\n"
 	"      --max-warnings N print at most N warnings (default 20, 0: all)\n"
@@ -40,7 +50,7 @@ static const char usage[] =
 	"      --version        show the version\n"
 	"\n"
 	"Record types: stage timing summary gpm meta complete speedup latency\n"
-	"warmup runtime scaling memory flops metric batch epoch aggregate perf.\n"
+	"warmup runtime scaling memory flops metric batch epoch aggregate perf rate.\n"
 	"Exit status: 0 ok, 1 warnings with --strict, 2 bad usage or unreadable\n"
 	"input, 3 output could not be written, 4 out of memory.\n"
 	"See tprof-parse(1) for every field.\n";
@@ -97,6 +107,49 @@ static int parse_types(const char *list, unsigned *mask)
 		p += n + (c ? 1 : 0);
 	}
 	return 0;
+}
+
+/* Lines per rule; a user rule that matched nothing is a warning (a
+ * pattern that silently matches nothing is the usual rules bug). */
+static void print_rule_hits(const struct tp_rules *rules, const struct tp_stats *st, int all)
+{
+	size_t n = tp_rules_count(rules);
+	int header = 0;
+	for (size_t i = 0; i < n && i < TP_RULE_STATS; i++) {
+		struct tp_rule_info ri;
+		tp_rules_info(rules, i, &ri);
+		if (!all || (ri.pack && !st->rule_hits[i]))
+			continue;
+		if (!header++)
+			fprintf(stderr, "lines per rule:\n");
+		fprintf(stderr, "  %-40s %-10s %llu\n", ri.origin, ri.makes,
+			(unsigned long long)st->rule_hits[i]);
+	}
+	for (size_t i = 0; i < n && i < TP_RULE_STATS; i++) {
+		struct tp_rule_info ri;
+		tp_rules_info(rules, i, &ri);
+		if (!ri.pack && !st->rule_hits[i])
+			fprintf(stderr, "tprof-parse: warning: rule %s (%s) matched no line\n",
+				ri.origin, ri.makes);
+	}
+}
+
+static void list_formats(const struct tp_rules *rules)
+{
+	size_t nm;
+	const struct tp_marker *m = tp_rules_markers(rules, &nm);
+	for (size_t g = 0; g < tp_rules_groups(rules); g++) {
+		printf("%-16s %s\n", tp_rules_group_name(rules, g), tp_rules_group_desc(rules, g));
+		int first = 1;
+		for (size_t i = 0; i < nm; i++)
+			if (m[i].group == g) {
+				printf("%s\"%.*s\"", first ? "                 markers: " : " ",
+				       (int)m[i].len, m[i].lit);
+				first = 0;
+			}
+		if (!first)
+			putchar('\n');
+	}
 }
 
 static void print_stats(const struct tp_stats *st, unsigned long warnings)
@@ -156,12 +209,19 @@ int main(int argc, char **argv)
 		{ "max-warnings", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "formats", required_argument, NULL, 1001 },
+		{ "no-formats", no_argument, NULL, 1002 },
+		{ "list-formats", no_argument, NULL, 1003 },
+		{ "no-rules-dir", no_argument, NULL, 1004 },
+		{ "explain", no_argument, NULL, 1005 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ctx c = { .max_warnings = 20 };
 	struct tp_run_opts o = { .threads = tp_ncpus(), .fmt = TP_OUT_NDJSON };
-	const char *output = NULL, *rules_path = NULL;
-	int stats = 0, strict = 0, follow = 0, opt;
+	const char *output = NULL;
+	const char **rule_files = xcalloc((size_t)argc + 1, sizeof(*rule_files));
+	struct tp_rules_opts ropt = { rule_files, 0, NULL, 1 };
+	int stats = 0, strict = 0, follow = 0, list = 0, explain = 0, opt;
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "f:o:j:t:r:cFsqh", longopts, NULL)) != -1) {
@@ -189,7 +249,22 @@ int main(int argc, char **argv)
 				return TP_EXIT_INPUT;
 			break;
 		case 'r':
-			rules_path = optarg;
+			rule_files[ropt.nfiles++] = optarg;
+			break;
+		case 1001:
+			ropt.formats = optarg;
+			break;
+		case 1002:
+			ropt.formats = "";
+			break;
+		case 1003:
+			list = 1;
+			break;
+		case 1004:
+			ropt.rules_dir = 0;
+			break;
+		case 1005:
+			explain = 1;
 			break;
 		case 'c':
 			o.count_only = 1;
@@ -215,12 +290,15 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			free(rule_files);
 			return TP_EXIT_OK;
 		case 'V':
 			printf("tprof-parse %s\n", TPROF_VERSION);
+			free(rule_files);
 			return TP_EXIT_OK;
 		default:
 			fputs(usage, stderr);
+			free(rule_files);
 			return TP_EXIT_INPUT;
 		}
 	}
@@ -228,14 +306,28 @@ int main(int argc, char **argv)
 
 	struct strbuf err = STRBUF_INIT;
 	struct tp_rules *rules = NULL;
-	if (rules_path) {
-		rules = tp_rules_load(rules_path, &err);
-		if (!rules) {
-			tp_error("tprof-parse", "%s", err.buf);
-			strbuf_release(&err);
-			return TP_EXIT_INPUT;
-		}
-		o.rules = rules;
+	if (list)
+		ropt = (struct tp_rules_opts){ NULL, 0, ropt.formats, 0 };
+	int setup = tp_rules_setup(&ropt, &rules, &err);
+	free(rule_files);
+	if (setup < 0) {
+		tp_error("tprof-parse", "%s", err.buf);
+		strbuf_release(&err);
+		return TP_EXIT_INPUT;
+	}
+	o.rules = rules;
+	if (list) {
+		if (rules)
+			list_formats(rules);
+		tp_rules_free(rules);
+		strbuf_release(&err);
+		return TP_EXIT_OK;
+	}
+	if (explain) {
+		int rc = tp_explain(argc - optind, argv + optind, rules, &err);
+		tp_rules_free(rules);
+		strbuf_release(&err);
+		return rc;
 	}
 	if (outfile_open(&c.of, output, &err) < 0) {
 		tp_error("tprof-parse", "%s", err.buf);
@@ -308,6 +400,8 @@ int main(int argc, char **argv)
 		print_counts(&c, &st, o.type_mask);
 	if (stats)
 		print_stats(&st, c.warnings);
+	if (rules && !c.quiet)
+		print_rule_hits(rules, &st, stats);
 	if (!c.quiet && c.max_warnings && c.warnings > c.max_warnings)
 		fprintf(stderr, "tprof-parse: %lu more warnings not shown (--max-warnings)\n",
 			c.warnings - c.max_warnings);

@@ -1,0 +1,190 @@
+/*
+ * rules_int.h - what the rules loader (rules.c) and the rules matcher
+ * (rules_match.c) share: the compiled form of a rules file. Not public.
+ */
+#ifndef TPROF_RULES_INT_H
+#define TPROF_RULES_INT_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "markers.h"
+#include "rules.h"
+
+/* How a field's text becomes a value. */
+enum conv {
+	CV_NAME,  /* rec->name */
+	CV_TEXT,  /* rec->text */
+	CV_VALUE, /* meta value: a number if the whole text is one, else text */
+	CV_NUM,   /* plain number, optionally followed by the field's unit */
+	CV_INT,   /* integral number */
+	CV_SEC,   /* duration, bare number = seconds, stored in seconds */
+	CV_MS,    /* duration, bare number = ms, stored in ms */
+	CV_MB,    /* memory size, bare number = MB, stored in MB */
+	CV_TS,    /* timestamp, normalised to ISO 8601 */
+	CV_RANK,  /* launcher rank, a non-negative int */
+	CV_RATE,  /* a rate: number with an optional SI prefix (k M G T) */
+	CV_CTX    /* context text (context rules) */
+};
+
+/* Ids of the fields every type has besides its schema's. Schema fields
+ * use their index, so an id is a bit in a "field already set" mask. */
+enum { FID_TS = TP_NUM_SLOTS + 2, FID_RANK = TP_NUM_SLOTS + 3, FID_CTX = TP_NUM_SLOTS + 4 };
+
+/* "YYYY-MM-DDTHH:MM:SS.fff" and its NUL. */
+#define TS_MAX 24
+
+/* Longest excerpt of a value quoted in a message. */
+#define EXCERPT_MAX 40
+
+/* Longest context text kept from a context rule. */
+#define CTX_MAX 128
+
+/* Units a block header may set for its rows. */
+#define MAX_HEADER_UNITS 8
+
+/* One assignable field of a rule's record type. */
+struct fspec {
+	const char *name; /* public name (static storage) */
+	const char *unit; /* for CV_NUM: unit text accepted after the number */
+	enum conv conv;
+	int slot; /* num[] slot for numeric kinds */
+	int id;   /* FID_* or schema index */
+};
+
+/* A value read from text, ready to be stored in a record. */
+struct value {
+	double num;
+	const char *str;
+	size_t len;
+	int is_num; /* CV_VALUE: which of num / str */
+};
+
+/* A named group and the field it fills. */
+struct capture {
+	uint32_t group;
+	struct fspec f;
+	double bare;   /* seconds per bare number from a __UNIT suffix; 0: the field's own */
+	int unit_of;   /* header rules: this group is the unit of field unit_name */
+	const char *unit_name;
+};
+
+/* A FIELD__u group: the unit text of a field's duration on the same line. */
+struct ucap {
+	uint32_t group;
+	int id;
+};
+
+/* A FIELD="..." default from the rules file; str points into owned. */
+struct constant {
+	struct fspec f;
+	struct value v;
+	char *owned;
+	int tmpl; /* a name template with {N}, {ctx} or {name} */
+};
+
+enum rule_kind { RK_RECORD, RK_CONTEXT, RK_START, RK_END, RK_SKIP, RK_HEADER };
+
+enum {
+	RF_EACH = 1,  /* every match along the line makes a record */
+	RF_MORE = 2,  /* later rules are tried too */
+	RF_RAW = 4,   /* match the line before prefix stripping */
+	RF_BAR = 8,   /* match the last progress bar of a line */
+	RF_SNAKE = 16 /* name lower-cased, non-alphanumerics to '_' */
+};
+
+/* Longest @need="..." literal. */
+#define NEED_MAX 64
+
+struct rule {
+	enum rule_kind kind;
+	enum tp_type type;
+	unsigned lineno; /* in the rules file, for messages */
+	int name_id;     /* schema index of the type's name field, -1 if none */
+	pcre2_code *code;
+	struct capture *caps;
+	size_t ncaps;
+	struct ucap *ucaps;
+	size_t nucaps;
+	struct constant *consts;
+	size_t nconsts, consts_alloc;
+	unsigned flags;
+	int group;    /* rules group (one per file or pack) */
+	int block;    /* block index or -1 */
+	char *origin; /* "FILE:LINE" */
+	char *need;   /* @need="...": a literal the line must hold, or NULL */
+	size_t need_len;
+};
+
+/* One rules file or pack. */
+struct rgroup {
+	char *name; /* @format NAME, else the file's base name */
+	char *desc; /* @describe "..." */
+	char *source;
+	int pack;   /* tried after the built-in readers */
+	size_t nmarkers;
+	size_t first, end; /* its rules: rules[first..end) */
+};
+
+struct rblock {
+	char *name;
+	int group;
+	unsigned lines; /* lines without a row that close it */
+	int has_start;
+};
+
+struct tp_rules {
+	char *name; /* first rules file name, for messages */
+	struct rule *rules;
+	size_t n, alloc;
+	struct rgroup *groups;
+	size_t ngroups, galloc;
+	struct rblock *blocks;
+	size_t nblocks, balloc;
+	struct tp_marker *markers; /* lit owned (xmemdup) */
+	size_t nmarkers, malloc_n;
+	struct tp_marker_set *mset;
+	int has_pass[2];
+	int has_bar[2];   /* a pass has @bar rules */
+	int gated[2];     /* a pass has groups with markers */
+	int ungated[2];   /* a pass has groups without markers */
+	uint32_t max_pairs; /* ovector pairs the largest pattern needs */
+	pcre2_general_context *gctx;
+};
+
+struct tp_rules_scratch {
+	const struct tp_rules *rules; /* the rules it was sized for */
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	pcre2_jit_stack *jit;
+	struct strbuf msg;  /* warning text, reused */
+	struct strbuf name; /* expanded name templates */
+	char ts[TS_MAX];    /* the record's normalised timestamp */
+	char unit[64];      /* a rate unit rewritten from s/X to X/s */
+	uint64_t *gate;     /* groups whose markers are on the current line */
+	size_t gate_words;
+	int gate_done;
+	/* block state: one open block at a time */
+	int open_block;
+	unsigned misses;
+	struct hunit {
+		const char *field;
+		double unit;
+	} hunits[MAX_HEADER_UNITS];
+	int nhunits;
+	/* context from a previous line */
+	char ctx[CTX_MAX];
+	size_t ctx_len;
+	uint64_t ctx_line;
+};
+
+/* Lines a context stays valid for after the line that set it. */
+#define CTX_LINES 16
+
+/* Shared helpers (rules.c). */
+int tp_rules_read_value(const struct fspec *f, const char *p, size_t n, double bare,
+			struct value *v, char *tsbuf);
+void tp_rules_add_excerpt(struct strbuf *sb, const char *p, size_t n);
+const char *tp_rules_expectation(enum conv c);
+
+#endif

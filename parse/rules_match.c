@@ -1,0 +1,578 @@
+/*
+ * rules_match.c - matching log lines against loaded rules (see rules.h):
+ * the marker gate, block and context state, @each/@more/@raw/@bar, name
+ * templates, units per capture, and the record each match makes.
+ *
+ * Everything that changes while matching lives in the scratch, so a rule
+ * set is shared read-only between threads.
+ */
+#include "rules_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "record.h"
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+struct tp_rules_scratch *tp_rules_scratch_new(const struct tp_rules *rules)
+{
+	struct tp_rules_scratch *s = xcalloc(1, sizeof(*s));
+	s->rules = rules;
+	s->md = pcre2_match_data_create(rules->max_pairs, rules->gctx);
+	s->mctx = pcre2_match_context_create(rules->gctx);
+	pcre2_set_match_limit(s->mctx, TP_RULES_MATCH_LIMIT);
+	pcre2_set_depth_limit(s->mctx, TP_RULES_MATCH_LIMIT);
+	pcre2_set_heap_limit(s->mctx, TP_RULES_HEAP_LIMIT_KIB);
+	/* JIT's default 32 KiB machine stack is too small for some legitimate
+	 * patterns on long lines; without a JIT stack they still run */
+	s->jit = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, rules->gctx);
+	if (s->jit)
+		pcre2_jit_stack_assign(s->mctx, NULL, s->jit);
+	s->gate_words = rules->ngroups / 64 + 1;
+	s->gate = xcalloc(s->gate_words, sizeof(*s->gate));
+	s->open_block = -1;
+	return s; /* s->msg is zeroed, i.e. empty: it grows on the first warning */
+}
+
+void tp_rules_scratch_free(struct tp_rules_scratch *s)
+{
+	if (!s)
+		return;
+	pcre2_match_data_free(s->md);
+	pcre2_match_context_free(s->mctx);
+	pcre2_jit_stack_free(s->jit);
+	strbuf_release(&s->msg);
+	strbuf_release(&s->name);
+	free(s->gate);
+	free(s);
+}
+
+int tp_rules_scratch_idle(const struct tp_rules_scratch *s, uint64_t next_line)
+{
+	return !s || (s->open_block < 0 && (!s->ctx_len || next_line > s->ctx_line + CTX_LINES));
+}
+
+/* Everything one match attempt needs to build and report a record. */
+struct attempt {
+	const struct tp_rules *rs;
+	const struct rule *ru;
+	struct tp_rules_scratch *s;
+	const char *line; /* what the rule matches: stripped, raw or the bar */
+	size_t n;
+	const struct tp_rules_line *ln;
+	const struct tp_sink *sink;
+};
+
+/* Starts a warning "rule FILE:LINE (type): " in the scratch buffer. */
+static struct strbuf *warn_start(const struct attempt *a)
+{
+	strbuf_reset(&a->s->msg);
+	strbuf_addf(&a->s->msg, "rule %s (%s): ", a->ru->origin,
+		    a->ru->kind == RK_RECORD ? tp_schemas[a->ru->type].type_name : "context");
+	return &a->s->msg;
+}
+
+static void warn_send(const struct attempt *a)
+{
+	if (a->sink->warn)
+		a->sink->warn(a->sink->ctx, a->ln->file, a->ln->lineno, a->s->msg.buf);
+}
+
+static void warn_pcre2(const struct attempt *a, int rc)
+{
+	PCRE2_UCHAR msg[256];
+	if (pcre2_get_error_message(rc, msg, sizeof(msg)) < 0)
+		strcpy((char *)msg, "unknown error");
+	strbuf_addf(warn_start(a), "pattern gave up on this line: %s", (const char *)msg);
+	warn_send(a);
+}
+
+static void warn_value(const struct attempt *a, const struct fspec *f, const char *p,
+		       size_t n)
+{
+	struct strbuf *m = warn_start(a);
+	strbuf_addf(m, "field '%s': cannot read ", f->name);
+	tp_rules_add_excerpt(m, p, n);
+	strbuf_addf(m, " as %s", tp_rules_expectation(f->conv));
+	warn_send(a);
+}
+
+static void store_value(struct tp_record *r, const struct fspec *f, const struct value *v)
+{
+	switch (f->conv) {
+	case CV_NAME:
+		r->name = v->str;
+		r->name_len = v->len;
+		break;
+	case CV_TEXT:
+		r->text = v->str;
+		r->text_len = v->len;
+		break;
+	case CV_VALUE: /* a capture overrides a constant of the other form */
+		r->has &= ~(1u << f->slot);
+		r->text = NULL;
+		r->text_len = 0;
+		if (v->is_num)
+			tp_set(r, f->slot, v->num);
+		else
+			store_value(r, &(struct fspec){ .conv = CV_TEXT }, v);
+		break;
+	case CV_TS:
+		r->ts = v->str;
+		break;
+	case CV_RANK:
+		r->rank = (int)v->num;
+		break;
+	case CV_CTX:
+		break;
+	default:
+		tp_set(r, f->slot, v->num);
+	}
+}
+
+/* The record with position and the rule's constants, before captures. */
+static void record_init(struct tp_record *r, const struct attempt *a)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = a->ru->type;
+	r->file = a->ln->file ? a->ln->file : "-";
+	r->line = a->ln->lineno;
+	r->rank = -1;
+	r->origin = a->ru->origin;
+	for (size_t i = 0; i < a->ru->nconsts; i++)
+		if (!a->ru->consts[i].tmpl)
+			store_value(r, &a->ru->consts[i].f, &a->ru->consts[i].v);
+}
+
+/* Captured text of group g, trimmed of blanks; 0 if it did not take part
+ * or is empty (then the field keeps its constant or stays absent). */
+static int group_text(const struct attempt *a, uint32_t g, const char **p, size_t *n)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(a->s->md);
+	if (g >= pcre2_get_ovector_count(a->s->md))
+		return 0;
+	PCRE2_SIZE b = ov[2 * g], e = ov[2 * g + 1];
+	if (b == PCRE2_UNSET || e == PCRE2_UNSET || e <= b || e > a->n)
+		return 0;
+	const char *q = a->line + b, *end = a->line + e;
+	q = tp_skip_blanks(q, end);
+	while (end > q && is_blank(end[-1]))
+		end--;
+	*p = q;
+	*n = (size_t)(end - q);
+	return *n > 0;
+}
+
+/* Seconds per bare number of capture c: its __UNIT, a __u group on the
+ * line, a unit from the open block's header, or 0 (the field's own). */
+static double bare_unit(const struct attempt *a, const struct capture *c)
+{
+	if (c->bare > 0)
+		return c->bare;
+	for (size_t i = 0; i < a->ru->nucaps; i++) {
+		const char *p, *q;
+		size_t n;
+		double u;
+		if (a->ru->ucaps[i].id == c->f.id && group_text(a, a->ru->ucaps[i].group, &p, &n) &&
+		    tp_read_time_unit(p, p + n, &u, &q) && q == p + n)
+			return u;
+	}
+	if (a->ru->block >= 0 && a->s->open_block == a->ru->block)
+		for (int i = 0; i < a->s->nhunits; i++)
+			if (!strcmp(a->s->hunits[i].field, c->f.name))
+				return a->s->hunits[i].unit;
+	return 0;
+}
+
+static int is_numeric(enum conv c)
+{
+	return c == CV_NUM || c == CV_SEC || c == CV_MS || c == CV_MB || c == CV_RATE;
+}
+
+/*
+ * Fills r from the named groups: 0, or -1 after warning about a value. A
+ * numeric value that reads as nan or inf leaves its field out (*dropped
+ * counts them) rather than losing the record.
+ */
+static int fill_captures(const struct attempt *a, struct tp_record *r, int *dropped)
+{
+	unsigned done = 0; /* fields set by a group: the first set group wins */
+	for (size_t i = 0; i < a->ru->ncaps; i++) {
+		const struct capture *c = &a->ru->caps[i];
+		const char *p;
+		size_t n;
+		struct value v;
+		if ((done >> c->f.id) & 1u || !group_text(a, c->group, &p, &n))
+			continue;
+		if (!tp_rules_read_value(&c->f, p, n, bare_unit(a, c), &v, a->s->ts)) {
+			warn_value(a, &c->f, p, n);
+			return -1;
+		}
+		done |= 1u << c->f.id;
+		if (is_numeric(c->f.conv) && !isfinite(v.num)) {
+			(*dropped)++;
+			continue;
+		}
+		if (c->f.conv == CV_CTX) {
+			size_t k = n < CTX_MAX ? n : CTX_MAX;
+			memcpy(a->s->ctx, p, k);
+			a->s->ctx_len = k;
+		}
+		store_value(r, &c->f, &v);
+	}
+	return 0;
+}
+
+/* Appends template t to sb: {N} is group N, {ctx} the context, {name} the
+ * captured name; anything else is literal. */
+static void expand(const struct attempt *a, const char *t, size_t n, const struct tp_record *r,
+		   struct strbuf *sb)
+{
+	const char *e = t + n;
+	while (t < e) {
+		const char *close = *t == '{' ? memchr(t, '}', (size_t)(e - t)) : NULL;
+		if (!close) {
+			strbuf_addch(sb, *t++);
+			continue;
+		}
+		const char *k = t + 1;
+		size_t kn = (size_t)(close - k);
+		const char *p;
+		size_t pn;
+		if (kn == 3 && !memcmp(k, "ctx", 3)) {
+			if (a->s->ctx_len && a->ln->lineno <= a->s->ctx_line + CTX_LINES)
+				strbuf_add(sb, a->s->ctx, a->s->ctx_len);
+		} else if (kn == 4 && !memcmp(k, "name", 4)) {
+			if (r->name_len)
+				strbuf_add(sb, r->name, r->name_len);
+		} else if (kn >= 1 && kn <= 2 && k[0] >= '0' && k[0] <= '9' &&
+			   (kn == 1 || (k[1] >= '0' && k[1] <= '9'))) {
+			uint32_t g = (uint32_t)(kn == 1 ? k[0] - '0' : (k[0] - '0') * 10 + k[1] - '0');
+			if (group_text(a, g, &p, &pn))
+				strbuf_add(sb, p, pn);
+		} else {
+			strbuf_add(sb, t, (size_t)(close + 1 - t));
+		}
+		t = close + 1;
+	}
+}
+
+/* Lower case, runs of other than [a-z0-9.] to one '_', none at the ends. */
+static void snake(struct strbuf *sb)
+{
+	size_t k = 0;
+	int gap = 0;
+	for (size_t i = 0; i < sb->len; i++) {
+		unsigned char c = (unsigned char)sb->buf[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 32);
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c >= 0x80) {
+			if (gap && k)
+				sb->buf[k++] = '_';
+			sb->buf[k++] = (char)c;
+			gap = 0;
+		} else {
+			gap = 1;
+		}
+	}
+	sb->len = k;
+	if (sb->buf)
+		sb->buf[k] = '\0';
+}
+
+/* Name templates and @snake, into the scratch's name buffer. */
+static void finish_name(const struct attempt *a, struct tp_record *r)
+{
+	const struct constant *tmpl = NULL;
+	for (size_t i = 0; i < a->ru->nconsts; i++)
+		if (a->ru->consts[i].tmpl && a->ru->consts[i].f.conv == CV_NAME)
+			tmpl = &a->ru->consts[i];
+	if (!tmpl && !(a->ru->flags & RF_SNAKE))
+		return;
+	struct strbuf *sb = &a->s->name;
+	strbuf_reset(sb);
+	if (tmpl)
+		expand(a, tmpl->v.str, tmpl->v.len, r, sb);
+	else if (r->name_len)
+		strbuf_add(sb, r->name, r->name_len);
+	if (a->ru->flags & RF_SNAKE)
+		snake(sb);
+	r->name = sb->buf ? sb->buf : "";
+	r->name_len = sb->len;
+}
+
+/* A rate printed per item ("3.2s/it", tqdm's slow mode) becomes items/s. */
+static void per_second(struct tp_rules_scratch *s, struct tp_record *r)
+{
+	if (r->type != TP_RATE || r->text_len < 3 || memcmp(r->text, "s/", 2) ||
+	    !tp_has(r, S_RATE_VALUE) || r->num[S_RATE_VALUE] <= 0 ||
+	    r->text_len - 2 + 3 > sizeof(s->unit))
+		return;
+	r->num[S_RATE_VALUE] = 1.0 / r->num[S_RATE_VALUE];
+	size_t k = r->text_len - 2;
+	memcpy(s->unit, r->text + 2, k);
+	memcpy(s->unit + k, "/s", 3);
+	r->text = s->unit;
+	r->text_len = k + 2;
+}
+
+/* A header rule: its FIELD__u groups set the units of the block's rows. */
+static void take_header(const struct attempt *a)
+{
+	struct tp_rules_scratch *s = a->s;
+	s->nhunits = 0;
+	for (size_t i = 0; i < a->ru->ncaps && s->nhunits < MAX_HEADER_UNITS; i++) {
+		const char *p, *q;
+		size_t n;
+		double u;
+		const struct capture *c = &a->ru->caps[i];
+		if (!c->unit_of || !group_text(a, c->group, &p, &n) ||
+		    !tp_read_time_unit(p, p + n, &u, &q) || q != p + n)
+			continue;
+		/* the unit name is "FIELD__u"; rows look it up by FIELD */
+		size_t k = (size_t)(strstr(c->unit_name, "__") - c->unit_name);
+		static const char *const fields[] = { "seconds", "mean_s", "total_s", "min_s",
+						      "max_s", "avg_s", "first_s", "steady_s",
+						      "mean_ms", "min_ms", "max_ms", "std_ms" };
+		for (size_t f = 0; f < ARRAY_SIZE(fields); f++)
+			if (strlen(fields[f]) == k && !memcmp(fields[f], c->unit_name, k))
+				s->hunits[s->nhunits++] = (struct hunit){ fields[f], u };
+	}
+}
+
+/* What a matched pseudo rule does; 1: the line is taken. */
+static int pseudo(const struct attempt *a)
+{
+	struct tp_rules_scratch *s = a->s;
+	switch (a->ru->kind) {
+	case RK_START:
+		s->open_block = a->ru->block;
+		s->misses = 0;
+		s->nhunits = 0;
+		break;
+	case RK_END:
+		s->open_block = -1;
+		break;
+	case RK_HEADER:
+		take_header(a);
+		break;
+	case RK_CONTEXT: {
+		struct tp_record r;
+		int dropped = 0;
+		s->ctx_len = 0;
+		for (size_t i = 0; i < a->ru->nconsts; i++)
+			if (a->ru->consts[i].f.conv == CV_CTX) {
+				size_t k = a->ru->consts[i].v.len;
+				k = k < CTX_MAX ? k : CTX_MAX;
+				memcpy(s->ctx, a->ru->consts[i].v.str, k);
+				s->ctx_len = k;
+			}
+		record_init(&r, a);
+		(void)fill_captures(a, &r, &dropped);
+		s->ctx_line = a->ln->lineno;
+		break;
+	}
+	default:
+		break;
+	}
+	return 1;
+}
+
+/* Builds and emits the record of the current match; 1, or -1 (warned). */
+static int make_record(const struct attempt *a)
+{
+	struct tp_record r;
+	int dropped = 0;
+	record_init(&r, a);
+	if (fill_captures(a, &r, &dropped) < 0)
+		return -1;
+	finish_name(a, &r);
+	if (a->ru->name_id >= 0 && !r.name_len) {
+		strbuf_addf(warn_start(a), "matched but its '%s' is empty",
+			    tp_schemas[a->ru->type].fields[a->ru->name_id].name);
+		warn_send(a);
+		return -1;
+	}
+	if (dropped && !r.has) {
+		strbuf_addstr(warn_start(a), "every number on the line is nan or inf: no record");
+		warn_send(a);
+		return -1;
+	}
+	per_second(a->s, &r);
+	a->sink->emit(a->sink->ctx, &r);
+	return 1;
+}
+
+/* Tries one rule: 1 emitted/taken, 0 no match, -1 bad value, -2 PCRE2 gave up. */
+static int match_rule(const struct attempt *a)
+{
+	PCRE2_SIZE start = 0;
+	int result = 0;
+	for (;;) {
+		int rc = pcre2_match(a->ru->code, (PCRE2_SPTR)a->line, a->n, start, 0, a->s->md,
+				     a->s->mctx);
+		if (rc == PCRE2_ERROR_NOMATCH)
+			return result;
+		if (rc < 0) {
+			warn_pcre2(a, rc);
+			return result ? result : -2;
+		}
+		if (a->ru->kind != RK_RECORD)
+			return pseudo(a);
+		int made = make_record(a);
+		if (result <= 0)
+			result = made;
+		if (!(a->ru->flags & RF_EACH))
+			return result;
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(a->s->md);
+		start = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+		if (start > a->n)
+			return result;
+	}
+}
+
+/* Finds the groups whose markers are on the line (once per call). */
+static void scan_gate(const struct attempt *a)
+{
+	struct tp_rules_scratch *s = a->s;
+	memset(s->gate, 0, s->gate_words * sizeof(*s->gate));
+	tp_marker_set_scan(a->rs->mset, a->ln->raw, a->ln->raw_n, s->gate);
+}
+
+static int gate_open(const struct tp_rules_scratch *s, size_t gi)
+{
+	return (s->gate[gi / 64] >> (gi % 64)) & 1u;
+}
+
+/* Which text rule ru sees on this segment, or 0 if it is not tried. */
+static int rule_text(const struct attempt *a, const struct rule *ru, const char **t, size_t *n)
+{
+	const struct tp_rules_line *ln = a->ln;
+	if (!!(ru->flags & RF_BAR) != !!ln->bar)
+		return 0;
+	if (ru->flags & (RF_RAW | RF_BAR)) {
+		*t = ln->raw;
+		*n = ln->raw_n;
+	} else {
+		*t = ln->line;
+		*n = ln->n;
+	}
+	if (ru->need && !memmem(*t, *n, ru->need, ru->need_len))
+		return 0;
+	return 1;
+}
+
+/* May ru be tried now: its block's state and its group's markers (gate:
+ * the group's markers are on the line, or it has none; bars ignore it). */
+static int rule_live(const struct attempt *a, const struct rule *ru, int gate)
+{
+	if (ru->block >= 0 && ru->kind != RK_START)
+		return a->s->open_block == ru->block; /* rows: the block is the gate */
+	if (ru->kind == RK_START && a->s->open_block == ru->block)
+		return 0;
+	return gate || (ru->flags & RF_BAR);
+}
+
+/* Tries rules [from, to); *stop when a rule without @more matched. */
+static int try_rules(struct attempt *a, size_t from, size_t to, int gate, int *stop,
+		     int *block_hit)
+{
+	int result = 0;
+	const struct tp_rules *rs = a->rs;
+	for (size_t i = from; i < to && !*stop; i++) {
+		a->ru = &rs->rules[i];
+		if (!rule_live(a, a->ru, gate) || !rule_text(a, a->ru, &a->line, &a->n))
+			continue;
+		int rc = match_rule(a);
+		if (rc == -2) {
+			result = result ? result : -1; /* warned; a later rule may still match */
+			continue;
+		}
+		if (rc == 0)
+			continue;
+		if (a->ln->hits && i < TP_RULE_STATS)
+			a->ln->hits[i]++;
+		*block_hit |= a->ru->block >= 0 && a->ru->block == a->s->open_block;
+		*block_hit |= a->ru->kind == RK_END;
+		if (result <= 0)
+			result = rc;
+		if (!(a->ru->flags & RF_MORE))
+			*stop = 1;
+	}
+	return result;
+}
+
+/* Nothing in this pass can match: no bar rule for a bar, no marker, no
+ * open block, no ungated group. The common case for a log line. */
+static int nothing_to_try(const struct tp_rules *rs, const struct tp_rules_scratch *s, int pass,
+			  int bar)
+{
+	if (bar)
+		return !rs->has_bar[pass];
+	if (s->open_block >= 0 || rs->ungated[pass])
+		return 0;
+	if (!rs->gated[pass])
+		return 1;
+	for (size_t w = 0; w < s->gate_words; w++)
+		if (s->gate[w])
+			return 0;
+	return 1;
+}
+
+int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *scratch, int pass,
+			const struct tp_rules_line *ln, const struct tp_sink *sink)
+{
+	pass = pass ? 1 : 0;
+	if (!rules || !rules->has_pass[pass])
+		return 0;
+	struct tp_rules_scratch *own = NULL;
+	if (!scratch || scratch->rules != rules) /* a scratch is sized for its rules */
+		scratch = own = tp_rules_scratch_new(rules);
+	struct tp_rules_line l = *ln;
+	if (!l.line)
+		l.line = "", l.n = 0;
+	if (!l.raw)
+		l.raw = l.line, l.raw_n = l.n;
+	if (l.n && l.line[l.n - 1] == '\r')
+		l.n--;
+	struct attempt a = { rules, NULL, scratch, NULL, 0, &l, sink };
+	if (!l.bar && rules->gated[pass])
+		scan_gate(&a);
+	int result = 0, stop = 0, block_hit = 0, open = scratch->open_block;
+	if (!nothing_to_try(rules, scratch, pass, l.bar)) {
+		for (size_t g = 0; g < rules->ngroups && !stop; g++) {
+			const struct rgroup *gr = &rules->groups[g];
+			int gate = !gr->nmarkers || gate_open(scratch, g);
+			int in_open = open >= 0 && rules->blocks[open].group == (int)g;
+			if ((gr->pack ? 1 : 0) != pass || (!gate && !in_open && !l.bar))
+				continue;
+			int rc = try_rules(&a, gr->first, gr->end, gate, &stop, &block_hit);
+			if (result <= 0 && rc)
+				result = rc;
+		}
+	}
+	/* a block closes after lines that none of its rules read */
+	if (open >= 0 && scratch->open_block == open && !l.bar &&
+	    rules->groups[rules->blocks[open].group].pack == pass) {
+		if (block_hit)
+			scratch->misses = 0;
+		else if (++scratch->misses >= rules->blocks[open].lines)
+			scratch->open_block = -1;
+	}
+	tp_rules_scratch_free(own);
+	return result;
+}
+
+int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
+		   const char *line, size_t n, const char *file, uint64_t lineno,
+		   const struct tp_sink *sink)
+{
+	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL };
+	return tp_rules_match_pass(rules, scratch, 0, &ln, sink);
+}
