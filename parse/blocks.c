@@ -100,7 +100,10 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 		}
 		break;
 	case '*':
-		if (TP_EAT(t, e, "***** ") && ends_with(t, e, " *****") && e - t > 12) {
+		/* "***** train metrics *****" (log_metrics) is the hf-trainer
+		 * format pack's: its *_runtime rows are durations, not meta */
+		if (TP_EAT(t, e, "***** ") && ends_with(t, e, " *****") && e - t > 12 &&
+		    !ends_with(t, e, " metrics *****")) {
 			open_block(p, rs, BLK_HFHEADER, t + 6, (size_t)(e - t - 12));
 			return 1;
 		}

@@ -15,7 +15,18 @@
 
 #include "util.h"
 
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_TEDDY 1
+#endif
+
 #define MAX_ANCHORS 16
+
+/* The fixed cost of one more anchor byte (a vector compare per block), in
+ * the units of ascii_freq: tuned on the benchmark log. */
+#ifndef ANCHOR_COST
+#define ANCHOR_COST 300
+#endif
 
 typedef unsigned char v16u __attribute__((vector_size(16)));
 
@@ -32,46 +43,122 @@ struct tp_marker_set {
 	size_t first[257];
 	struct anchored *by_anchor;
 	size_t n;
+	/* (anchor byte, next byte) pairs that some marker has: an anchor hit
+	 * whose next byte makes no such pair is rejected without a compare */
+	uint64_t pairs[65536 / 64];
+	/* Teddy-style nibble tables of the anchor pairs: bit k of a_lo[c & 15]
+	 * & a_hi[c >> 4] is set if some marker of bucket k anchors on byte c,
+	 * b_lo / b_hi the same for the byte after it */
+	unsigned char a_lo[16], a_hi[16], b_lo[16], b_hi[16];
+	int teddy; /* the CPU has SSSE3 */
 };
 
-/* How common byte c is in log text: lower is rarer. */
-static int byte_cost(unsigned char c)
+static void set_pair(struct tp_marker_set *ms, unsigned a, unsigned b)
 {
-	if (c >= 0x80)
-		return 1;
-	if (strchr("|*>{}%#@~^$!?+;<&`\\", c))
-		return 2;
-	if (strchr("()[]'\"=", c))
-		return 4;
-	if (c >= 'A' && c <= 'Z')
-		return 5;
-	if (strchr(":,-", c))
-		return 6;
-	if (c >= '0' && c <= '9')
-		return 8;
-	if (strchr("_/.", c))
-		return 8;
-	if (strchr("etaoinsrh ", c))
-		return 12;
-	return 10;
+	unsigned k = a | b << 8;
+	ms->pairs[k / 64] |= (uint64_t)1 << (k % 64);
 }
 
-/* The offset of the rarest byte of m, preferring bytes already anchors. */
-static size_t pick_anchor(const struct tp_marker *m, const unsigned char *used, size_t nused)
+/*
+ * How common each ASCII byte is in log text, per 100,000 bytes: measured
+ * on the text of bench/gen's log outside progress bars (training-log
+ * noise and timing lines). Bytes >= 0x80 count as 1 (rare).
+ */
+static const unsigned short ascii_freq[128] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 150, 1, 1, 1, 1,
+	11059, 9, 1, 1, 1, 7, 6, 1132, 158, 67, 1134, 19, 1397, 1887, 2736, 1175,
+	4666, 3527, 3216, 2351, 2329, 1512, 1142, 1297, 1365, 1232, 2673, 22, 13, 997, 36, 1,
+	1, 163, 427, 410, 117, 183, 448, 264, 11, 595, 11, 6, 202, 390, 621, 444,
+	498, 1, 58, 97, 244, 393, 26, 159, 21, 2, 1, 874, 1, 857, 1, 836,
+	105, 3748, 566, 1902, 1481, 4126, 392, 1540, 1392, 2965, 31, 335, 2464, 869, 3582, 3252,
+	1719, 18, 3036, 3836, 3373, 931, 390, 544, 203, 616, 49, 183, 193, 183, 1, 1,
+};
+
+static unsigned byte_freq(unsigned char c)
 {
-	size_t best = 0;
-	int best_cost = 1 << 20;
+	return c < 128 ? ascii_freq[c] : 1;
+}
+
+static int is_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || c == ' ' || c == '_';
+}
+
+/* Estimated frequency of the pair (a, b) per 100,000 bytes: independence,
+ * times 16 for the pairs of ordinary words (letters, '_' and blanks),
+ * which are far more common together than apart. */
+static double pair_freq(unsigned char a, unsigned char b)
+{
+	double f = (double)byte_freq(a) * (double)byte_freq(b) / 100000.0;
+	return is_word(a) && is_word(b) ? f * 16 : f;
+}
+
+/* The offset of the rarest pair of m whose first byte is c; -1 if none. */
+static long best_pair_at(const struct tp_marker *m, int c, double *freq)
+{
+	long best = -1;
 	for (size_t i = 0; i < m->len; i++) {
-		unsigned char c = (unsigned char)m->lit[i];
-		int cost = byte_cost(c) * 4;
-		if (memchr(used, c, nused))
-			cost -= 3; /* sharing an anchor keeps the compare count down */
-		if (cost < best_cost) {
-			best_cost = cost;
-			best = i;
+		if ((unsigned char)m->lit[i] != c)
+			continue;
+		/* a last byte has no pair to check: it costs as a byte, times 8 */
+		double f = i + 1 < m->len ? pair_freq((unsigned char)c, (unsigned char)m->lit[i + 1])
+					  : 8.0 * byte_freq((unsigned char)c);
+		if (best < 0 || f < *freq) {
+			best = (long)i;
+			*freq = f;
 		}
 	}
 	return best;
+}
+
+/* For one marker: the rarest pair starting with each byte it holds. */
+struct pair_choice {
+	double freq[256];
+	long at[256]; /* -1: the byte is not in the marker */
+};
+
+/*
+ * Chooses the anchor of every marker: a greedy weighted set cover over
+ * first bytes, where a byte costs a vector compare per block (ANCHOR_COST)
+ * plus, for each marker it covers, how often its pair (anchor, next byte)
+ * occurs (each such occurrence is a verification). off[i] gets the
+ * anchor's offset in marker i.
+ */
+static void choose_anchors(const struct tp_marker *m, size_t n, size_t *off)
+{
+	unsigned char *done = xcalloc(n ? n : 1, 1);
+	struct pair_choice *pc = xcalloc(n ? n : 1, sizeof(*pc));
+	for (size_t i = 0; i < n; i++)
+		for (int c = 0; c < 256; c++)
+			pc[i].at[c] = m[i].len ? best_pair_at(&m[i], c, &pc[i].freq[c]) : -1;
+	for (;;) {
+		double best = 0;
+		int pick = -1;
+		for (int c = 1; c < 256; c++) {
+			size_t covers = 0;
+			double cost = ANCHOR_COST + byte_freq((unsigned char)c) / 8.0;
+			for (size_t i = 0; i < n; i++)
+				if (!done[i] && pc[i].at[c] >= 0) {
+					covers++;
+					cost += pc[i].freq[c];
+				}
+			double score = (double)covers / cost;
+			if (covers && score > best) {
+				best = score;
+				pick = c;
+			}
+		}
+		if (pick < 0)
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (!done[i] && pc[i].at[pick] >= 0) {
+				off[i] = (size_t)pc[i].at[pick];
+				done[i] = 1;
+			}
+	}
+	free(pc);
+	free(done);
 }
 
 struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
@@ -81,10 +168,10 @@ struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
 	size_t count[256] = { 0 };
 	unsigned char used[256];
 	size_t nused = 0;
+	choose_anchors(m, n, off);
 	for (size_t i = 0; i < n; i++) {
 		if (!m[i].len)
 			continue;
-		off[i] = pick_anchor(&m[i], used, nused);
 		unsigned char c = (unsigned char)m[i].lit[off[i]];
 		if (!memchr(used, c, nused))
 			used[nused++] = c;
@@ -102,7 +189,27 @@ struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
 			continue;
 		unsigned char c = (unsigned char)m[i].lit[off[i]];
 		ms->by_anchor[fill[c]++] = (struct anchored){ &m[i], off[i] };
+		/* one bucket per anchor byte (shared beyond 8): a bucket's nibble
+		 * tables then admit few bytes besides its own */
+		size_t u = (size_t)((const unsigned char *)memchr(used, c, nused) - used);
+		unsigned char bit = (unsigned char)(1u << (u % 8));
+		ms->a_lo[c & 15] |= bit;
+		ms->a_hi[c >> 4] |= bit;
+		if (off[i] + 1 < m[i].len) {
+			unsigned char b = (unsigned char)m[i].lit[off[i] + 1];
+			set_pair(ms, c, b);
+			ms->b_lo[b & 15] |= bit;
+			ms->b_hi[b >> 4] |= bit;
+		} else {
+			for (unsigned b = 0; b < 256; b++)
+				set_pair(ms, c, b);
+			for (int k = 0; k < 16; k++)
+				ms->b_lo[k] |= bit, ms->b_hi[k] |= bit;
+		}
 	}
+#ifdef HAVE_TEDDY
+	ms->teddy = __builtin_cpu_supports("ssse3");
+#endif
 	/* more distinct anchors than vector compares: the scan falls back to
 	 * a byte loop (still correct, slower) */
 	ms->nanchors = nused <= MAX_ANCHORS ? nused : 0;
@@ -131,7 +238,8 @@ static size_t verify_at(const struct tp_marker_set *ms, const char *s, size_t n,
 	size_t found = 0;
 	for (size_t k = ms->first[c]; k < ms->first[c + 1]; k++) {
 		const struct anchored *a = &ms->by_anchor[k];
-		if (a->off > i || i - a->off + a->m->len > n)
+		if (a->off > i || i - a->off + a->m->len > n || s[i - a->off] != a->m->lit[0] ||
+		    (a->off + 1 < a->m->len && s[i + 1] != a->m->lit[a->off + 1]))
 			continue;
 		if (memcmp(s + i - a->off, a->m->lit, a->m->len) == 0) {
 			hits[a->m->group / 64] |= (uint64_t)1 << (a->m->group % 64);
@@ -153,23 +261,121 @@ static size_t scan_bytes(const struct tp_marker_set *ms, const char *s, size_t f
 	return found;
 }
 
+/* Verifies the anchor hits of one 16-byte block: w holds 0xff bytes. */
+static size_t block_hits(const struct tp_marker_set *ms, const char *s, size_t base, uint64_t w,
+			 size_t n, uint64_t *hits)
+{
+	size_t found = 0;
+	while (w) {
+		int bit = __builtin_ctzll(w);
+		size_t at = base + (size_t)(bit / 8);
+		/* most anchor hits fail on the byte after the anchor */
+		unsigned k = (unsigned char)s[at] | (at + 1 < n ? (unsigned char)s[at + 1] : 0u) << 8;
+		if ((ms->pairs[k / 64] >> (k % 64)) & 1u)
+			found += verify_at(ms, s, n, at, hits);
+		w &= ~((uint64_t)0xff << (bit & ~7));
+	}
+	return found;
+}
+
+/* Anchor bytes of the 16 bytes at p, as 0xff bytes in w[0..1]. */
+static inline int block_mask(const struct tp_marker_set *ms, const char *p, uint64_t w[2])
+{
+	v16u x, acc = { 0 };
+	memcpy(&x, p, 16);
+	for (size_t a = 0; a < ms->nanchors; a++)
+		acc |= (v16u)(x == ms->splat[a]);
+	memcpy(w, &acc, 16);
+	return (w[0] | w[1]) != 0;
+}
+
+#ifdef HAVE_TEDDY
+/* Candidates of the block at p (pairs p[k], p[k+1]) as a 16-bit mask. */
+__attribute__((target("ssse3"))) static inline unsigned
+teddy_block(const char *p, __m128i alo, __m128i ahi, __m128i blo, __m128i bhi)
+{
+	const __m128i low = _mm_set1_epi8(0x0f);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+	__m128i ma = _mm_and_si128(_mm_shuffle_epi8(alo, _mm_and_si128(x, low)),
+				   _mm_shuffle_epi8(ahi, _mm_and_si128(_mm_srli_epi16(x, 4), low)));
+	__m128i mb = _mm_and_si128(_mm_shuffle_epi8(blo, _mm_and_si128(y, low)),
+				   _mm_shuffle_epi8(bhi, _mm_and_si128(_mm_srli_epi16(y, 4), low)));
+	__m128i m = _mm_and_si128(ma, mb);
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())) ^ 0xffffu;
+}
+
+/* Verifies the candidates in bits (positions base + k). */
+static size_t teddy_hits(const struct tp_marker_set *ms, const char *s, size_t n, size_t base,
+			 unsigned bits, uint64_t *hits)
+{
+	size_t found = 0;
+	while (bits) {
+		size_t at = base + (size_t)__builtin_ctz(bits);
+		unsigned k = (unsigned char)s[at] | (at + 1 < n ? (unsigned char)s[at + 1] : 0u) << 8;
+		if ((ms->pairs[k / 64] >> (k % 64)) & 1u)
+			found += verify_at(ms, s, n, at, hits);
+		bits &= bits - 1;
+	}
+	return found;
+}
+
+/* Teddy-style scan: four table lookups per 16 bytes, whatever the number
+ * of markers; a candidate is a position whose byte pair fits a bucket. */
+__attribute__((target("ssse3"))) static size_t teddy_scan(const struct tp_marker_set *ms,
+							  const char *s, size_t n, uint64_t *hits)
+{
+	__m128i alo = _mm_loadu_si128((const __m128i *)(const void *)ms->a_lo);
+	__m128i ahi = _mm_loadu_si128((const __m128i *)(const void *)ms->a_hi);
+	__m128i blo = _mm_loadu_si128((const __m128i *)(const void *)ms->b_lo);
+	__m128i bhi = _mm_loadu_si128((const __m128i *)(const void *)ms->b_hi);
+	size_t found = 0, i = 0;
+	for (; i + 17 <= n; i += 16) {
+		unsigned bits = teddy_block(s + i, alo, ahi, blo, bhi);
+		if (bits)
+			found += teddy_hits(ms, s, n, i, bits, hits);
+	}
+	/* the tail: the last 17 bytes again, minus the positions already seen
+	 * (the final position has no pair: scan_bytes takes it) */
+	if (i + 1 < n) {
+		size_t base = n - 17;
+		unsigned bits = teddy_block(s + base, alo, ahi, blo, bhi) & (0xffffu << (i - base));
+		found += teddy_hits(ms, s, n, base, bits, hits);
+		i = n - 1;
+	}
+	return found + scan_bytes(ms, s, i, n, n, hits);
+}
+#endif
+
 size_t tp_marker_set_scan(const struct tp_marker_set *ms, const char *s, size_t n,
 			  uint64_t *hits)
 {
 	if (!ms || !ms->n || !n)
 		return 0;
-	if (!ms->nanchors)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	/* block_hits reads byte k of a block at bits 8k: little-endian only */
+	return scan_bytes(ms, s, 0, n, n, hits);
+#endif
+#ifdef HAVE_TEDDY
+	if (ms->teddy && n >= 17)
+		return teddy_scan(ms, s, n, hits);
+#endif
+	if (!ms->nanchors || n < 16)
 		return scan_bytes(ms, s, 0, n, n, hits);
 	size_t found = 0, i = 0;
-	for (; i + 16 <= n; i += 16) {
-		v16u x, acc = { 0 };
-		memcpy(&x, s + i, 16);
-		for (size_t a = 0; a < ms->nanchors; a++)
-			acc |= (v16u)(x == ms->splat[a]);
-		uint64_t w[2];
-		memcpy(w, &acc, 16);
-		if (w[0] | w[1])
-			found += scan_bytes(ms, s, i, i + 16, n, hits);
+	uint64_t w[2];
+	for (; i + 16 <= n; i += 16)
+		if (block_mask(ms, s + i, w)) {
+			found += block_hits(ms, s, i, w[0], n, hits);
+			found += block_hits(ms, s, i + 8, w[1], n, hits);
+		}
+	if (i < n && block_mask(ms, s + n - 16, w)) {
+		/* the tail: the last 16 bytes again, without the ones already seen */
+		size_t seen = 16 - (n - i);
+		uint64_t keep0 = seen >= 8 ? 0 : ~(uint64_t)0 << (8 * seen);
+		uint64_t keep1 = seen <= 8 ? ~(uint64_t)0 : ~(uint64_t)0 << (8 * (seen - 8));
+		found += block_hits(ms, s, n - 16, w[0] & keep0, n, hits);
+		found += block_hits(ms, s, n - 8, w[1] & keep1, n, hits);
 	}
-	return found + scan_bytes(ms, s, i, n, n, hits);
+	return found;
 }

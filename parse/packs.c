@@ -99,6 +99,7 @@ int tp_rules_setup(const struct tp_rules_opts *o, struct tp_rules **out, struct 
 	struct tp_rules *rs = tp_rules_new();
 	int rc = 0;
 	*out = NULL;
+	tp_rules_defer(rs, 1);
 	for (size_t i = 0; i < o->nfiles && !rc; i++)
 		rc = tp_rules_add_file(rs, o->files[i], err);
 	if (!rc && o->rules_dir) {
@@ -113,6 +114,7 @@ int tp_rules_setup(const struct tp_rules_opts *o, struct tp_rules **out, struct 
 		tp_rules_free(rs);
 		return rc;
 	}
+	tp_rules_defer(rs, 0);
 	*out = rs;
 	return 0;
 }

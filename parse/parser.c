@@ -485,6 +485,14 @@ static int try_rules(struct tp_parser *p, int pass, const struct seg *sg, const 
 	return rc != 0;
 }
 
+/* A finished bar: "100%|" (@bar rules read a loop's final rate). */
+static int bar_done(const char *s, const char *e)
+{
+	size_t look = (size_t)(e - s) < 96 ? (size_t)(e - s) : 96;
+	const char *pct = memchr(s, '%', look);
+	return pct && pct - s >= 3 && !memcmp(pct - 3, "100", 3);
+}
+
 /* The last progress bar of a physical line, for @bar rules. */
 static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 {
@@ -502,7 +510,7 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 		strip_ansi(p, &s, &e);
 	const char *raw = s;
 	s = skip_progress_bar(s, e);
-	if (s > raw && p->rules && (last || s < e))
+	if (s > raw && p->rules && (last || s < e) && bar_done(raw, s))
 		bar_rules(p, raw, s); /* the final redraw, or one a print() follows */
 	if (s >= e)
 		return;

@@ -777,6 +777,17 @@ static int quoted_args(const struct src *s, const char *p, const char *end,
 static void take_marker(struct loading *ld, struct strbuf *val)
 {
 	struct tp_rules *rs = ld->rs;
+	/* a marker may hold a tab, written \t */
+	size_t k = 0;
+	for (size_t i = 0; i < val->len; i++) {
+		if (val->buf[i] == '\\' && i + 1 < val->len && val->buf[i + 1] == 't') {
+			val->buf[k++] = '\t';
+			i++;
+		} else {
+			val->buf[k++] = val->buf[i];
+		}
+	}
+	val->len = k;
 	ALLOC_GROW(rs->markers, rs->nmarkers + 1, rs->malloc_n);
 	rs->markers[rs->nmarkers++] = (struct tp_marker){ xmemdup(val->buf, val->len), val->len,
 							  (unsigned)ld->group };
@@ -845,6 +856,10 @@ static int directive(const struct src *s, const char *p, const char *end, struct
 		return quoted_args(s, q, end, take_marker, ld);
 	if ((q = tp_eat(p, end, "@describe")) && (q == end || is_blank(*q)))
 		return quoted_args(s, q, end, take_desc, ld);
+	if ((q = tp_eat(p, end, "@first")) && tp_skip_blanks(q, end) == end) {
+		ld->rs->groups[ld->group].early = 1; /* tried before the built-in readers */
+		return 0;
+	}
 	if ((q = tp_eat(p, end, "@endblock")) && tp_skip_blanks(q, end) == end)
 		return close_block(s, p, ld);
 	if ((q = tp_eat(p, end, "@block")) && (q == end || is_blank(*q)))
@@ -864,7 +879,7 @@ static int directive(const struct src *s, const char *p, const char *end, struct
 		return 0;
 	}
 	strbuf_addstr(load_error(s, p), "unknown directive (@format, @describe, @marker, "
-					"@block, @endblock)");
+					"@first, @block, @endblock)");
 	return -1;
 }
 
@@ -939,17 +954,24 @@ static void roll_back(struct tp_rules *rs, size_t nrules, size_t nmarkers, size_
 static void refresh(struct tp_rules *rs)
 {
 	tp_marker_set_free(rs->mset);
-	rs->mset = tp_marker_set_new(rs->markers, rs->nmarkers);
+	rs->mset = NULL;
+	if (!rs->deferred)
+		rs->mset = tp_marker_set_new(rs->markers, rs->nmarkers);
 	memset(rs->has_pass, 0, sizeof(rs->has_pass));
 	memset(rs->has_bar, 0, sizeof(rs->has_bar));
 	memset(rs->gated, 0, sizeof(rs->gated));
 	memset(rs->ungated, 0, sizeof(rs->ungated));
+	free(rs->bar_rules);
+	rs->bar_rules = xcalloc(rs->n ? rs->n : 1, sizeof(*rs->bar_rules));
+	rs->nbar = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rgroup *g = &rs->groups[rs->rules[i].group];
-		int pass = g->pack ? 1 : 0;
+		int pass = group_pass(g);
 		rs->has_pass[pass] = 1;
-		if (rs->rules[i].flags & RF_BAR)
+		if (rs->rules[i].flags & RF_BAR) {
 			rs->has_bar[pass] = 1;
+			rs->bar_rules[rs->nbar++] = i;
+		}
 		else if (g->nmarkers)
 			rs->gated[pass] = 1;
 		else
@@ -965,7 +987,7 @@ int tp_rules_add(struct tp_rules *rs, const char *text, size_t n, const char *na
 		rs->name = xstrdup(name);
 	size_t n0 = rs->n, m0 = rs->nmarkers, b0 = rs->nblocks;
 	ALLOC_GROW(rs->groups, rs->ngroups + 1, rs->galloc);
-	rs->groups[rs->ngroups] = (struct rgroup){ base_name(name), NULL, xstrdup(name), pack, 0,
+	rs->groups[rs->ngroups] = (struct rgroup){ base_name(name), NULL, xstrdup(name), pack, 0, 0,
 						   rs->n, rs->n };
 	struct loading ld = { rs, (int)rs->ngroups++, -1, pcre2_compile_context_create(rs->gctx) };
 	const char *p = text ? text : "", *end = p + (text ? n : 0);
@@ -1086,6 +1108,13 @@ const struct tp_marker *tp_rules_markers(const struct tp_rules *rs, size_t *n)
 	return rs ? rs->markers : NULL;
 }
 
+void tp_rules_defer(struct tp_rules *rs, int defer)
+{
+	rs->deferred = defer;
+	if (!defer)
+		refresh(rs);
+}
+
 int tp_rules_has_pass(const struct tp_rules *rs, int pass)
 {
 	return rs && rs->has_pass[pass ? 1 : 0];
@@ -1116,6 +1145,7 @@ void tp_rules_free(struct tp_rules *rules)
 	}
 	free(rules->groups);
 	tp_marker_set_free(rules->mset);
+	free(rules->bar_rules);
 	free(rules->name);
 	pcre2_general_context_free(rules->gctx);
 	free(rules);

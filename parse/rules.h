@@ -61,6 +61,10 @@ struct tp_rules *tp_rules_new(void);
  */
 int tp_rules_add(struct tp_rules *rules, const char *text, size_t n, const char *name, int pack,
 		 struct strbuf *err);
+/* While defer is set, adds do not rebuild the marker scanner; clearing it
+ * builds it once (for loading many files). Match only with it cleared. */
+void tp_rules_defer(struct tp_rules *rules, int defer);
+
 /* The same from a file; "PATH: message" for an I/O error. */
 int tp_rules_add_file(struct tp_rules *rules, const char *path, struct strbuf *err);
 

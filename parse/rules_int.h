@@ -121,7 +121,8 @@ struct rgroup {
 	char *name; /* @format NAME, else the file's base name */
 	char *desc; /* @describe "..." */
 	char *source;
-	int pack;   /* tried after the built-in readers */
+	int pack;   /* a format pack (not a user's file) */
+	int early;  /* @first: tried before the built-in readers, like user rules */
 	size_t nmarkers;
 	size_t first, end; /* its rules: rules[first..end) */
 };
@@ -144,8 +145,11 @@ struct tp_rules {
 	struct tp_marker *markers; /* lit owned (xmemdup) */
 	size_t nmarkers, malloc_n;
 	struct tp_marker_set *mset;
+	int deferred; /* tp_rules_defer: build mset once, after the last add */
 	int has_pass[2];
 	int has_bar[2];   /* a pass has @bar rules */
+	size_t *bar_rules; /* indices of the @bar rules, in order */
+	size_t nbar;
 	int gated[2];     /* a pass has groups with markers */
 	int ungated[2];   /* a pass has groups without markers */
 	uint32_t max_pairs; /* ovector pairs the largest pattern needs */
@@ -180,6 +184,12 @@ struct tp_rules_scratch {
 
 /* Lines a context stays valid for after the line that set it. */
 #define CTX_LINES 16
+
+/* 0: tried before the built-in readers, 1: after (packs without @first). */
+static inline int group_pass(const struct rgroup *g)
+{
+	return g->pack && !g->early;
+}
 
 /* Shared helpers (rules.c). */
 int tp_rules_read_value(const struct fspec *f, const char *p, size_t n, double bare,

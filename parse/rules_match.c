@@ -441,13 +441,31 @@ static int match_rule(const struct attempt *a)
 static void scan_gate(const struct attempt *a)
 {
 	struct tp_rules_scratch *s = a->s;
-	memset(s->gate, 0, s->gate_words * sizeof(*s->gate));
-	tp_marker_set_scan(a->rs->mset, a->ln->raw, a->ln->raw_n, s->gate);
+	for (size_t w = 0; w < s->gate_words; w++)
+		s->gate[w] = 0;
+	/* markers are looked for in the message, after the prefixes */
+	tp_marker_set_scan(a->rs->mset, a->ln->line, a->ln->n, s->gate);
 }
 
 static int gate_open(const struct tp_rules_scratch *s, size_t gi)
 {
 	return (s->gate[gi / 64] >> (gi % 64)) & 1u;
+}
+
+/* memchr then memcmp: for a short literal in a short line this beats
+ * memmem's two-way search several times over. */
+static int has_literal(const char *s, size_t n, const char *lit, size_t k)
+{
+	const char *e = s + n;
+	while ((size_t)(e - s) >= k) {
+		const char *q = memchr(s, lit[0], (size_t)(e - s) - k + 1);
+		if (!q)
+			return 0;
+		if (!memcmp(q, lit, k))
+			return 1;
+		s = q + 1;
+	}
+	return 0;
 }
 
 /* Which text rule ru sees on this segment, or 0 if it is not tried. */
@@ -463,7 +481,7 @@ static int rule_text(const struct attempt *a, const struct rule *ru, const char 
 		*t = ln->line;
 		*n = ln->n;
 	}
-	if (ru->need && !memmem(*t, *n, ru->need, ru->need_len))
+	if (ru->need && !has_literal(*t, *n, ru->need, ru->need_len))
 		return 0;
 	return 1;
 }
@@ -545,12 +563,22 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	if (!l.bar && rules->gated[pass])
 		scan_gate(&a);
 	int result = 0, stop = 0, block_hit = 0, open = scratch->open_block;
-	if (!nothing_to_try(rules, scratch, pass, l.bar)) {
+	if (l.bar) {
+		/* progress bars: only the @bar rules, in order */
+		for (size_t k = 0; k < rules->nbar && !stop; k++) {
+			size_t i = rules->bar_rules[k];
+			if (group_pass(&rules->groups[rules->rules[i].group]) != pass)
+				continue;
+			int rc = try_rules(&a, i, i + 1, 1, &stop, &block_hit);
+			if (result <= 0 && rc)
+				result = rc;
+		}
+	} else if (!nothing_to_try(rules, scratch, pass, 0)) {
 		for (size_t g = 0; g < rules->ngroups && !stop; g++) {
 			const struct rgroup *gr = &rules->groups[g];
 			int gate = !gr->nmarkers || gate_open(scratch, g);
 			int in_open = open >= 0 && rules->blocks[open].group == (int)g;
-			if ((gr->pack ? 1 : 0) != pass || (!gate && !in_open && !l.bar))
+			if (group_pass(gr) != pass || (!gate && !in_open && !l.bar))
 				continue;
 			int rc = try_rules(&a, gr->first, gr->end, gate, &stop, &block_hit);
 			if (result <= 0 && rc)
@@ -559,7 +587,7 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	}
 	/* a block closes after lines that none of its rules read */
 	if (open >= 0 && scratch->open_block == open && !l.bar &&
-	    rules->groups[rules->blocks[open].group].pack == pass) {
+	    group_pass(&rules->groups[rules->blocks[open].group]) == pass) {
 		if (block_hit)
 			scratch->misses = 0;
 		else if (++scratch->misses >= rules->blocks[open].lines)
