@@ -659,3 +659,253 @@ Test(rules, nan_in_a_numeric_capture_is_a_warning)
 	tp_rules_free(r);
 	strbuf_release(&err);
 }
+
+/* ---- rules v2 ---------------------------------------------------------------- */
+
+/* Matches one line with the v2 entry point (raw = line, pass 0, hits). */
+static int rt_match2(const struct tp_rules *r, struct tp_rules_scratch *s, struct rt_sink *k,
+		     const char *line, uint64_t lineno, uint64_t *hits)
+{
+	struct tp_sink sink = { rt_emit, rt_warn, k };
+	struct tp_rules_line ln = { line, strlen(line), line, strlen(line), 0, "log", lineno, hits };
+	return tp_rules_match_pass(r, s, 0, &ln, &sink);
+}
+
+Test(rules_v2, each_makes_a_record_per_match)
+{
+	struct tp_rules *r = rt_load("timing @each \\| (?<name>\\w+): (?<seconds__ms>[\\d.]+)\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "time (ms) | forward: 412.3 | backward: 890.1 | optimizer: 12.0"), 1);
+	cr_assert_eq(k.n, 3);
+	cr_expect_str_eq(k.recs[1].name, "backward");
+	RT_EQ(rt_num(&k.recs[1], S_SECONDS), 0.8901);
+	RT_EQ(rt_num(&k.recs[2], S_SECONDS), 0.012);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, more_lets_later_rules_read_the_same_line)
+{
+	struct tp_rules *r = rt_load("timing @more name=\"batch\" Time: (?<seconds>[\\d.]+s)\n"
+				     "rate name=\"train\" unit=\"samples/s\" , +(?<value>[\\d.]+)/s\n"
+				     "timing name=\"never\" Time\n");
+	struct rt_sink k = { 0 };
+	rt_match(r, &k, "Time: 0.345s,  742.1/s  (0.350s,  731.4/s)");
+	cr_assert_eq(k.n, 2, "the rule after @more is tried, the one after that is not");
+	RT_EQ(rt_num(&k.recs[0], S_SECONDS), 0.345);
+	cr_expect_eq(k.recs[1].type, TP_RATE);
+	RT_EQ(rt_num(&k.recs[1], S_RATE_VALUE), 742.1);
+	cr_expect_str_eq(k.recs[1].text, "samples/s");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, units_per_capture_and_unit_groups)
+{
+	struct tp_rules *r = rt_load("timing name=\"a\" ^a (?<seconds__us>\\S+)$\n"
+				     "timing name=\"b\" ^b (?<seconds>[\\d.]+) (?<seconds__u>\\S+)$\n"
+				     "latency name=\"c\" ^c (?<mean_ms__s>\\S+)$\n"
+				     "timing name=\"d\" ^d (?<seconds__min>\\S+)$\n");
+	struct rt_sink k = { 0 };
+	rt_match(r, &k, "a 250");
+	rt_match(r, &k, "b 31.69 ms");
+	rt_match(r, &k, "c 1.5");
+	rt_match(r, &k, "d 2");
+	rt_match(r, &k, "a 3ms"); /* a unit on the value wins over the default */
+	cr_assert_eq(k.n, 5);
+	RT_EQ(rt_num(&k.recs[0], S_SECONDS), 250e-6);
+	RT_EQ(rt_num(&k.recs[1], S_SECONDS), 0.03169);
+	RT_EQ(rt_num(&k.recs[2], S_LAT_MEAN_MS), 1500);
+	RT_EQ(rt_num(&k.recs[3], S_SECONDS), 120);
+	RT_EQ(rt_num(&k.recs[4], S_SECONDS), 0.003);
+	rt_clear(&k);
+	tp_rules_free(r);
+	char *e = rt_load_error("timing name=\"x\" (?<seconds__parsec>\\d+)\n");
+	cr_expect(strstr(e, "unknown unit"), "%s", e);
+	free(e);
+	e = rt_load_error("memory name=\"x\" (?<mb__ms>\\d+)\n");
+	cr_expect(strstr(e, "a unit suffix is for a duration field"), "%s", e);
+	free(e);
+}
+
+Test(rules_v2, clock_forms)
+{
+	static const struct { const char *text; double sec; } cases[] = {
+		{ "0:24:37.11", 1477.11 }, { "00:05", 5 }, { "1:02:03", 3723 },
+		{ "1 day, 4:12:02", 86400 + 4 * 3600 + 12 * 60 + 2 }, { "3 days, 0:00:01.5", 3 * 86400 + 1.5 },
+		{ "0m4.912s", 4.912 }, { "1h2m3s", 3723 }, { "2m8.77s", 128.77 }, { "68.0198ms", 0.0680198 },
+		{ "1m30s", 90 },
+	};
+	struct tp_rules *r = rt_load("timing name=\"t\" ^t=(?<seconds>.+)$\n");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct rt_sink k = { 0 };
+		char line[64];
+		snprintf(line, sizeof(line), "t=%s", cases[i].text);
+		cr_assert_eq(rt_match(r, &k, line), 1, "%s: %s", cases[i].text, k.last_warn);
+		RT_EQ(rt_num(&k.recs[0], S_SECONDS), cases[i].sec);
+		rt_clear(&k);
+	}
+	struct rt_sink k = { 0 };
+	cr_expect_eq(rt_match(r, &k, "t=1:75:00"), -1, "minutes over 59 are not a clock");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, rate_si_prefixes_and_seconds_per_item)
+{
+	struct tp_rules *r = rt_load("rate name=\"r\" ^(?<value>\\S+) (?<unit>\\S+)$\n");
+	struct rt_sink k = { 0 };
+	rt_match(r, &k, "1.18M samples/s");
+	rt_match(r, &k, "12.5k tokens/s");
+	rt_match(r, &k, "4.00 s/it");
+	cr_assert_eq(k.n, 3);
+	RT_EQ(rt_num(&k.recs[0], S_RATE_VALUE), 1.18e6);
+	RT_EQ(rt_num(&k.recs[1], S_RATE_VALUE), 12500);
+	RT_EQ(rt_num(&k.recs[2], S_RATE_VALUE), 0.25);
+	cr_expect_str_eq(k.recs[2].text, "it/s");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, nan_in_one_field_drops_the_field_not_the_record)
+{
+	struct tp_rules *r = rt_load("batch ^it (?<index>\\d+) time (?<seconds>\\S+) loss (?<loss>\\S+)$\n");
+	struct rt_sink k = { 0 };
+	cr_assert_eq(rt_match(r, &k, "it 3 time 0.5 loss nan"), 1);
+	cr_expect_eq(k.nwarn, 0);
+	RT_EQ(rt_num(&k.recs[0], S_SECONDS), 0.5);
+	cr_expect(!(k.recs[0].has & (1u << S_BAT_LOSS)), "loss nan is left out");
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, templates_snake_and_context_from_a_previous_line)
+{
+	struct tp_rules *r = rt_load("context ctx=\"evaluate\" ^Running per image evaluation\n"
+				     "context ^== (?<ctx>\\w+) ==$\n"
+				     "timing name=\"coco {ctx}\" ^DONE \\(t=(?<seconds>[\\d.]+s)\\)\n"
+				     "timing @snake name=\"{1}/{name}\" ^(\\w+) (?<name>[A-Za-z ]+?) = (?<seconds>\\S+)$\n");
+	struct tp_rules_scratch *s = tp_rules_scratch_new(r);
+	struct rt_sink k = { 0 };
+	cr_expect_eq(rt_match2(r, s, &k, "Running per image evaluation...", 10, NULL), 1);
+	cr_expect_eq(k.n, 0, "a context rule makes no record");
+	cr_expect_eq(tp_rules_scratch_idle(s, 11), 0, "a live context is state");
+	rt_match2(r, s, &k, "DONE (t=7.07s).", 12, NULL);
+	rt_match2(r, s, &k, "== accumulate ==", 13, NULL);
+	rt_match2(r, s, &k, "DONE (t=1.23s).", 14, NULL);
+	rt_match2(r, s, &k, "Llama Eval Time = 2s", 15, NULL);
+	cr_assert_eq(k.n, 3);
+	cr_expect_str_eq(k.recs[0].name, "coco evaluate");
+	cr_expect_str_eq(k.recs[1].name, "coco accumulate");
+	cr_expect_str_eq(k.recs[2].name, "llama/eval_time");
+	cr_expect_eq(tp_rules_scratch_idle(s, 14 + 17), 1, "a context lasts 16 lines");
+	rt_clear(&k);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, blocks_with_header_units_skip_and_end)
+{
+	struct tp_rules *r = rt_load("@block t lines=2\n"
+				     "start ^== table ==$\n"
+				     "header ^name +time \\((?<seconds__u>\\w+)\\)$\n"
+				     "skip ^-+$\n"
+				     "timing ^(?<name>\\w+) +(?<seconds>[\\d.]+)$\n"
+				     "end ^== end ==$\n"
+				     "@endblock\n");
+	struct tp_rules_scratch *s = tp_rules_scratch_new(r);
+	struct rt_sink k = { 0 };
+	const char *lines[] = { "fwd 1.0", "== table ==", "name   time (ms)", "-----", "fwd  412.3",
+				"bwd  890.1", "== end ==", "opt 12.0" };
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		rt_match2(r, s, &k, lines[i], i + 1, NULL);
+	cr_assert_eq(k.n, 2, "rows only while the block is open");
+	RT_EQ(rt_num(&k.recs[0], S_SECONDS), 0.4123);
+	RT_EQ(rt_num(&k.recs[1], S_SECONDS), 0.8901);
+	cr_expect_eq(tp_rules_scratch_idle(s, 9), 1);
+	/* a block also closes after `lines` lines without a row */
+	rt_match2(r, s, &k, "== table ==", 20, NULL);
+	cr_expect_eq(tp_rules_scratch_idle(s, 21), 0);
+	rt_match2(r, s, &k, "noise", 21, NULL);
+	rt_match2(r, s, &k, "noise", 22, NULL);
+	rt_match2(r, s, &k, "late 1.0", 23, NULL);
+	cr_expect_eq(k.n, 2);
+	rt_clear(&k);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+	char *e = rt_load_error("start ^x\n");
+	cr_expect(strstr(e, "inside @block"), "%s", e);
+	free(e);
+	e = rt_load_error("@block b\ntiming name=\"x\" (?<seconds>\\d+)\n@endblock\n");
+	cr_expect(strstr(e, "has no start rule"), "%s", e);
+	free(e);
+	e = rt_load_error("@block b\nstart x\n");
+	cr_expect(strstr(e, "not closed"), "%s", e);
+	free(e);
+}
+
+Test(rules_v2, markers_gate_a_group_and_need_gates_a_rule)
+{
+	struct tp_rules *r = rt_load("@marker \"[iter]\"\n"
+				     "timing name=\"t\" (?<seconds>\\d+)s\n"
+				     "timing @need=\"zz\" name=\"z\" (?<seconds>\\d+)m\n");
+	struct rt_sink k = { 0 };
+	uint64_t hits[TP_RULE_STATS] = { 0 };
+	rt_match2(r, NULL, &k, "took 5s", 1, hits);
+	cr_expect_eq(k.n, 0, "no marker on the line: the group is not tried");
+	rt_match2(r, NULL, &k, "[iter] took 5s", 2, hits);
+	rt_match2(r, NULL, &k, "[iter] took 5m", 3, hits);
+	rt_match2(r, NULL, &k, "[iter] zz took 5m", 4, hits);
+	cr_assert_eq(k.n, 2);
+	cr_expect_str_eq(k.recs[1].name, "z");
+	cr_expect_eq(hits[0], 1);
+	cr_expect_eq(hits[1], 1);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, raw_sees_the_prefix_and_stacked_files_keep_order)
+{
+	struct tp_rules *r = tp_rules_new();
+	struct strbuf err = STRBUF_INIT;
+	static const char a[] = "timing @raw name=\"raw\" ^\\[rank0\\]: step (?<seconds>\\d+)\n";
+	static const char b[] = "timing name=\"stripped\" ^step (?<seconds>\\d+)\n";
+	cr_assert_eq(tp_rules_add(r, a, sizeof(a) - 1, "a.rules", 0, &err), 0);
+	cr_assert_eq(tp_rules_add(r, b, sizeof(b) - 1, "b.rules", 0, &err), 0);
+	cr_assert_eq(tp_rules_add(r, "bogus x\n", 8, "c.rules", 0, &err), -1);
+	cr_expect(strstr(err.buf, "c.rules:1:1: unknown record type"), "%s", err.buf);
+	cr_expect_eq(tp_rules_count(r), 2, "a file that fails adds nothing");
+	struct tp_rule_info ri;
+	tp_rules_info(r, 1, &ri);
+	cr_expect_str_eq(ri.origin, "b.rules:1");
+	struct rt_sink k = { 0 };
+	struct tp_sink sink = { rt_emit, rt_warn, &k };
+	struct tp_rules_line ln = { "step 3", 6, "[rank0]: step 3", 15, 0, "log", 1, NULL };
+	tp_rules_match_pass(r, NULL, 0, &ln, &sink);
+	cr_assert_eq(k.n, 1);
+	cr_expect_str_eq(k.recs[0].name, "raw");
+	rt_clear(&k);
+	strbuf_release(&err);
+	tp_rules_free(r);
+}
+
+Test(rules_v2, cli_stacks_rules_reads_the_rules_dir_and_warns_of_dead_rules)
+{
+	char *dir = tu_tmpdir("rules");
+	cr_assert_not_null(dir);
+	struct tu_result r = tu_run("mkdir -p %s/tprof/rules.d && "
+				    "printf 'timing name=\"dir\" ^dir (?<seconds>\\\\d+)$\\n' > %s/tprof/rules.d/x.rules && "
+				    "printf 'timing name=\"one\" ^one (?<seconds>\\\\d+)$\\n' > %s/1.rules && "
+				    "printf 'timing name=\"two\" ^two (?<seconds>\\\\d+)$\\ntiming name=\"dead\" ^never$\\n' > %s/2.rules && "
+				    "printf 'one 1\\ntwo 2\\ndir 3\\n' | XDG_CONFIG_HOME=%s $B/tprof-parse --no-formats -r %s/1.rules --rules %s/2.rules",
+				    dir, dir, dir, dir, dir, dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "\"name\":\"one\"") && strstr(r.out.buf, "\"name\":\"two\"") &&
+		  strstr(r.out.buf, "\"name\":\"dir\""), "%s", r.out.buf);
+	cr_expect(strstr(r.err.buf, "2.rules:2 (timing) matched no line"), "%s", r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("printf 'dir 3\\n' | XDG_CONFIG_HOME=%s $B/tprof-parse --no-formats --no-rules-dir -c", dir);
+	cr_expect(strstr(r.out.buf, "total      0"), "%s", r.out.buf);
+	tu_result_free(&r);
+	tu_rmtree(dir);
+}

@@ -1,0 +1,375 @@
+/*
+ * test_packs.c - the format packs (the formats directory, compiled in) on their
+ * golden logs (tests/data/packs/PACK.log, written by tests/gen-packs.sh
+ * with each framework's own format strings): every pack loads, declares
+ * its markers, and reads the known values into the fields that mean them.
+ * Also the marker scanner against a plain search, and the CLI switches
+ * (--list-formats, --formats, --no-formats, --explain).
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markers.h"
+#include "packs.h"
+#include "parser.h"
+#include "rules.h"
+#include "testutil.h"
+
+static struct tp_rules *all_packs(void)
+{
+	struct tp_rules *rs = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules_opts o = { NULL, 0, NULL, 0 };
+	cr_assert_eq(tp_rules_setup(&o, &rs, &err), 0, "%s", err.buf ? err.buf : "");
+	cr_assert_not_null(rs);
+	strbuf_release(&err);
+	return rs;
+}
+
+/* Parses tests/data/packs/NAME.log with every pack into c. */
+static void parse_pack_log(const char *name, struct collector *c)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "tests/data/packs/%s.log", name);
+	struct strbuf text = STRBUF_INIT;
+	cr_assert_eq(tu_slurp(path, &text), 0, "cannot read %s (run tests/gen-packs.sh)", path);
+	struct tp_rules *rs = all_packs();
+	struct tp_sink sink = collect_sink(c);
+	struct tp_parser *p = tp_parser_new(path, &sink, rs);
+	tp_parse_buffer(p, text.buf, text.len);
+	tp_parser_finish(p);
+	tp_parser_free(p);
+	tp_rules_free(rs);
+	strbuf_release(&text);
+	cr_expect_eq(c->nwarn, 0, "%s: %zu warnings, first: %s", name, c->nwarn,
+		     c->nwarn ? c->warnings[0] : "");
+}
+
+/* The k-th record (from 0) of type t, or a failed test. */
+static const struct tp_record *nth(const struct collector *c, enum tp_type t, size_t k)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].rec.type == t && k-- == 0)
+			return &c->v[i].rec;
+	cr_assert_fail("no record %zu of type %s", k, tp_schemas[t].type_name);
+	return NULL;
+}
+
+static const struct tp_record *named(const struct collector *c, enum tp_type t, const char *name)
+{
+	const struct tp_record *r = collected_find(c, t, name);
+	cr_assert_not_null(r, "no %s record named '%s'", tp_schemas[t].type_name, name);
+	return r;
+}
+
+static double num(const struct tp_record *r, int slot)
+{
+	cr_assert(tp_has(r, slot), "%s record: slot %d not set", tp_schemas[r->type].type_name, slot);
+	return r->num[slot];
+}
+
+#define EQ(a, b) cr_expect_float_eq((a), (double)(b), 1e-9 * (fabs((double)(b)) + 1), "%.17g != %.17g", (double)(a), (double)(b))
+
+Test(packs, every_pack_loads_with_markers_and_a_description)
+{
+	struct tp_rules *rs = all_packs();
+	cr_assert_eq(tp_rules_groups(rs), tp_npacks);
+	size_t nm;
+	const struct tp_marker *m = tp_rules_markers(rs, &nm);
+	for (size_t g = 0; g < tp_npacks; g++) {
+		cr_expect_str_eq(tp_rules_group_name(rs, g), tp_packs[g].name,
+				 "@format of %s differs from its file name", tp_packs[g].source);
+		cr_expect_gt(strlen(tp_rules_group_desc(rs, g)), 0, "%s has no @describe", tp_packs[g].name);
+		size_t k = 0;
+		for (size_t i = 0; i < nm; i++)
+			k += m[i].group == g;
+		/* tqdm is gated by progress bars instead (its one rule is @bar) */
+		if (strcmp(tp_packs[g].name, "tqdm"))
+			cr_expect_gt(k, 0, "%s declares no @marker", tp_packs[g].name);
+	}
+	tp_rules_free(rs);
+}
+
+Test(packs, hf_trainer)
+{
+	struct collector c = { 0 };
+	parse_pack_log("hf-trainer", &c);
+	EQ(num(nth(&c, TP_TIMING, 0), S_SECONDS), 12.3456);       /* eval_runtime in a log dict */
+	EQ(num(nth(&c, TP_TIMING, 1), S_SECONDS), 1477.1115);     /* train_runtime */
+	EQ(num(nth(&c, TP_TIMING, 2), S_SECONDS), 1477.1115);     /* quoted '1477.1115' */
+	EQ(num(nth(&c, TP_TIMING, 3), S_SECONDS), 24 * 60 + 37.11); /* 0:24:37.11 */
+	cr_expect_str_eq(nth(&c, TP_TIMING, 3)->ts, "2024-05-01T12:00:00.123");
+	EQ(num(nth(&c, TP_TIMING, 4), S_SECONDS), 86401.5);       /* 1 day, 0:00:01.50 */
+	const struct tp_record *r = named(&c, TP_RATE, "train_samples_per_second");
+	EQ(num(r, S_RATE_VALUE), 16.248);
+	cr_expect_str_eq(r->text, "samples/s");
+	EQ(num(named(&c, TP_RATE, "train_tokens_per_second"), S_RATE_VALUE), 4567.8);
+	cr_expect_eq(collected_count(&c, TP_META), 0, "metrics rows read as meta");
+	collector_free(&c);
+}
+
+Test(packs, tqdm_final_rate_and_seconds_per_item)
+{
+	struct collector c = { 0 };
+	parse_pack_log("tqdm", &c);
+	cr_assert_eq(collected_count(&c, TP_RATE), 2, "one rate per finished bar");
+	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 1.67);
+	EQ(num(nth(&c, TP_RATE, 1), S_RATE_VALUE), 1 / 3.20); /* 3.20s/it */
+	cr_expect_str_eq(nth(&c, TP_RATE, 1)->text, "it/s");
+	collector_free(&c);
+}
+
+Test(packs, lightning_simple_and_advanced)
+{
+	struct collector c = { 0 };
+	parse_pack_log("lightning", &c);
+	EQ(num(named(&c, TP_AGGREGATE, "Total"), S_AGG_TOTAL_S), 64.068);
+	const struct tp_record *r = named(&c, TP_AGGREGATE, "run_training_epoch");
+	EQ(num(r, S_AGG_MEAN_S), 31.69);
+	EQ(num(r, S_AGG_COUNT), 2);
+	EQ(num(r, S_AGG_TOTAL_S), 63.38);
+	EQ(num(named(&c, TP_AGGREGATE, "run_training_batch"), S_AGG_COUNT), 3126);
+	/* AdvancedProfiler: the name comes from the line before */
+	EQ(num(named(&c, TP_TIMING, "run_training_epoch"), S_SECONDS), 63.38);
+	collector_free(&c);
+}
+
+Test(packs, megatron_iterations_and_timers)
+{
+	struct collector c = { 0 };
+	parse_pack_log("megatron", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	const struct tp_record *b = nth(&c, TP_BATCH, 1);
+	EQ(num(b, S_BAT_INDEX), 2);
+	EQ(num(b, S_SECONDS), 19.1328); /* 19132.8 ms */
+	EQ(num(b, S_BAT_LOSS), 10.43862);
+	cr_expect_str_eq(b->ts, "2025-08-01T07:19:32");
+	const struct tp_record *r = nth(&c, TP_RATE, 2);
+	EQ(num(r, S_RATE_VALUE), 113.5);
+	cr_expect_str_eq(r->text, "TFLOP/s/GPU");
+	const struct tp_record *t = named(&c, TP_AGGREGATE, "forward-backward");
+	EQ(num(t, S_AGG_MIN_S), 19.10012);
+	EQ(num(t, S_AGG_MAX_S), 19.10045);
+	EQ(num(named(&c, TP_AGGREGATE, "optimizer"), S_AGG_MAX_S), 0.03675);
+	collector_free(&c);
+}
+
+Test(packs, deepspeed_timers_and_throughput)
+{
+	struct collector c = { 0 };
+	parse_pack_log("deepspeed", &c);
+	EQ(num(named(&c, TP_TIMING, "fwd_microstep"), S_SECONDS), 0.4123);
+	EQ(num(named(&c, TP_TIMING, "bwd_microstep"), S_SECONDS), 0.8901);
+	EQ(num(named(&c, TP_TIMING, "step_microstep"), S_SECONDS), 0.012);
+	EQ(num(named(&c, TP_RATE, "RunningAvgSamplesPerSec"), S_RATE_VALUE), 31.5);
+	EQ(num(named(&c, TP_RATE, "CurrSamplesPerSec"), S_RATE_VALUE), 32.1);
+	collector_free(&c);
+}
+
+Test(packs, nanogpt)
+{
+	struct collector c = { 0 };
+	parse_pack_log("nanogpt", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 2);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 10);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.12345);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_LOSS), 9.1234);
+	collector_free(&c);
+}
+
+Test(packs, mmengine_and_mmcv)
+{
+	struct collector c = { 0 };
+	parse_pack_log("mmengine", &c);
+	const struct tp_record *b = nth(&c, TP_BATCH, 0);
+	EQ(num(b, S_BAT_INDEX), 50);
+	EQ(num(b, S_SECONDS), 0.4432);
+	EQ(num(b, S_BAT_GPU_MB), 3456);
+	EQ(num(b, S_BAT_LOSS), 1.2345);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.512);
+	EQ(num(nth(&c, TP_TIMING, 1), S_SECONDS), 0.051); /* data_time */
+	collector_free(&c);
+}
+
+Test(packs, keras)
+{
+	struct collector c = { 0 };
+	parse_pack_log("keras", &c);
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 5);
+	EQ(num(nth(&c, TP_TIMING, 0), S_SECONDS), 0.003);
+	EQ(num(nth(&c, TP_EPOCH, 1), S_SECONDS), 7);
+	EQ(num(nth(&c, TP_TIMING, 1), S_SECONDS), 0.004);
+	collector_free(&c);
+}
+
+Test(packs, nccl_tests_units_from_the_header)
+{
+	struct collector c = { 0 };
+	parse_pack_log("nccl-tests", &c);
+	EQ(num(named(&c, TP_TIMING, "out-of-place 8388608B"), S_SECONDS), 123.4e-6);
+	EQ(num(named(&c, TP_TIMING, "in-place 8388608B"), S_SECONDS), 122.9e-6);
+	EQ(num(named(&c, TP_RATE, "algbw out-of-place 8388608B"), S_RATE_VALUE), 67.98);
+	EQ(num(named(&c, TP_RATE, "busbw out-of-place 8388608B"), S_RATE_VALUE), 127.46);
+	EQ(num(named(&c, TP_RATE, "busbw in-place 8388608B"), S_RATE_VALUE), 127.96);
+	EQ(num(named(&c, TP_RATE, "avg busbw"), S_RATE_VALUE), 98.7654);
+	collector_free(&c);
+}
+
+Test(packs, llama_cpp)
+{
+	struct collector c = { 0 };
+	parse_pack_log("llama-cpp", &c);
+	EQ(num(named(&c, TP_TIMING, "load_time"), S_SECONDS), 1.23456);
+	EQ(num(named(&c, TP_TIMING, "prompt_eval_time"), S_SECONDS), 0.12345);
+	EQ(num(named(&c, TP_TIMING, "eval_time"), S_SECONDS), 2.34567);
+	EQ(num(named(&c, TP_RATE, "eval_time"), S_RATE_VALUE), 26.86);
+	EQ(num(named(&c, TP_RATE, "llama 7B Q4_0 pp512"), S_RATE_VALUE), 2345.67);
+	collector_free(&c);
+}
+
+Test(packs, imagenet_example)
+{
+	struct collector c = { 0 };
+	parse_pack_log("imagenet", &c);
+	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_INDEX), 10);
+	EQ(num(nth(&c, TP_BATCH, 0), S_SECONDS), 0.345);
+	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_LOSS), 6.9078);
+	EQ(num(named(&c, TP_TIMING, "data"), S_SECONDS), 0.012);
+	EQ(num(named(&c, TP_TIMING, "test"), S_SECONDS), 0.21);
+	collector_free(&c);
+}
+
+Test(packs, detectron2_and_pycocotools_context)
+{
+	struct collector c = { 0 };
+	parse_pack_log("detectron2", &c);
+	const struct tp_record *b = nth(&c, TP_BATCH, 0);
+	EQ(num(b, S_BAT_INDEX), 19);
+	EQ(num(b, S_SECONDS), 0.4567);
+	EQ(num(b, S_BAT_GPU_MB), 3456);
+	EQ(num(named(&c, TP_TIMING, "data_time"), S_SECONDS), 0.0123);
+	EQ(num(named(&c, TP_TIMING, "coco evaluate"), S_SECONDS), 7.07);
+	EQ(num(named(&c, TP_TIMING, "coco accumulate"), S_SECONDS), 1.23);
+	collector_free(&c);
+}
+
+Test(packs, modded_nanogpt)
+{
+	struct collector c = { 0 };
+	parse_pack_log("modded-nanogpt", &c);
+	const struct tp_record *m = nth(&c, TP_METRIC, 1);
+	EQ(num(m, S_MET_STEP), 20);
+	EQ(num(m, S_MET_TOTAL_S), 2.468);
+	EQ(num(m, S_MET_AVG_S), 0.1234);
+	collector_free(&c);
+}
+
+Test(packs, ollama_go_durations)
+{
+	struct collector c = { 0 };
+	parse_pack_log("ollama", &c);
+	EQ(num(named(&c, TP_TIMING, "total_duration"), S_SECONDS), 128.77); /* 2m8.77s */
+	EQ(num(named(&c, TP_TIMING, "eval_duration"), S_SECONDS), 2.345);
+	EQ(num(named(&c, TP_RATE, "eval_rate"), S_RATE_VALUE), 26.86);
+	EQ(num(named(&c, TP_RATE, "prompt_eval_rate"), S_RATE_VALUE), 97.21);
+	collector_free(&c);
+}
+
+Test(packs, timm)
+{
+	struct collector c = { 0 };
+	parse_pack_log("timm", &c);
+	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_INDEX), 50);
+	EQ(num(nth(&c, TP_BATCH, 0), S_SECONDS), 0.345);
+	EQ(num(named(&c, TP_RATE, "train"), S_RATE_VALUE), 742.1);
+	EQ(num(named(&c, TP_TIMING, "data"), S_SECONDS), 0.012);
+	collector_free(&c);
+}
+
+Test(packs, fairseq)
+{
+	struct collector c = { 0 };
+	parse_pack_log("fairseq", &c);
+	EQ(num(named(&c, TP_RATE, "wps"), S_RATE_VALUE), 12345.6);
+	EQ(num(named(&c, TP_RATE, "ups"), S_RATE_VALUE), 3.4);
+	EQ(num(named(&c, TP_TIMING, "train_wall"), S_SECONDS), 45);
+	collector_free(&c);
+}
+
+/* ---- the marker scanner ---------------------------------------------------- */
+
+static int plain_has(const char *s, size_t n, const struct tp_marker *m)
+{
+	return memmem(s, n, m->lit, m->len) != NULL;
+}
+
+Test(packs, marker_scan_agrees_with_a_plain_search)
+{
+	struct tp_rules *rs = all_packs();
+	size_t nm;
+	const struct tp_marker *m = tp_rules_markers(rs, &nm);
+	struct tp_marker_set *ms = tp_marker_set_new(m, nm);
+	char buf[300];
+	unsigned seed = 12345;
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t n = (size_t)(rand_r(&seed) % 200);
+		for (size_t i = 0; i < n; i++)
+			buf[i] = "ab _:( )=|\tT"[rand_r(&seed) % 12];
+		/* plant a marker at a random place, often near the ends */
+		const struct tp_marker *pm = &m[(size_t)rand_r(&seed) % nm];
+		if (n >= pm->len && rand_r(&seed) % 2) {
+			size_t at = rand_r(&seed) % 3 == 0 ? n - pm->len : (size_t)rand_r(&seed) % (n - pm->len + 1);
+			memcpy(buf + at, pm->lit, pm->len);
+		}
+		uint64_t got[2] = { 0, 0 }, want[2] = { 0, 0 };
+		tp_marker_set_scan(ms, buf, n, got);
+		for (size_t i = 0; i < nm; i++)
+			if (plain_has(buf, n, &m[i]))
+				want[m[i].group / 64] |= (uint64_t)1 << (m[i].group % 64);
+		cr_assert(got[0] == want[0] && got[1] == want[1], "length %zu: %llx != %llx", n,
+			  (unsigned long long)got[0], (unsigned long long)want[0]);
+	}
+	tp_marker_set_free(ms);
+	tp_rules_free(rs);
+}
+
+/* ---- the command line -------------------------------------------------------- */
+
+Test(packs, cli_list_select_and_disable)
+{
+	struct tu_result r = tu_run("$B/tprof-parse --list-formats");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out.buf, "megatron") && strstr(r.out.buf, "\"elapsed time per iteration (ms)\""),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -c tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "batch      3\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -c --no-formats tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "total      0\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -c --formats=nanogpt tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "total      0\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -c --formats=nanogpt,megatron tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "batch      3\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --formats=nope tests/data/packs/megatron.log");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err.buf, "unknown format 'nope'"), "%s", r.err.buf);
+	tu_result_free(&r);
+}
+
+Test(packs, cli_explain_names_the_rule)
+{
+	struct tu_result r = tu_run("$B/tprof-parse --explain tests/data/packs/nanogpt.log");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out.buf, "nanogpt.log:1: - step 0: train loss"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "nanogpt.log:3: formats/06-nanogpt.rules:"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "\"index\":10"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
