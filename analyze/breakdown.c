@@ -246,6 +246,50 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 	}
 }
 
+/* Seconds of an aggregate row: total, else mean x count, else the slowest
+ * rank's (Megatron's "(min, max) time across ranks"); NAN if none. */
+static double aggregate_seconds(const struct an_nums *a)
+{
+	if (a->has & (1u << S_AGG_TOTAL_S))
+		return a->num[S_AGG_TOTAL_S];
+	if ((a->has & (1u << S_AGG_MEAN_S)) && (a->has & (1u << S_AGG_COUNT)))
+		return a->num[S_AGG_MEAN_S] * a->num[S_AGG_COUNT];
+	if (a->has & (1u << S_AGG_MAX_S))
+		return a->num[S_AGG_MAX_S];
+	return NAN;
+}
+
+/* Profiler tables (aggregate records: Lightning's profiler report,
+ * Megatron's timers) as one breakdown; a "Total" row is the total. */
+static void aggregate_table(struct report *rep, const struct an_opts *o, const struct an_run *run,
+			    int bottlenecks)
+{
+	if (!run->aggregates.n)
+		return;
+	struct stage_ref *v = xcalloc(run->aggregates.n, sizeof(*v));
+	size_t n = 0;
+	double total = NAN;
+	uint64_t tl = 0;
+	for (size_t i = 0; i < run->aggregates.n; i++) {
+		const struct an_nums *a = an_map_at(&run->aggregates, i);
+		const char *name = an_map_key(&run->aggregates, i);
+		double sec = aggregate_seconds(a);
+		if (isnan(sec))
+			continue;
+		if (!strcasecmp(name, "total")) {
+			total = sec;
+			tl = a->line;
+		} else {
+			v[n++] = (struct stage_ref){ name, sec, a->line };
+		}
+	}
+	char what[200];
+	snprintf(what, sizeof(what), "the profiler table of %s", run->label);
+	if (n)
+		breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks);
+	free(v);
+}
+
 /* Checks a printed table against itself: rows vs TOTAL, printed vs recomputed %. */
 static void table_checks(struct report *rep, const struct an_run *run, const char *section,
 			 const struct an_table *tab)
@@ -404,6 +448,7 @@ void an_breakdown(const struct an_model *m, const struct an_opts *o, struct repo
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		stage_tables(rep, o, run, bottlenecks);
+		aggregate_table(rep, o, run, bottlenecks);
 		for (size_t i = 0; i < run->tables.n; i++) {
 			table_checks(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
 			raw_vs_table(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));

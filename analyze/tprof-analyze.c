@@ -16,6 +16,7 @@
 #include "driver.h"
 #include "load.h"
 #include "render.h"
+#include "packs.h"
 #include "rules.h"
 
 static const char usage[] =
@@ -62,13 +63,17 @@ static const char usage[] =
 	"                           --interval S seconds (2) until SIGINT/SIGTERM\n"
 	"      --interval S         seconds between refreshes with --follow\n"
 	"  -j, --threads N          parser threads for large logs (default: cores)\n"
-	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
+	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse;\n"
+	"                           repeatable, and $XDG_CONFIG_HOME/tprof/rules.d)\n"
+	"      --formats LIST       only these format packs (tprof-parse --list-formats)\n"
+	"      --no-formats         no format packs\n"
 	"      --color WHEN         auto (default), always, never; NO_COLOR is respected\n"
 	"  -q, --quiet              do not print parse warnings\n"
 	"  -h, --help               show this help\n"
 	"      --version            show the version\n"
 	"\n"
-	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
+	"Exit status: 0 ok, 1 --fail-on-regression tripped or records read that no\n"
+	"analysis uses, 2 bad usage or input,\n"
 	"3 output could not be written, 4 out of memory.\n";
 
 
@@ -122,6 +127,35 @@ struct output_opts {
 };
 
 /* Analyzes the model and writes the report (and --csv-dir); an exit code. */
+/*
+ * Records were read but the report holds no table: say what was read and
+ * that no analysis uses it, rather than an empty report that looks like
+ * success. Returns 1 if so.
+ */
+static int unused_records(const struct an_model *model, const struct report *rep)
+{
+	if (!model->records)
+		return 0;
+	for (size_t i = 0; i < rep->nsections; i++)
+		for (size_t k = 0; k < rep->sections[i].ntables; k++)
+			if (rep->sections[i].tables[k]->nrows)
+				return 0;
+	uint64_t n[TP_NTYPES] = { 0 };
+	for (size_t r = 0; r < model->nruns; r++)
+		for (int t = 0; t < TP_NTYPES; t++)
+			n[t] += model->runs[r]->nrec[t];
+	struct strbuf sb = STRBUF_INIT;
+	for (int t = 0; t < TP_NTYPES; t++)
+		if (n[t])
+			strbuf_addf(&sb, "%s%s %llu", sb.len ? ", " : "", tp_schemas[t].type_name,
+				    (unsigned long long)n[t]);
+	fprintf(stderr, "tprof-analyze: warning: read %llu records (%s) but no analysis selected "
+		"uses them; see tprof-analyze(1) for what each analysis reads\n",
+		(unsigned long long)model->records, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return 1;
+}
+
 static int write_report(const struct an_model *model, const struct an_opts *o, const struct output_opts *oo,
 			int input_failed, int *gate)
 {
@@ -131,6 +165,8 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 	int rc = TP_EXIT_OK;
 	report_init(&rep);
 	*gate = an_analyze(model, o, &rep);
+	if (unused_records(model, &rep))
+		*gate = 1;
 	if (oo->csv_dir && !input_failed && render_csv_dir(&rep, oo->csv_dir, &err) < 0) {
 		tp_error("tprof-analyze", "--csv-dir: %s", err.buf);
 		rc = TP_EXIT_OUTPUT;
@@ -274,6 +310,8 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "formats", required_argument, NULL, 1101 },
+		{ "no-formats", no_argument, NULL, 1102 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -282,7 +320,9 @@ int main(int argc, char **argv)
 	struct an_opts o;
 	an_opts_default(&o);
 	unsigned which = 0;
-	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto", *csv_dir = NULL;
+	const char *format = NULL, *output = NULL, *color = "auto", *csv_dir = NULL;
+	const char *rule_files[TP_MAX_RULES_FILES];
+	struct tp_rules_opts ropt = { rule_files, 0, NULL, 1 };
 	int threads = tp_ncpus(), opt, quiet = 0, follow = 0, interval = 2;
 	struct an_param params[256];
 	size_t nparams = 0, nlabels = 0;
@@ -390,7 +430,17 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'r':
-			rules_path = optarg;
+			if (ropt.nfiles == TP_MAX_RULES_FILES) {
+				tp_error("tprof-analyze", "at most %d --rules files", TP_MAX_RULES_FILES);
+				return TP_EXIT_INPUT;
+			}
+			rule_files[ropt.nfiles++] = optarg;
+			break;
+		case 1101:
+			ropt.formats = optarg;
+			break;
+		case 1102:
+			ropt.formats = "";
 			break;
 		case 'q':
 			quiet = 1;
@@ -432,7 +482,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	struct strbuf err = STRBUF_INIT;
 	struct tp_rules *rules = NULL;
-	if (rules_path && !(rules = tp_rules_load(rules_path, &err))) {
+	int setup = tp_rules_setup(&ropt, &rules, &err);
+	if (setup < 0) {
 		tp_error("tprof-analyze", "%s", err.buf);
 		strbuf_release(&err);
 		return TP_EXIT_INPUT;

@@ -27,6 +27,9 @@ extern const size_t tp_npacks;
 /* The pack of that name, or NULL. */
 const struct tp_pack *tp_pack_find(const char *name, size_t n);
 
+/* Most --rules options one command takes. */
+#define TP_MAX_RULES_FILES 64
+
 struct tp_rules_opts {
 	const char *const *files; /* --rules FILE, in order */
 	size_t nfiles;

@@ -263,7 +263,7 @@ static void expand(const struct attempt *a, const char *t, size_t n, const struc
 	}
 }
 
-/* Lower case, runs of other than [a-z0-9.] to one '_', none at the ends. */
+/* Lower case, runs of other than [a-z0-9./] to one '_', none at the ends. */
 static void snake(struct strbuf *sb)
 {
 	size_t k = 0;
@@ -272,7 +272,7 @@ static void snake(struct strbuf *sb)
 		unsigned char c = (unsigned char)sb->buf[i];
 		if (c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c + 32);
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c >= 0x80) {
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '/' || c >= 0x80) {
 			if (gap && k)
 				sb->buf[k++] = '_';
 			sb->buf[k++] = (char)c;

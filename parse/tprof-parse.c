@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 	struct ctx c = { .max_warnings = 20 };
 	struct tp_run_opts o = { .threads = tp_ncpus(), .fmt = TP_OUT_NDJSON };
 	const char *output = NULL;
-	const char **rule_files = xcalloc((size_t)argc + 1, sizeof(*rule_files));
+	const char *rule_files[TP_MAX_RULES_FILES];
 	struct tp_rules_opts ropt = { rule_files, 0, NULL, 1 };
 	int stats = 0, strict = 0, follow = 0, list = 0, explain = 0, opt;
 	char *end;
@@ -249,6 +249,10 @@ int main(int argc, char **argv)
 				return TP_EXIT_INPUT;
 			break;
 		case 'r':
+			if (ropt.nfiles == TP_MAX_RULES_FILES) {
+				tp_error("tprof-parse", "at most %d --rules files", TP_MAX_RULES_FILES);
+				return TP_EXIT_INPUT;
+			}
 			rule_files[ropt.nfiles++] = optarg;
 			break;
 		case 1001:
@@ -290,16 +294,13 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage, stdout);
-			free(rule_files);
-			return TP_EXIT_OK;
+					return TP_EXIT_OK;
 		case 'V':
 			printf("tprof-parse %s\n", TPROF_VERSION);
-			free(rule_files);
-			return TP_EXIT_OK;
+					return TP_EXIT_OK;
 		default:
 			fputs(usage, stderr);
-			free(rule_files);
-			return TP_EXIT_INPUT;
+					return TP_EXIT_INPUT;
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -309,7 +310,6 @@ int main(int argc, char **argv)
 	if (list)
 		ropt = (struct tp_rules_opts){ NULL, 0, ropt.formats, 0 };
 	int setup = tp_rules_setup(&ropt, &rules, &err);
-	free(rule_files);
 	if (setup < 0) {
 		tp_error("tprof-parse", "%s", err.buf);
 		strbuf_release(&err);

@@ -373,3 +373,27 @@ Test(packs, cli_explain_names_the_rule)
 	cr_expect(strstr(r.out.buf, "\"index\":10"), "%s", r.out.buf);
 	tu_result_free(&r);
 }
+
+/* ---- what analyze does with what the packs read -------------------------------- */
+
+Test(packs, analyze_uses_rates_iterations_and_profiler_tables)
+{
+	struct tu_result r = tu_run("$B/tprof-analyze tests/data/packs/megatron.log");
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "throughput per GPU (mean of 3 printed"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "112.50  TFLOP/s/GPU"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "batch time  s     3  19.1328"), "per-iteration times feed variance: %s",
+		  r.out.buf);
+	cr_expect(strstr(r.out.buf, "the profiler table of tests/data/packs/megatron.log"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
+Test(packs, analyze_warns_when_no_analysis_uses_the_records)
+{
+	struct tu_result r = tu_run("printf '***** Running training *****\\n  Num examples = 10\\n' | "
+				    "$B/tprof-analyze -");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err.buf, "read 1 records (meta 1) but no analysis selected uses them"), "%s",
+		  r.err.buf);
+	tu_result_free(&r);
+}
