@@ -65,7 +65,7 @@ static const char usage[] =
 	"  -j, --threads N          parser threads for large logs (default: cores)\n"
 	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse;\n"
 	"                           repeatable, and $XDG_CONFIG_HOME/tprof/rules.d)\n"
-	"      --formats LIST       only these format packs (tprof-parse --list-formats)\n"
+	"      --formats LIST       only these format packs (names: see tprof-parse(1))\n"
 	"      --no-formats         no format packs\n"
 	"      --color WHEN         auto (default), always, never; NO_COLOR is respected\n"
 	"  -q, --quiet              do not print parse warnings\n"
