@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/base.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

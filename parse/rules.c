@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "record.h"
 
 /* Where the line being loaded is, for "name:LINE:COL:" messages. */
@@ -102,8 +102,7 @@ static void add_field_names(struct strbuf *sb, enum tp_type t)
 
 static int ends_with(const char *s, const char *suffix)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
+	return tp_ends_with(s, s + strlen(s), suffix);
 }
 
 /* A numeric field's reader follows its unit (record.c), and its name for
@@ -178,52 +177,6 @@ static const char *const kind_names[] = {
 static const char *rule_makes(const struct rule *ru)
 {
 	return ru->kind == RK_RECORD ? tp_schemas[ru->type].type_name : kind_names[ru->kind];
-}
-
-/* Reads two digits at p into *v if they are in [lo, hi]. */
-static int two_digits(const char *p, int lo, int hi, int *v)
-{
-	if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-		return 0;
-	*v = (p[0] - '0') * 10 + (p[1] - '0');
-	return *v >= lo && *v <= hi;
-}
-
-/* "YYYY-MM-DD[T ]HH:MM:SS[.,]ddd" -> "YYYY-MM-DDTHH:MM:SS[.ddd]" in out
- * (fraction cut to milliseconds, the record's precision). */
-static int normalize_ts(const char *p, size_t n, char *out)
-{
-	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
-	int v;
-	if (n < 19)
-		return 0;
-	for (int i = 0; i < 19; i++) {
-		char c = p[i];
-		int ok = shape[i] == 'd' ? (c >= '0' && c <= '9')
-		       : shape[i] == '?' ? (c == 'T' || c == ' ') : c == shape[i];
-		if (!ok)
-			return 0;
-	}
-	if (!two_digits(p + 5, 1, 12, &v) || !two_digits(p + 8, 1, 31, &v) ||
-	    !two_digits(p + 11, 0, 23, &v) || !two_digits(p + 14, 0, 59, &v) ||
-	    !two_digits(p + 17, 0, 60, &v))
-		return 0;
-	memcpy(out, p, 19);
-	out[10] = 'T';
-	size_t k = 19;
-	if (n > 19) {
-		if ((p[19] != '.' && p[19] != ',') || n == 20)
-			return 0;
-		out[k++] = '.';
-		for (size_t i = 20; i < n; i++) {
-			if (p[i] < '0' || p[i] > '9')
-				return 0;
-			if (i < 23)
-				out[k++] = p[i];
-		}
-	}
-	out[k] = '\0';
-	return 1;
 }
 
 /* After a number, accepts nothing or the field's unit (any case), plus a
@@ -348,7 +301,7 @@ int tp_rules_read_value(const struct fspec *f, const char *p, size_t n, double b
 		v->is_num = tp_read_number(p, end, &v->num, &q) && q == end && isfinite(v->num);
 		return 1;
 	case CV_TS:
-		if (!normalize_ts(p, n, tsbuf))
+		if (tp_ts_read(p, end, TP_TS_MS, tsbuf) != end)
 			return 0;
 		v->str = tsbuf;
 		v->len = strlen(tsbuf);
@@ -422,7 +375,7 @@ static int is_template(const struct fspec *f, const struct strbuf *val)
 static int add_constant(const struct src *s, const char *at, struct rule *ru,
 			const struct fspec *f, struct strbuf *val)
 {
-	char tsbuf[TS_MAX];
+	char tsbuf[TP_TS_MAX];
 	struct value v;
 	if (!val->len || !tp_rules_read_value(f, val->buf, val->len, 0, &v, tsbuf) ||
 	    (v.is_num && f->conv != CV_VALUE && !isfinite(v.num))) {

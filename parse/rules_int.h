@@ -8,6 +8,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "base/base.h"
 #include "markers.h"
 #include "rules.h"
 
@@ -31,8 +32,6 @@ enum conv {
  * use their index, so an id is a bit in a "field already set" mask. */
 enum { FID_TS = TP_NUM_SLOTS + 2, FID_RANK = TP_NUM_SLOTS + 3, FID_CTX = TP_NUM_SLOTS + 4 };
 
-/* "YYYY-MM-DDTHH:MM:SS.fff" and its NUL. */
-#define TS_MAX 24
 
 /* Longest excerpt of a value quoted in a message. */
 #define EXCERPT_MAX 40
@@ -163,7 +162,7 @@ struct tp_rules_scratch {
 	pcre2_jit_stack *jit;
 	struct strbuf msg;  /* warning text, reused */
 	struct strbuf name; /* expanded name templates */
-	char ts[TS_MAX];    /* the record's normalised timestamp */
+	char ts[TP_TS_MAX];    /* the record's normalised timestamp */
 	char unit[64];      /* a rate unit rewritten from s/X to X/s */
 	uint64_t *gate;     /* groups whose markers are on the current line */
 	size_t gate_words;

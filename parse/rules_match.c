@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "record.h"
 
 static int is_blank(char c)

@@ -13,10 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "markers.h"
-#include "packs.h"
-#include "parser.h"
-#include "rules.h"
+#include "parse/parse.h"
 #include "testutil.h"
 
 static struct tp_rules *all_packs(void)
