@@ -56,6 +56,38 @@ DECOYS = [
     "dataloader: num_workers=8, prefetch_factor=2, timeout=120",
 ]
 
+# Held out: lines the packs were not written against (other versions,
+# other options and values of the same print statements), with the
+# timing values they print.
+HELD_OUT = [
+    ("{'loss': 1.9, 'grad_norm': 0.8, 'learning_rate': 1e-05, 'epoch': 2.0, 'num_input_tokens_seen': 4096}", []),
+    ("{'eval_loss': 0.7, 'eval_accuracy': 0.81, 'eval_runtime': 3.2, 'eval_samples_per_second': 312.5, 'eval_steps_per_second': 39.1, 'epoch': 2.0}", [3.2, 312.5, 39.1]),
+    ('{"train_runtime": 95.4, "train_samples_per_second": 10.48, "train_steps_per_second": 1.31, "total_flos": 1e+15, "train_loss": 2.1, "epoch": 1.0}', [95.4, 10.48, 1.31]),
+    ("  predict_runtime            = 0:00:12.34", [12.34]),
+    ("  predict_samples_per_second =     81.003", [81.003]),
+    (" [2024-03-01 10:00:00] iteration      500/  100000 | consumed samples:      2048000 | consumed tokens:   8388608000 | elapsed time per iteration (ms): 512.4 | learning rate: 3.000E-04 | global batch size:  4096 | lm loss: 2.513621E+00 | loss scale: 1.0 | grad norm: 0.301 | number of skipped iterations:   0 | number of nan iterations:   0 | samples per second: 7993.2 | TFLOPs: 180.21 |", [0.5124, 7993.2, 180.21]),
+    ("    optimizer-copy-to-main-grad ....................: (1.23, 1.50)", []),
+    ("[2024-01-02 03:04:05,678] [INFO] [logging.py:128:log_dist] [Rank 0] time (ms) | fwd: 101.10 | bwd: 202.20 | bwd_inner: 150.00 | bwd_allreduce: 52.20 | step: 10.50", [0.1011, 0.2022, 0.15, 0.0522, 0.0105]),
+    ("[2024-01-02 03:04:05,678] [INFO] [timer.py:264:stop] epoch=1/micro_step=100/global_step=50, RunningAvgSamplesPerSec=120.7, CurrSamplesPerSec=118.2, MemAllocated=12.5GB, MaxMemAllocated=20.1GB", [120.7, 118.2]),
+    ("iter 2000: loss 1.2345, time 45.67ms, mfu 40.12%", [0.04567]),
+    ("2024/02/02 10:00:00 - mmengine - INFO - Epoch(train)  [12][1000/1250]  base_lr: 2.0000e-02 lr: 2.0000e-03  eta: 0:45:10  time: 0.2180  data_time: 0.0050  memory: 5120  grad_norm: 3.1  loss: 0.4321", [0.218, 0.005]),
+    ("2024/02/02 10:00:00 - mmengine - INFO - Iter(train) [  200/80000]  lr: 1.0e-02  eta: 7:30:00  time: 0.3400  data_time: 0.0200  memory: 4000  loss: 1.1000", [0.34, 0.02]),
+    ("782/782 [==============================] - 12s 15ms/step - loss: 1.0 - accuracy: 0.6 - val_loss: 0.9 - val_accuracy: 0.65", [12, 0.015]),
+    ("469/469 ━━━━━━━━━━━━━━━━━━━━ 1s 2ms/step - loss: 0.05", [1, 0.002]),
+    ("llama_perf_sampler_print:    sampling time =      10.50 ms /   128 runs   (    0.08 ms per token, 12190.48 tokens per second)", [0.0105, 0.00008, 12190.48]),
+    ("llama_perf_context_print:        load time =     812.34 ms", [0.81234]),
+    ("Epoch: [3][1000/5005]\tTime  0.120 ( 0.125)\tData  0.001 ( 0.002)\tLoss 2.1000e+00 (2.2000e+00)\tAcc@1  55.00 ( 52.10)\tAcc@5  80.00 ( 78.20)", [0.12, 0.001]),
+    ("[03/04 05:06:07 d2.utils.events]:  eta: 2:00:00  iter: 1999  total_loss: 0.9  loss_cls: 0.2  time: 0.3001  last_time: 0.2950  data_time: 0.0040  last_data_time: 0.0030   lr: 0.02  max_mem: 7000M", [0.3001, 0.295, 0.004, 0.003]),
+    ("step:1770/1770 val_loss:3.2790 train_time:180520ms step_avg:102.05ms", [180.52, 0.10205]),
+    ("total duration:       1.5s", [1.5]),
+    ("eval duration:        1m2.5s", [62.5]),
+    ("eval rate:            45.10 tokens/s", [45.1]),
+    ("Train: 3 [1000/1251 ( 80%)]  Loss: 3.210 (3.30)  Time: 0.290s, 1765.52/s  (0.300s, 1706.67/s)  LR: 5.000e-04  Data: 0.003 (0.004)", [0.29, 1765.52, 0.003]),
+    ("2023-05-05 10:00:00 | INFO | train_inner | epoch 003:    500 / 2000 loss=5.1, ppl=34.3, wps=45678.9, ups=12.1, wpb=3776.4, bsz=128, num_updates=4500, lr=0.0005, gnorm=0.9, train_wall=41, gb_free=11.0, wall=380", [45678.9, 12.1, 41, 380]),
+    ("Training: 100%|██████████| 2000/2000 [05:33<00:00,  6.00it/s, loss=0.1, v_num=3]", [6.0]),
+    ("| llama 8B Q4_K - Medium         |   4.58 GiB |     8.03 B | CUDA       |  99 |         tg128 |        120.45 ± 0.52 |", [120.45]),
+]
+
 # messy forms of one line: each returns the physical line to write
 MESS = [
     lambda l: "0: " + l,
@@ -95,46 +127,67 @@ def matched(want, got):
     return any(abs(g - want) <= 1e-6 * max(abs(want), 1e-9) + 1e-12 for g in got)
 
 
-def measure(messy):
-    total = read = false = decoy_lines = 0
+def score(lines, truth_of, tmp):
+    """Parses lines; truth_of[n] is line n's values, None for a decoy.
+    Returns (values, read, false, missed): a decoy's values and a line's
+    values that match none of its truth are false."""
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write("\n".join(lines) + "\n")
+    recs = records(tmp)
+    total = read = false = 0
     missed = []
-    for pack, truth in TRUTH.items():
-        src = open(f"tests/data/packs/{pack}.log", encoding="utf-8", newline="").read().split("\n")[:-1]
-        lines, where = [], {}
-        for i, l in enumerate(src, 1):
-            if messy:
-                for d in DECOYS[(i * 3) % len(DECOYS):][:1]:
-                    lines.append(d)
-                    where[len(lines)] = ("decoy", None)
-                l = MESS[i % len(MESS)](l)
-            lines.append(l)
-            where[len(lines)] = ("line", i)
-        tmp = f"/tmp/coverage-{pack}.log"
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write("\r\n".join(lines) + "\r\n" if messy else "\n".join(lines) + "\n")
-        recs = records(tmp)
-        for n, (kind, i) in where.items():
-            got = [v for r in recs.get(n, []) for v in values_of(r)]
-            if kind == "decoy":
-                decoy_lines += 1
-                false += len(got)
-                continue
-            for want in truth.get(i, []):
-                total += 1
-                if matched(want, got):
-                    read += 1
-                else:
-                    missed.append(f"{pack}:{i} {want}")
+    for n, (label, vals) in truth_of.items():
+        got = [v for r in recs.get(n, []) for v in values_of(r)]
+        if vals is None:
+            false += len(got)
+            continue
+        false += sum(1 for g in got if not any(matched(w, [g]) for w in vals))
+        for w in vals:
+            total += 1
+            if matched(w, got):
+                read += 1
+            else:
+                missed.append(f"{label} {w}")
     return total, read, false, missed
 
 
+def build(source, messy):
+    """Lines to parse from [(label, line, values)], with decoys and mess."""
+    lines, truth_of = [], {}
+    for i, (label, l, vals) in enumerate(source, 1):
+        if messy:
+            lines.append(DECOYS[i % len(DECOYS)])
+            truth_of[len(lines)] = ("decoy", None)
+            l = MESS[i % len(MESS)](l)
+        lines.append(l)
+        truth_of[len(lines)] = (label, vals)
+    return lines, truth_of
+
+
+def golden(pack):
+    src = open(f"tests/data/packs/{pack}.log", encoding="utf-8", newline="").read().split("\n")[:-1]
+    return [(f"{pack}:{i}", l, TRUTH[pack].get(i, [])) for i, l in enumerate(src, 1)]
+
+
+def report(name, total, read, false, missed):
+    print(f"{name}: {read}/{total} timing values read ({100 * read / total:.1f} %), "
+          f"{false} false or extra values ({100 * false / (total + false):.1f} %)")
+    for m in missed:
+        print(f"  missed {m}")
+
+
 def main():
-    for name, messy in (("clean", False), ("messy", True)):
-        total, read, false, missed = measure(messy)
-        print(f"{name}: {read}/{total} timing values read ({100 * read / total:.1f} %), "
-              f"{false} false records ({100 * false / (total + false):.1f} % of the values)")
-        for m in missed:
-            print(f"  missed {m}")
+    for messy in (False, True):
+        kind = "messy" if messy else "clean"
+        held = [(f"held-out:{i}", l, v) for i, (l, v) in enumerate(HELD_OUT, 1)]
+        report(f"held-out {kind}", *score(*build(held, messy), "/tmp/coverage-held-out.log"))
+        sums = [0, 0, 0, []]
+        for pack in TRUTH:
+            r = score(*build(golden(pack), messy), f"/tmp/coverage-{pack}.log")
+            for k in range(3):
+                sums[k] += r[k]
+            sums[3] += r[3]
+        report(f"golden {kind}", *sums)
     return 0
 
 
