@@ -1,12 +1,13 @@
 /*
  * markers.c - the literal gate of format packs (see markers.h).
  *
- * Each literal is anchored on its rarest byte (by a fixed ranking of how
- * common bytes are in training logs: letters and blanks most, non-ASCII
- * and rare punctuation least). A 16-byte block of the line is compared
- * against every distinct anchor byte at once; only a block with a hit is
- * looked at byte by byte, and only an anchor hit costs a memcmp. With the
- * packs' markers most log lines pass in a few vector compares per block.
+ * Each literal is anchored on its rarest byte pair, by byte and pair
+ * frequencies measured on training-log text. On CPUs with SSSE3 a line is
+ * scanned Teddy-style: 16 positions at a time, nibble-table lookups of the
+ * anchor and the two bytes after it give candidate positions per bucket;
+ * elsewhere 16 bytes are compared against every distinct anchor byte at
+ * once. A candidate is checked against a bitmap of the exact anchor pairs,
+ * and only then compared with the literals anchored on it.
  */
 #include "markers.h"
 
@@ -22,11 +23,6 @@
 
 #define MAX_ANCHORS 16
 
-/* The fixed cost of one more anchor byte (a vector compare per block), in
- * the units of ascii_freq: tuned on the benchmark log. */
-#ifndef ANCHOR_COST
-#define ANCHOR_COST 300
-#endif
 
 typedef unsigned char v16u __attribute__((vector_size(16)));
 
@@ -46,11 +42,11 @@ struct tp_marker_set {
 	/* (anchor byte, next byte) pairs that some marker has: an anchor hit
 	 * whose next byte makes no such pair is rejected without a compare */
 	uint64_t pairs[65536 / 64];
-	/* Teddy-style nibble tables of the anchor pairs: bit k of a_lo[c & 15]
-	 * & a_hi[c >> 4] is set if some marker of bucket k anchors on byte c,
-	 * b_lo / b_hi the same for the byte after it */
-	unsigned char a_lo[16], a_hi[16], b_lo[16], b_hi[16];
-	int teddy; /* the CPU has SSSE3 */
+	/* Teddy-style nibble tables: bit k of a_lo[c & 15] & a_hi[c >> 4] is
+	 * set if some marker of bucket k anchors on byte c; b_* and c_* the
+	 * same for the two bytes after the anchor */
+	unsigned char a_lo[16], a_hi[16], b_lo[16], b_hi[16], c_lo[16], c_hi[16];
+	int teddy; /* 2: the CPU has AVX2, 1: SSSE3, 0: neither */
 };
 
 static void set_pair(struct tp_marker_set *ms, unsigned a, unsigned b)
@@ -214,53 +210,102 @@ static long best_pair_at(const struct tp_marker *m, int c, double *freq)
 	return best;
 }
 
-/* For one marker: the rarest pair starting with each byte it holds. */
-struct pair_choice {
-	double freq[256];
-	long at[256]; /* -1: the byte is not in the marker */
-};
-
 /*
- * Chooses the anchor of every marker: a greedy weighted set cover over
- * first bytes, where a byte costs a vector compare per block (ANCHOR_COST)
- * plus, for each marker it covers, how often its pair (anchor, next byte)
- * occurs (each such occurrence is a verification). off[i] gets the
- * anchor's offset in marker i.
+ * Chooses the anchor of every marker: the position of its rarest byte
+ * pair (anchor, next byte) by the measured pair frequencies. The scan's
+ * cost does not grow with the number of distinct anchors (Teddy buckets),
+ * only with how often the pairs occur. off[i] gets the anchor's offset.
  */
 static void choose_anchors(const struct tp_marker *m, size_t n, size_t *off)
 {
-	unsigned char *done = xcalloc(n ? n : 1, 1);
-	struct pair_choice *pc = xcalloc(n ? n : 1, sizeof(*pc));
-	for (size_t i = 0; i < n; i++)
-		for (int c = 0; c < 256; c++)
-			pc[i].at[c] = m[i].len ? best_pair_at(&m[i], c, &pc[i].freq[c]) : -1;
-	for (;;) {
+	for (size_t i = 0; i < n; i++) {
 		double best = 0;
-		int pick = -1;
+		off[i] = 0;
 		for (int c = 1; c < 256; c++) {
-			size_t covers = 0;
-			double cost = ANCHOR_COST + byte_freq((unsigned char)c) / 8.0;
-			for (size_t i = 0; i < n; i++)
-				if (!done[i] && pc[i].at[c] >= 0) {
-					covers++;
-					cost += pc[i].freq[c];
-				}
-			double score = (double)covers / cost;
-			if (covers && score > best) {
-				best = score;
-				pick = c;
+			double f;
+			long at = m[i].len ? best_pair_at(&m[i], c, &f) : -1;
+			if (at >= 0 && (best == 0 || f < best)) {
+				best = f;
+				off[i] = (size_t)at;
 			}
 		}
-		if (pick < 0)
-			break;
-		for (size_t i = 0; i < n; i++)
-			if (!done[i] && pc[i].at[pick] >= 0) {
-				off[i] = (size_t)pc[i].at[pick];
-				done[i] = 1;
-			}
 	}
-	free(pc);
-	free(done);
+}
+
+/* Nibble sets of one bucket: bit k of lo[i] is nibble k of position i. */
+struct nib {
+	uint16_t lo[2], hi[2];
+};
+
+/* Estimated frequency of the pairs a bucket's nibble tables admit: every
+ * byte whose nibbles both occur, times the same for the next byte. */
+static double admit_freq(const struct nib *b)
+{
+	double f[2] = { 0, 0 };
+	for (int i = 0; i < 2; i++)
+		for (unsigned h = 0; h < 16; h++)
+			if (b->hi[i] >> h & 1)
+				for (unsigned l = 0; l < 16; l++)
+					if (b->lo[i] >> l & 1)
+						f[i] += byte_freq((unsigned char)(h << 4 | l));
+	return f[0] * f[1] / 100000.0;
+}
+
+/*
+ * Teddy buckets: a bucket's tables admit every combination of its
+ * anchors' nibbles, so which anchors share a bucket decides how many
+ * false candidates a line gives. Starting from anchors in turn, each
+ * anchor moves to the bucket where the estimate of what the buckets admit
+ * is lowest, until no move helps (a few rounds).
+ */
+static void assign_buckets(const struct tp_marker *m, size_t n, const size_t *off,
+			   const unsigned char *used, size_t nused, unsigned char *bucket)
+{
+	struct nib own[256]; /* per anchor: its nibbles and its next bytes' */
+	memset(own, 0, sizeof(own));
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].len)
+			continue;
+		unsigned char c = (unsigned char)m[i].lit[off[i]];
+		size_t u = (size_t)((const unsigned char *)memchr(used, c, nused) - used);
+		own[u].lo[0] |= (uint16_t)(1u << (c & 15));
+		own[u].hi[0] |= (uint16_t)(1u << (c >> 4));
+		if (off[i] + 1 < m[i].len) {
+			unsigned char d = (unsigned char)m[i].lit[off[i] + 1];
+			own[u].lo[1] |= (uint16_t)(1u << (d & 15));
+			own[u].hi[1] |= (uint16_t)(1u << (d >> 4));
+		} else {
+			own[u].lo[1] = own[u].hi[1] = 0xffff;
+		}
+	}
+	for (size_t u = 0; u < nused; u++)
+		bucket[u] = (unsigned char)(u % 8);
+	for (int round = 0; round < 4; round++) {
+		int moved = 0;
+		for (size_t u = 0; u < nused; u++) {
+			double best = -1;
+			int pick = bucket[u];
+			for (int b = 0; b < 8; b++) {
+				struct nib t = { { 0, 0 }, { 0, 0 } };
+				for (size_t v = 0; v < nused; v++)
+					if (v != u && bucket[v] == b)
+						for (int i = 0; i < 2; i++)
+							t.lo[i] |= own[v].lo[i], t.hi[i] |= own[v].hi[i];
+				double before = admit_freq(&t);
+				for (int i = 0; i < 2; i++)
+					t.lo[i] |= own[u].lo[i], t.hi[i] |= own[u].hi[i];
+				double cost = admit_freq(&t) - before;
+				if (best < 0 || cost < best) {
+					best = cost;
+					pick = b;
+				}
+			}
+			moved |= pick != bucket[u];
+			bucket[u] = (unsigned char)pick;
+		}
+		if (!moved)
+			break;
+	}
 }
 
 struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
@@ -283,6 +328,8 @@ struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
 	ms->first[0] = 0;
 	for (int c = 0; c < 256; c++)
 		ms->first[c + 1] = ms->first[c] + count[c];
+	unsigned char bucket[256];
+	assign_buckets(m, n, off, used, nused, bucket);
 	ms->by_anchor = xcalloc(ms->n ? ms->n : 1, sizeof(*ms->by_anchor));
 	size_t fill[256];
 	memcpy(fill, ms->first, sizeof(fill));
@@ -291,10 +338,8 @@ struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
 			continue;
 		unsigned char c = (unsigned char)m[i].lit[off[i]];
 		ms->by_anchor[fill[c]++] = (struct anchored){ &m[i], off[i] };
-		/* one bucket per anchor byte (shared beyond 8): a bucket's nibble
-		 * tables then admit few bytes besides its own */
 		size_t u = (size_t)((const unsigned char *)memchr(used, c, nused) - used);
-		unsigned char bit = (unsigned char)(1u << (u % 8));
+		unsigned char bit = (unsigned char)(1u << bucket[u]);
 		ms->a_lo[c & 15] |= bit;
 		ms->a_hi[c >> 4] |= bit;
 		if (off[i] + 1 < m[i].len) {
@@ -308,9 +353,17 @@ struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
 			for (int k = 0; k < 16; k++)
 				ms->b_lo[k] |= bit, ms->b_hi[k] |= bit;
 		}
+		if (off[i] + 2 < m[i].len) {
+			unsigned char t = (unsigned char)m[i].lit[off[i] + 2];
+			ms->c_lo[t & 15] |= bit;
+			ms->c_hi[t >> 4] |= bit;
+		} else {
+			for (int k = 0; k < 16; k++)
+				ms->c_lo[k] |= bit, ms->c_hi[k] |= bit;
+		}
 	}
 #ifdef HAVE_TEDDY
-	ms->teddy = __builtin_cpu_supports("ssse3");
+	ms->teddy = __builtin_cpu_supports("avx2") ? 2 : __builtin_cpu_supports("ssse3");
 #endif
 	/* more distinct anchors than vector compares: the scan falls back to
 	 * a byte loop (still correct, slower) */
@@ -392,18 +445,27 @@ static inline int block_mask(const struct tp_marker_set *ms, const char *p, uint
 }
 
 #ifdef HAVE_TEDDY
-/* Candidates of the block at p (pairs p[k], p[k+1]) as a 16-bit mask. */
-__attribute__((target("ssse3"))) static inline unsigned
-teddy_block(const char *p, __m128i alo, __m128i ahi, __m128i blo, __m128i bhi)
+/* The nibble tables of one byte position, as registers. */
+struct teddy_tables {
+	__m128i alo, ahi, blo, bhi, clo, chi;
+};
+
+/* Bucket bits of the 16 bytes at p by one position's tables. */
+__attribute__((target("ssse3"))) static inline __m128i nibbles(const char *p, __m128i lo, __m128i hi)
 {
 	const __m128i low = _mm_set1_epi8(0x0f);
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-	__m128i ma = _mm_and_si128(_mm_shuffle_epi8(alo, _mm_and_si128(x, low)),
-				   _mm_shuffle_epi8(ahi, _mm_and_si128(_mm_srli_epi16(x, 4), low)));
-	__m128i mb = _mm_and_si128(_mm_shuffle_epi8(blo, _mm_and_si128(y, low)),
-				   _mm_shuffle_epi8(bhi, _mm_and_si128(_mm_srli_epi16(y, 4), low)));
-	__m128i m = _mm_and_si128(ma, mb);
+	return _mm_and_si128(_mm_shuffle_epi8(lo, _mm_and_si128(x, low)),
+			     _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(x, 4), low)));
+}
+
+/* Candidates of the block at p (bytes p[k], p[k+1], p[k+2] fit a
+ * bucket) as a 16-bit mask; reads p[0..18). */
+__attribute__((target("ssse3"))) static inline unsigned teddy_block(const char *p,
+								   const struct teddy_tables *t)
+{
+	__m128i m = _mm_and_si128(_mm_and_si128(nibbles(p, t->alo, t->ahi), nibbles(p + 1, t->blo, t->bhi)),
+				  nibbles(p + 2, t->clo, t->chi));
 	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())) ^ 0xffffu;
 }
 
@@ -425,25 +487,68 @@ static size_t teddy_hits(const struct tp_marker_set *ms, const char *s, size_t n
 /* Teddy-style scan: four table lookups per 16 bytes, whatever the number
  * of markers; a candidate is a position whose byte pair fits a bucket. */
 __attribute__((target("ssse3"))) static size_t teddy_scan(const struct tp_marker_set *ms,
-							  const char *s, size_t n, uint64_t *hits)
+							  const char *s, size_t n, size_t i,
+							  uint64_t *hits)
 {
-	__m128i alo = _mm_loadu_si128((const __m128i *)(const void *)ms->a_lo);
-	__m128i ahi = _mm_loadu_si128((const __m128i *)(const void *)ms->a_hi);
-	__m128i blo = _mm_loadu_si128((const __m128i *)(const void *)ms->b_lo);
-	__m128i bhi = _mm_loadu_si128((const __m128i *)(const void *)ms->b_hi);
-	size_t found = 0, i = 0;
-	for (; i + 17 <= n; i += 16) {
-		unsigned bits = teddy_block(s + i, alo, ahi, blo, bhi);
+#define LOAD(f) _mm_loadu_si128((const __m128i *)(const void *)ms->f)
+	struct teddy_tables t = { LOAD(a_lo), LOAD(a_hi), LOAD(b_lo), LOAD(b_hi), LOAD(c_lo), LOAD(c_hi) };
+#undef LOAD
+	size_t found = 0;
+	for (; i + 18 <= n; i += 16) {
+		unsigned bits = teddy_block(s + i, &t);
 		if (bits)
 			found += teddy_hits(ms, s, n, i, bits, hits);
 	}
-	/* the tail: the last 17 bytes again, minus the positions already seen
-	 * (the final position has no pair: scan_bytes takes it) */
-	if (i + 1 < n) {
-		size_t base = n - 17;
-		unsigned bits = teddy_block(s + base, alo, ahi, blo, bhi) & (0xffffu << (i - base));
+	/* the tail: the last 18 bytes again, minus the positions already seen
+	 * (the last two positions have no triple: scan_bytes takes them) */
+	if (i + 2 < n && n >= 18) {
+		size_t base = n - 18;
+		unsigned bits = teddy_block(s + base, &t) & (0xffffu << (i - base));
 		found += teddy_hits(ms, s, n, base, bits, hits);
-		i = n - 1;
+		i = n - 2;
+	}
+	return found + scan_bytes(ms, s, i, n, n, hits);
+}
+
+/* Bucket bits of the 32 bytes at p by one position's tables (both lanes). */
+__attribute__((target("avx2"))) static inline __m256i nibbles32(const char *p, __m256i lo, __m256i hi)
+{
+	const __m256i low = _mm256_set1_epi8(0x0f);
+	__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+	return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(x, low)),
+				_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
+}
+
+/* teddy_scan 32 positions at a time; the SSSE3 loop takes the tail. */
+__attribute__((target("avx2"))) static size_t teddy_scan32(const struct tp_marker_set *ms,
+							   const char *s, size_t n, uint64_t *hits)
+{
+#define LOAD(f) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ms->f))
+	__m256i alo = LOAD(a_lo), ahi = LOAD(a_hi), blo = LOAD(b_lo), bhi = LOAD(b_hi);
+	__m256i clo = LOAD(c_lo), chi = LOAD(c_hi);
+#undef LOAD
+	size_t found = 0, i = 0;
+	for (; i + 34 <= n; i += 32) {
+		__m256i m = _mm256_and_si256(_mm256_and_si256(nibbles32(s + i, alo, ahi),
+							      nibbles32(s + i + 1, blo, bhi)),
+					     nibbles32(s + i + 2, clo, chi));
+		unsigned bits = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+		if (bits) {
+			found += teddy_hits(ms, s, n, i, bits & 0xffffu, hits);
+			found += teddy_hits(ms, s, n, i + 16, bits >> 16, hits);
+		}
+	}
+	if (i + 2 < n) {
+		/* the tail: the last 34 bytes again, minus the positions seen */
+		size_t base = n - 34;
+		__m256i m = _mm256_and_si256(_mm256_and_si256(nibbles32(s + base, alo, ahi),
+							      nibbles32(s + base + 1, blo, bhi)),
+					     nibbles32(s + base + 2, clo, chi));
+		unsigned bits = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+		bits &= (unsigned)(~0ull << (i - base));
+		found += teddy_hits(ms, s, n, base, bits & 0xffffu, hits);
+		found += teddy_hits(ms, s, n, base + 16, bits >> 16, hits);
+		i = n - 2;
 	}
 	return found + scan_bytes(ms, s, i, n, n, hits);
 }
@@ -459,8 +564,10 @@ size_t tp_marker_set_scan(const struct tp_marker_set *ms, const char *s, size_t 
 	return scan_bytes(ms, s, 0, n, n, hits);
 #endif
 #ifdef HAVE_TEDDY
-	if (ms->teddy && n >= 17)
-		return teddy_scan(ms, s, n, hits);
+	if (ms->teddy == 2 && n >= 34)
+		return teddy_scan32(ms, s, n, hits);
+	if (ms->teddy && n >= 18)
+		return teddy_scan(ms, s, n, 0, hits);
 #endif
 	if (!ms->nanchors || n < 16)
 		return scan_bytes(ms, s, 0, n, n, hits);

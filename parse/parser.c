@@ -257,7 +257,7 @@ static const char *strip_logger(const char *t, const char *e)
 			return c + 1;
 		return t;
 	}
-	if (e - t < 22 || !strchr("IWEF", *t) || *t == '\0')
+	if (e - t < 22 || (*t != 'I' && *t != 'W' && *t != 'E' && *t != 'F'))
 		return t;
 	for (int i = 1; i <= 4; i++)
 		if (!tp_is_digit(t[i]))
