@@ -396,16 +396,16 @@ static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 
 static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 {
+	/* a bar first: most bytes of many logs are redraws, never records */
+	const char *bar = s;
+	s = skip_progress_bar(s, e);
+	if (s > bar && p->rules && (last || s < e) && bar_done(bar, s))
+		bar_rules(p, bar, s); /* the final redraw, or one a print() follows */
+	if (s >= e)
+		return;
 	if (memchr(s, '\x1b', (size_t)(e - s)))
 		strip_ansi(p, &s, &e);
 	const char *raw = s;
-	s = skip_progress_bar(s, e);
-	if (s > raw && p->rules && (last || s < e) && bar_done(raw, s))
-		bar_rules(p, raw, s); /* the final redraw, or one a print() follows */
-	if (s >= e)
-		return;
-	if (s > raw)
-		raw = s;
 	p->cur_rank = -1;
 	p->cur_ts = NULL;
 	struct seg sg;
