@@ -914,6 +914,10 @@ static void refresh(struct tp_rules *rs)
 	memset(rs->has_bar, 0, sizeof(rs->has_bar));
 	memset(rs->gated, 0, sizeof(rs->gated));
 	memset(rs->ungated, 0, sizeof(rs->ungated));
+	rs->min_marker = 0;
+	for (size_t i = 0; i < rs->nmarkers; i++)
+		if (!rs->min_marker || rs->markers[i].len < rs->min_marker)
+			rs->min_marker = rs->markers[i].len;
 	free(rs->bar_rules);
 	rs->bar_rules = xcalloc(rs->n ? rs->n : 1, sizeof(*rs->bar_rules));
 	rs->nbar = 0;

@@ -151,6 +151,7 @@ struct tp_rules {
 	size_t nbar;
 	int gated[2];     /* a pass has groups with markers */
 	int ungated[2];   /* a pass has groups without markers */
+	size_t min_marker; /* the shortest marker's length */
 	uint32_t max_pairs; /* ovector pairs the largest pattern needs */
 	pcre2_general_context *gctx;
 };
@@ -166,7 +167,7 @@ struct tp_rules_scratch {
 	char unit[64];      /* a rate unit rewritten from s/X to X/s */
 	uint64_t *gate;     /* groups whose markers are on the current line */
 	size_t gate_words;
-	int gate_done;
+	int gate_fresh;     /* gate_any just scanned this line */
 	/* block state: one open block at a time */
 	int open_block;
 	unsigned misses;

@@ -437,6 +437,21 @@ static int match_rule(const struct attempt *a)
 	}
 }
 
+/* Scans the line's markers into the gate; 1 if any group's is there.
+ * The gate is then fresh for the rest of this call. */
+static int gate_any(const struct tp_rules *rules, struct tp_rules_scratch *s,
+		    const struct tp_rules_line *ln)
+{
+	int any = 0;
+	for (size_t w = 0; w < s->gate_words; w++)
+		s->gate[w] = 0;
+	tp_marker_set_scan(rules->mset, ln->line, ln->n, s->gate);
+	for (size_t w = 0; w < s->gate_words; w++)
+		any |= s->gate[w] != 0;
+	s->gate_fresh = any;
+	return any;
+}
+
 /* Finds the groups whose markers are on the line (once per call). */
 static void scan_gate(const struct attempt *a)
 {
@@ -549,6 +564,11 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	pass = pass ? 1 : 0;
 	if (!rules || !rules->has_pass[pass])
 		return 0;
+	/* the common case first: a line of no pack, in no block */
+	if (scratch && scratch->rules == rules && !ln->bar && !rules->ungated[pass] &&
+	    scratch->open_block < 0 && ln->line &&
+	    (!rules->gated[pass] || ln->n < rules->min_marker || !gate_any(rules, scratch, ln)))
+		return 0;
 	struct tp_rules_scratch *own = NULL;
 	if (!scratch || scratch->rules != rules) /* a scratch is sized for its rules */
 		scratch = own = tp_rules_scratch_new(rules);
@@ -560,8 +580,9 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	if (l.n && l.line[l.n - 1] == '\r')
 		l.n--;
 	struct attempt a = { rules, NULL, scratch, NULL, 0, &l, sink };
-	if (!l.bar && rules->gated[pass])
+	if (!l.bar && rules->gated[pass] && !scratch->gate_fresh)
 		scan_gate(&a);
+	scratch->gate_fresh = 0;
 	int result = 0, stop = 0, block_hit = 0, open = scratch->open_block;
 	if (l.bar) {
 		/* progress bars: only the @bar rules, in order */
