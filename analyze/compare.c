@@ -349,6 +349,7 @@ struct item {
 	const char *unit;
 	double value;                 /* seconds / ms summary */
 	const struct tp_series *s;    /* samples, or NULL */
+	int higher_better;            /* a rate: more is faster */
 };
 
 #define MAX_ITEMS 2048
@@ -429,6 +430,17 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		v[n].unit = "ms", v[n].value = x->num[S_RT_MEAN_MS], v[n].s = NULL;
 		n++;
 	}
+	/* printed rates (key "name unit"): a run is slower when its rate is lower */
+	for (size_t i = 0; i < run->rates.n && n < max; i++) {
+		const struct an_named_series *s = an_map_at(&run->rates, i);
+		const char *key = an_map_key(&run->rates, i), *sp = strrchr(key, ' ');
+		if (!s->s.n)
+			continue;
+		snprintf(v[n].name, sizeof(v[n].name), "rate %.*s", (int)(sp ? sp - key : 160), key);
+		v[n].unit = sp ? sp + 1 : "/s", v[n].value = tp_series_quantile(&s->s, 0.5);
+		v[n].s = &s->s, v[n].higher_better = 1;
+		n++;
+	}
 	return n;
 }
 
@@ -459,6 +471,9 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 						 "item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
 			double ratio = b->value > 0 ? x->value / b->value : NAN;
 			double change = 100 * (ratio - 1);
+			/* slowdown: the ratio of times, for a rate the inverse ratio */
+			double slow = !b->higher_better ? ratio : x->value > 0 ? b->value / x->value : NAN;
+			double slow_pct = 100 * (slow - 1);
 			double p = NAN;
 			const char *verdict;
 			if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
@@ -467,14 +482,14 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 				if (isnan(p))
 					verdict = "cannot tell";
 				else if (p < o->alpha)
-					verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
+					verdict = slow > 1 ? "slower (significant)" : "faster (significant)";
 				else
 					verdict = "no significant change";
 			} else {
 				verdict = "no samples: cannot tell";
 			}
-			if (!isnan(ratio) && ratio > 0) {
-				logsum += log(ratio);
+			if (!isnan(slow) && slow > 0) {
+				logsum += log(slow);
 				nlog++;
 			}
 			rt_text(t, b->name);
@@ -488,16 +503,16 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 			rt_num(t, p, -1);
 			rt_text(t, verdict);
 			if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha &&
-			    change > o->fail_regression_pct) {
+			    slow_pct > o->fail_regression_pct) {
 				gate = 1;
 				report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
 					       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, Mann-Whitney U)",
-					       b->name, change, run->label, r0->label, p);
-			} else if (!isnan(p) && p < o->alpha && fabs(change) >= 1) {
-				report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare",
-					       ratio > 1 ? "slower" : "faster", run->label, run->file, 0, NULL,
+					       b->name, slow_pct, run->label, r0->label, p);
+			} else if (!isnan(p) && p < o->alpha && fabs(slow_pct) >= 1) {
+				report_finding(rep, slow > 1 ? SEV_WARNING : SEV_INFO, "compare",
+					       slow > 1 ? "slower" : "faster", run->label, run->file, 0, NULL,
 					       "%s: %s is %.1f%% %s than %s (p = %.2g, Mann-Whitney U)", b->name,
-					       run->label, fabs(change), ratio > 1 ? "slower" : "faster", r0->label, p);
+					       run->label, fabs(slow_pct), slow > 1 ? "slower" : "faster", r0->label, p);
 			}
 		}
 		if (nlog) {

@@ -394,3 +394,17 @@ Test(packs, analyze_warns_when_no_analysis_uses_the_records)
 		  r.err.buf);
 	tu_result_free(&r);
 }
+
+Test(packs, analyze_compares_rates_lower_is_slower)
+{
+	char *dir = tu_tmpdir("rates");
+	cr_assert_not_null(dir);
+	struct tu_result r = tu_run(
+		"for i in 1 2 3 4 5 6; do printf \"{'train_samples_per_second': 10$i.5, 'epoch': 1.0}\\n\"; done > %s/a.log && "
+		"for i in 1 2 3 4 5 6; do printf \"{'train_samples_per_second': 8$i.5, 'epoch': 1.0}\\n\"; done > %s/b.log && "
+		"$B/tprof-analyze --compare %s/a.log %s/b.log", dir, dir, dir, dir);
+	cr_expect(strstr(r.out.buf, "rate train_samples_per_second  samples/s"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "0.808       -19.2  0.004998  slower (significant)"), "%s", r.out.buf);
+	tu_result_free(&r);
+	tu_rmtree(dir);
+}
