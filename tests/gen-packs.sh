@@ -154,3 +154,30 @@ mkdir -p "$d"
 {
 	printf '2021-01-01 00:00:00 | INFO | train_inner | epoch 001:    100 / 1000 loss=9.8, nll_loss=9.1, ppl=550.1, wps=12345.6, ups=3.4, wpb=3631.2, bsz=128, num_updates=100, lr=1.25e-05, gnorm=2.1, train_wall=45, gb_free=10.2, wall=60\n'
 } > "$d/fairseq.log"
+
+# --- torch.profiler key_averages().table(): column width 55 for Name, 12 for the others
+{
+	printf -- '-------------------------------------------------------  ------------  ------------  ------------  ------------  ------------  ------------  \n'
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' Name "Self CPU %" "Self CPU" "CPU total %" "CPU total" "CPU time avg" "# of Calls"
+	printf -- '-------------------------------------------------------  ------------  ------------  ------------  ------------  ------------  ------------  \n'
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' model_inference 5.97% 1.020ms 100.00% 17.087ms 17.087ms 1
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::conv2d 0.25% 43.000us 64.83% 11.077ms 553.850us 20
+	printf -- '-------------------------------------------------------  ------------  ------------  ------------  ------------  ------------  ------------  \n'
+	printf 'Self CPU time total: 17.087ms\n'
+} > "$d/torch-profiler.log"
+
+# --- torch.utils.benchmark Measurement.__repr__
+{
+	printf '<torch.utils.benchmark.utils.common.Measurement object at 0x7f8e4c0d6b50>\n'
+	printf 'batched_dot_mul_sum(x, x)\n'
+	printf 'setup: from __main__ import batched_dot_mul_sum\n'
+	printf '  379.29 us\n'
+	printf '  1 measurement, 100 runs , 1 thread\n'
+	printf '\n'
+	printf '<torch.utils.benchmark.utils.common.Measurement object at 0x7f8e4c0d6c10>\n'
+	printf 'batched_dot_bmm(x, x)\n'
+	printf 'setup: from __main__ import batched_dot_bmm\n'
+	printf '  Median: 6.62 us\n'
+	printf '  IQR:    0.13 us (6.56 to 6.69)\n'
+	printf '  26 measurements, 10000 runs per measurement, 1 thread\n'
+} > "$d/torch-benchmark.log"

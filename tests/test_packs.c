@@ -408,3 +408,26 @@ Test(packs, analyze_compares_rates_lower_is_slower)
 	tu_result_free(&r);
 	tu_rmtree(dir);
 }
+
+Test(packs, torch_profiler_table)
+{
+	struct collector c = { 0 };
+	parse_pack_log("torch-profiler", &c);
+	const struct tp_record *r = named(&c, TP_AGGREGATE, "aten::conv2d");
+	EQ(num(r, S_AGG_TOTAL_S), 0.011077);
+	EQ(num(r, S_AGG_MEAN_S), 0.00055385);
+	EQ(num(r, S_AGG_COUNT), 20);
+	EQ(num(named(&c, TP_TIMING, "self CPU time total"), S_SECONDS), 0.017087);
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "read by the pack, not as a runtime");
+	collector_free(&c);
+}
+
+Test(packs, torch_benchmark_measurements_named_by_their_statement)
+{
+	struct collector c = { 0 };
+	parse_pack_log("torch-benchmark", &c);
+	EQ(num(named(&c, TP_TIMING, "batched_dot_mul_sum(x, x)"), S_SECONDS), 379.29e-6);
+	EQ(num(named(&c, TP_TIMING, "batched_dot_bmm(x, x)"), S_SECONDS), 6.62e-6);
+	cr_expect_eq(collected_count(&c, TP_TIMING), 2, "IQR and the run counts are not timings");
+	collector_free(&c);
+}
