@@ -119,5 +119,8 @@ int an_compare_summaries(const struct an_summary_run *runs, size_t n, const stru
 		}
 		an_compare_geomean(t, r0->label, runs[r].label, logsum, nlog);
 	}
+	if (!t)
+		report_finding(rep, SEV_NOTICE, "compare", "nothing-in-common", NULL, NULL, 0, NULL,
+			       "%s and the other runs have no series in common: nothing to compare", r0->label);
 	return gate;
 }

@@ -1,0 +1,445 @@
+/*
+ * tprof-history - every run remembered: `add` stores a log's analysis
+ * (series summaries, stage breakdown, findings) in SQLite or PostgreSQL,
+ * and `list`, `show`, `rm`, `series`, `trend`, `regressions` and `compare`
+ * answer from what is stored. Thin: the work is in history/ and analyze/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ingest.h"
+#include "render.h"
+#include "views.h"
+
+static const char usage[] =
+	"usage: tprof-history [OPTIONS] COMMAND [ARGS]\n"
+	"\n"
+	"Commands:\n"
+	"  add LOG...            store each log's analysis (a log already stored is skipped)\n"
+	"  list                  the runs stored (--label: only those)\n"
+	"  show RUN              one run: metadata, series summaries, stages, findings\n"
+	"  rm RUN                delete a run\n"
+	"  series                the series names stored, with how many runs carry each\n"
+	"  trend SERIES          one series across runs, change points marked\n"
+	"  regressions           every series with a change point, largest first\n"
+	"  compare RUN RUN       the second run against the first, as tprof-analyze --compare\n"
+	"RUN is a run id, a label (its latest run) or a hash prefix of 6 or more hex digits.\n"
+	"\n"
+	"Options:\n"
+	"      --db SPEC            a SQLite file or a postgresql:// URI (default: TPROF_DB,\n"
+	"                           else $XDG_DATA_HOME/tprof/history.db)\n"
+	"      --wait S             seconds to wait for a database another writer locked (60)\n"
+	"      --label L            add: the runs' label; list: only runs with it\n"
+	"      --meta KEY=VALUE     add: metadata of the runs (git commit, host, config...); repeat\n"
+	"      --records            add: also keep the first 512 values of each series\n"
+	"      --alpha A            significance of change points and comparisons (0.01 / 0.05)\n"
+	"      --permutations N     permutation test size of the change-point search (199)\n"
+	"      --seed N             seed of the permutations (1): the same answer every time\n"
+	"      --min-runs N         fewest runs on either side of a change point (3)\n"
+	"      --fail-on-regression P  compare: exit 1 if a series got slower by more than P%\n"
+	"  -f, --format FMT         table (default), json, csv, markdown, html, xlsx\n"
+	"  -o, --output FILE        write to FILE (format from its extension)\n"
+	"  -j, --threads N          parser threads for large logs (default: cores)\n"
+	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
+	"      --color WHEN         auto (default), always, never\n"
+	"  -q, --quiet              do not print parse warnings\n"
+	"  -h, --help               show this help\n"
+	"      --version            show the version\n"
+	"\n"
+	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage, unreadable log or\n"
+	"unknown run, 3 output could not be written, 4 out of memory, 5 the database could\n"
+	"not be reached, stayed locked or failed, 6 the database is corrupt or has a schema\n"
+	"this tprof does not know.\n";
+
+#define TOOL "tprof-history"
+#define EXIT_DB 5
+#define EXIT_DB_BAD 6
+#define MAX_META 64
+
+struct cli {
+	const char *db, *label, *format, *output, *color, *rules_path;
+	struct hs_kv meta[MAX_META];
+	size_t nmeta;
+	int records, threads, quiet, wait_ms;
+	struct cp_opts cp;
+	struct an_opts ao;
+	int alpha_set;
+};
+
+static int db_exit(int st)
+{
+	return st == HDB_CORRUPT || st == HDB_SCHEMA ? EXIT_DB_BAD : st == HS_INPUT ? TP_EXIT_INPUT : EXIT_DB;
+}
+
+static int db_fail(int st, const struct strbuf *err)
+{
+	tp_error(TOOL, "%s", err->len ? err->buf : "database error");
+	return db_exit(st);
+}
+
+/* Renders rep to -o or standard output in the chosen format; an exit code. */
+static int emit(const struct cli *c, const struct report *rep)
+{
+	const struct renderer *rd = c->format ? render_find(c->format)
+				    : c->output && strcmp(c->output, "-") ? render_for_path(c->output) : NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct outfile of;
+	int rc = TP_EXIT_OK;
+	if (!rd)
+		rd = render_find("table");
+	if (outfile_open(&of, c->output, &err) < 0) {
+		tp_error(TOOL, "%s", err.buf);
+		strbuf_release(&err);
+		return TP_EXIT_OUTPUT;
+	}
+	struct render_ctx ctx = { 0 };
+	ctx.tool = TOOL;
+	ctx.title = "tprof run history";
+	ctx.color = !strcmp(c->color, "always") ||
+		    (!strcmp(c->color, "auto") && !c->output && isatty(1) && !tp_no_color());
+	int r = rd->render(rep, &ctx, &of, &err);
+	int werr = outfile_close(&of);
+	if ((r < 0 && err.len) || (werr && werr != EPIPE)) {
+		tp_error(TOOL, "cannot write %s: %s", c->output ? c->output : "standard output",
+			 err.len ? err.buf : strerror(werr));
+		rc = TP_EXIT_OUTPUT;
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+static int cmd_add(const struct cli *c, struct hdb *db, char **logs, int n)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *rules = NULL;
+	int rc = TP_EXIT_OK;
+	if (c->rules_path && !(rules = tp_rules_load(c->rules_path, &err))) {
+		tp_error(TOOL, "%s", err.buf);
+		strbuf_release(&err);
+		return TP_EXIT_INPUT;
+	}
+	struct hs_add_opts o = { TOOL, c->label, c->meta, c->nmeta, c->records, c->threads, c->quiet, rules,
+				 (int64_t)time(NULL) };
+	for (int i = 0; i < n; i++) {
+		int64_t id;
+		int existed;
+		strbuf_reset(&err);
+		int st = hs_ingest(db, logs[i], &o, &id, &existed, &err);
+		if (st == HS_INPUT) {
+			tp_error(TOOL, "%s", err.buf);
+			rc = TP_EXIT_INPUT;
+			continue;
+		}
+		if (st != HDB_OK) { /* the database is gone or broken: the rest would fail alike */
+			rc = db_fail(st, &err);
+			break;
+		}
+		if (existed)
+			printf("%s: already stored as run %lld (same content): nothing added\n", logs[i], (long long)id);
+		else
+			printf("%s: added as run %lld\n", logs[i], (long long)id);
+	}
+	if (fflush(stdout) != 0 && rc == TP_EXIT_OK)
+		rc = TP_EXIT_OUTPUT;
+	tp_rules_free(rules);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Looks RUN up; an exit code (2 for no such run). */
+static int find_run(struct hdb *db, const char *arg, struct hs_run *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int st = hs_find(db, arg, r, &err), rc = TP_EXIT_OK;
+	if (st != HDB_OK) {
+		rc = db_fail(st, &err);
+	} else if (!r->id) {
+		tp_error(TOOL, "no run '%s' in the history (a run id, a label or a hash prefix; see 'list')", arg);
+		rc = TP_EXIT_INPUT;
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+static void series_name(void *ctx, const char *name)
+{
+	struct rtable *t = ctx;
+	rt_text(t, name);
+}
+
+/* The commands that answer with a report. */
+static int cmd_report(const struct cli *c, struct hdb *db, const char *cmd, char **args, int nargs)
+{
+	struct report rep;
+	struct strbuf err = STRBUF_INIT;
+	struct hs_run a, b;
+	int st = HDB_OK, rc = TP_EXIT_OK, gate = 0;
+	size_t found = 0;
+	report_init(&rep);
+	if (!strcmp(cmd, "list")) {
+		st = hs_view_list(db, c->label, &rep, &err);
+	} else if (!strcmp(cmd, "series")) {
+		report_section(&rep, "series", "Run history");
+		st = hs_series_names(db, series_name, report_table(&rep, "series", "series", "Series stored", "series"),
+				     &err);
+	} else if (!strcmp(cmd, "show")) {
+		if (!(rc = find_run(db, args[0], &a)))
+			st = hs_view_show(db, &a, &rep, &err);
+	} else if (!strcmp(cmd, "trend")) {
+		st = hs_view_trend(db, args[0], &c->cp, &rep, &found, &err);
+		if (st == HDB_OK && !found) {
+			tp_error(TOOL, "no run carries a series '%s' (see 'tprof history series')", args[0]);
+			rc = TP_EXIT_INPUT;
+		}
+	} else if (!strcmp(cmd, "regressions")) {
+		st = hs_view_regressions(db, &c->cp, &rep, &found, &err);
+	} else if (!strcmp(cmd, "compare")) {
+		if (!(rc = find_run(db, args[0], &a)) && !(rc = find_run(db, args[1], &b)))
+			st = hs_view_compare(db, &a, &b, &c->ao, &rep, &gate, &err);
+	}
+	(void)nargs;
+	if (st != HDB_OK)
+		rc = db_fail(st, &err);
+	else if (rc == TP_EXIT_OK)
+		rc = emit(c, &rep);
+	if (rc == TP_EXIT_OK && gate)
+		rc = TP_EXIT_WARN;
+	report_free(&rep);
+	strbuf_release(&err);
+	return rc;
+}
+
+static int cmd_rm(struct hdb *db, const char *arg)
+{
+	struct hs_run r;
+	struct strbuf err = STRBUF_INIT;
+	int found, rc = find_run(db, arg, &r);
+	if (rc == TP_EXIT_OK) {
+		int st = hs_rm(db, r.id, &found, &err);
+		if (st != HDB_OK)
+			rc = db_fail(st, &err);
+		else if (found)
+			printf("removed run %lld (%s)\n", (long long)r.id, r.path);
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+/* ---- options ---- */
+
+enum {
+	OPT_DB = 256,
+	OPT_WAIT,
+	OPT_LABEL,
+	OPT_META,
+	OPT_RECORDS,
+	OPT_ALPHA,
+	OPT_PERM,
+	OPT_SEED,
+	OPT_MINRUNS,
+	OPT_FAIL,
+	OPT_COLOR,
+	OPT_VERSION,
+};
+
+static int parse_num(const char *opt, const char *arg, double lo, double hi, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || *end || end == arg || !(*v >= lo && *v <= hi)) {
+		tp_error(TOOL, "%s wants a number from %g to %g, not '%s'", opt, lo, hi, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* One option into c; -1 after printing why it is wrong, 1 for --help/--version. */
+static int take_option(struct cli *c, int opt, const char *arg)
+{
+	double v;
+	switch (opt) {
+	case OPT_DB:
+		c->db = arg;
+		return 0;
+	case OPT_WAIT:
+		if (parse_num("--wait", arg, 0.001, 86400, &v) < 0)
+			return -1;
+		c->wait_ms = (int)(v * 1000);
+		return 0;
+	case OPT_LABEL:
+		c->label = arg;
+		return 0;
+	case OPT_META:
+		if (c->nmeta == MAX_META || !strchr(arg, '=') || arg[0] == '=') {
+			tp_error(TOOL, "--meta wants KEY=VALUE (at most %d), not '%s'", MAX_META, arg);
+			return -1;
+		}
+		c->meta[c->nmeta].key = xmemdup(arg, (size_t)(strchr(arg, '=') - arg));
+		c->meta[c->nmeta++].value = strchr(arg, '=') + 1;
+		return 0;
+	case OPT_RECORDS:
+		c->records = 1;
+		return 0;
+	case OPT_ALPHA:
+		if (parse_num("--alpha", arg, 1e-9, 0.5, &v) < 0)
+			return -1;
+		c->cp.alpha = c->ao.alpha = v;
+		return 0;
+	case OPT_PERM:
+		if (parse_num("--permutations", arg, 19, 100000, &v) < 0)
+			return -1;
+		c->cp.permutations = (unsigned)v;
+		return 0;
+	case OPT_SEED:
+		if (parse_num("--seed", arg, 0, 1e15, &v) < 0)
+			return -1;
+		c->cp.seed = (uint64_t)v;
+		return 0;
+	case OPT_MINRUNS:
+		if (parse_num("--min-runs", arg, 2, 1000, &v) < 0)
+			return -1;
+		c->cp.min_size = (size_t)v;
+		return 0;
+	case OPT_FAIL:
+		if (parse_num("--fail-on-regression", arg, 0, 1e9, &v) < 0)
+			return -1;
+		c->ao.fail_regression_pct = v;
+		return 0;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
+			tp_error(TOOL, "--color wants auto, always or never");
+			return -1;
+		}
+		c->color = arg;
+		return 0;
+	case 'f':
+		if (!render_find(arg)) {
+			tp_error(TOOL, "unknown format '%s'", arg);
+			return -1;
+		}
+		c->format = arg;
+		return 0;
+	case 'o':
+		c->output = arg;
+		return 0;
+	case 'j':
+		if (parse_num("--threads", arg, 1, 256, &v) < 0)
+			return -1;
+		c->threads = (int)v;
+		return 0;
+	case 'r':
+		c->rules_path = arg;
+		return 0;
+	case 'q':
+		c->quiet = 1;
+		return 0;
+	case 'h':
+		fputs(usage, stdout);
+		return 1;
+	case OPT_VERSION:
+		printf("tprof-history %s\n", TPROF_VERSION);
+		return 1;
+	default:
+		fputs(usage, stderr);
+		return -1;
+	}
+}
+
+/* How many arguments each command takes (max -1: any number, at least min). */
+static const struct {
+	const char *name;
+	int min, max;
+} commands[] = {
+	{ "add", 1, -1 },   { "list", 0, 0 },        { "show", 1, 1 },    { "rm", 1, 1 },
+	{ "series", 0, 0 }, { "trend", 1, 1 },       { "regressions", 0, 0 }, { "compare", 2, 2 },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "wait", required_argument, NULL, OPT_WAIT },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "meta", required_argument, NULL, OPT_META },
+		{ "records", no_argument, NULL, OPT_RECORDS },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "permutations", required_argument, NULL, OPT_PERM },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "min-runs", required_argument, NULL, OPT_MINRUNS },
+		{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli c = { 0 };
+	int opt, rc = TP_EXIT_OK;
+	c.color = "auto";
+	c.threads = tp_ncpus();
+	cp_opts_default(&c.cp);
+	an_opts_default(&c.ao);
+	while ((opt = getopt_long(argc, argv, "f:o:j:r:qh", longopts, NULL)) != -1) {
+		int r = take_option(&c, opt, optarg);
+		if (r)
+			rc = r < 0 ? TP_EXIT_INPUT : TP_EXIT_OK;
+		if (r)
+			goto out;
+	}
+	if (optind >= argc) {
+		fputs(usage, stderr);
+		rc = TP_EXIT_INPUT;
+		goto out;
+	}
+	const char *cmd = argv[optind];
+	int nargs = argc - optind - 1;
+	size_t k = 0;
+	while (k < ARRAY_SIZE(commands) && strcmp(commands[k].name, cmd))
+		k++;
+	if (k == ARRAY_SIZE(commands)) {
+		tp_error(TOOL, "unknown command '%s' (see --help)", cmd);
+		rc = TP_EXIT_INPUT;
+		goto out;
+	}
+	if (nargs < commands[k].min || (commands[k].max >= 0 && nargs > commands[k].max)) {
+		tp_error(TOOL, "%s takes %s", cmd,
+			 !strcmp(cmd, "add") ? "one or more LOG files" : commands[k].max == 0 ? "no argument"
+			 : commands[k].max == 1 ? "one argument" : "two RUN arguments");
+		rc = TP_EXIT_INPUT;
+		goto out;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	struct strbuf err = STRBUF_INIT;
+	struct hdb *db;
+	int st = hs_open(c.db, c.wait_ms, &db, &err);
+	if (st != HDB_OK) {
+		rc = db_fail(st, &err);
+		strbuf_release(&err);
+		goto out;
+	}
+	strbuf_release(&err);
+	char **args = argv + optind + 1;
+	if (!strcmp(cmd, "add"))
+		rc = cmd_add(&c, db, args, nargs);
+	else if (!strcmp(cmd, "rm"))
+		rc = cmd_rm(db, args[0]);
+	else
+		rc = cmd_report(&c, db, cmd, args, nargs);
+	hdb_close(db);
+out:
+	for (size_t i = 0; i < c.nmeta; i++)
+		free((char *)c.meta[i].key);
+	return rc;
+}
