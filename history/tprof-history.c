@@ -53,14 +53,14 @@ static const char usage[] =
 	"  -h, --help               show this help\n"
 	"      --version            show the version\n"
 	"\n"
-	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage, unreadable log or\n"
-	"unknown run, 3 output could not be written, 4 out of memory, 5 the database could\n"
-	"not be reached, stayed locked or failed, 6 the database is corrupt or has a schema\n"
-	"this tprof does not know.\n";
+	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage, unreadable log,\n"
+	"unknown run or series, a corrupt database or one with a newer schema, 3 output\n"
+	"could not be written, 4 out of memory, 5 the database could not be reached,\n"
+	"stayed locked or failed.\n";
 
 #define TOOL "tprof-history"
-#define EXIT_DB 5
-#define EXIT_DB_BAD 6
+/* the database is a dependency (tprof(1)'s 5); a corrupt or newer one is bad input (2) */
+#define EXIT_DB TP_EXIT_INTERNAL
 #define MAX_META 64
 
 struct cli {
@@ -75,7 +75,7 @@ struct cli {
 
 static int db_exit(int st)
 {
-	return st == HDB_CORRUPT || st == HDB_SCHEMA ? EXIT_DB_BAD : st == HS_INPUT ? TP_EXIT_INPUT : EXIT_DB;
+	return st == HDB_CORRUPT || st == HDB_SCHEMA || st == HS_INPUT ? TP_EXIT_INPUT : EXIT_DB;
 }
 
 static int db_fail(int st, const struct strbuf *err)

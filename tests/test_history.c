@@ -579,7 +579,7 @@ Test(cli, exit_codes)
 	struct tu_result r = tu_run("printf 'garbage garbage garbage garbage garbage garbage garbage garbage\\n%%.0s' "
 				    "$(seq 100) >'%s/bad.db'; $B/tprof-history --db '%s/bad.db' list",
 				    dir, dir);
-	cr_expect_eq(r.status, 6, "corrupt: %d %s", r.status, r.err.buf);
+	cr_expect_eq(r.status, 2, "corrupt: %d %s", r.status, r.err.buf);
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-history --db 'postgresql:///x?host=/nonexistent-dir' list");
 	cr_expect_eq(r.status, 5, "unreachable: %d %s", r.status, r.err.buf);
