@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "changepoint.h"
-#include "util.h"
 
 void cp_opts_default(struct cp_opts *o)
 {

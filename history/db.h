@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/base.h"
 
 enum hdb_status {
 	HDB_OK = 0,

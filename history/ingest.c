@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
 #include "ingest.h"
-#include "load.h"
 #include "sha256.h"
 
 #define MAX_SERIES 2048

@@ -7,7 +7,7 @@
 #ifndef TPROF_INGEST_H
 #define TPROF_INGEST_H
 
-#include "rules.h"
+#include "parse/parse.h"
 #include "store.h"
 
 /* ingest's own status beside the HDB_* ones: the log could not be read */

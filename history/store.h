@@ -19,8 +19,8 @@
 #ifndef TPROF_STORE_H
 #define TPROF_STORE_H
 
+#include "analyze/analyze.h"
 #include "db.h"
-#include "summary.h"
 
 #define HS_SCHEMA_VERSION 1
 

@@ -15,7 +15,6 @@
 #ifndef TPROF_VIEWS_H
 #define TPROF_VIEWS_H
 
-#include "changepoint.h"
 #include "store.h"
 
 /* One series across runs, oldest first (a trend as loaded). */

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "changepoint.h"
+#include "analyze/changepoint.h"
 
 static double lcg(uint64_t *st)
 {

@@ -27,10 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ingest.h"
-#include "sha256.h"
+#include "history/history.h"
 #include "testutil.h"
-#include "views.h"
 
 #define PG_ENV "TPROF_TEST_PG" /* the throwaway server's socket directory */
 

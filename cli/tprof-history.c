@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ingest.h"
-#include "render.h"
-#include "views.h"
+#include "base/base.h"
+#include "history/history.h"
+#include "render/render.h"
 
 static const char usage[] =
 	"usage: tprof-history [OPTIONS] COMMAND [ARGS]\n"
