@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
+#include "history/history.h"
 #include "parse/parse.h"
 #include "render/render.h"
 
@@ -51,6 +52,10 @@ static const char usage[] =
 	"      --param NAME=V       size of each run, in order (repeat per run)\n"
 	"      --predict NAME=V     predict the time at this size from the scaling fit\n"
 	"      --label NAME         name of each run, in order (repeat per run)\n"
+	"      --history[=N]        compare each labelled run with the last N (10) runs with\n"
+	"                           its label stored by tprof-history (see --db)\n"
+	"      --db SPEC            the history: a SQLite file or a postgresql:// URI\n"
+	"                           (default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)\n"
 	"\n"
 	"Input and output:\n"
 	"  -f, --format FMT         table (default), json, csv, markdown, html, xlsx\n"
@@ -67,7 +72,8 @@ static const char usage[] =
 	"      --version            show the version\n"
 	"\n"
 	"Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
-	"3 output could not be written, 4 out of memory.\n";
+	"3 output could not be written, 4 out of memory, 5 the --history database could\n"
+	"not be reached.\n";
 
 
 static int parse_double(const char *opt, const char *arg, double *v)
@@ -100,6 +106,8 @@ enum {
 	OPT_COLOR,
 	OPT_CSVDIR,
 	OPT_INTERVAL,
+	OPT_HISTORY,
+	OPT_DB,
 	OPT_VERSION,
 };
 
@@ -117,7 +125,35 @@ struct output_opts {
 	const struct renderer *rd;
 	const char *output, *csv_dir, *color;
 	int clear; /* --follow on a terminal: redraw the screen */
+	struct hdb *history;    /* --history: the open database, or NULL */
+	size_t history_last;    /* N of --history=N */
+	size_t nlabels;         /* runs named with --label (the first nlabels) */
 };
+
+#define MAX_SUMMARIES 2048
+
+/* --history: each labelled run against the last runs with its label; -1 on a database error. */
+static int add_history(const struct an_model *model, const struct output_opts *oo, struct report *rep)
+{
+	struct an_summary *v = xcalloc(MAX_SUMMARIES, sizeof(*v));
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+	for (size_t r = 0; r < model->nruns && r < oo->nlabels && !rc; r++) {
+		const struct an_run *run = model->runs[r];
+		char hash[65];
+		int64_t size;
+		size_t n = an_run_summaries(run, v, MAX_SUMMARIES);
+		int hashed = sha256_file(run->file, hash, &size) == 0;
+		if (hs_view_recent(oo->history, run->label, oo->history_last, hashed ? hash : NULL, v, n, run->label,
+				   rep, &err) != HDB_OK) {
+			tp_error("tprof-analyze", "--history: %s", err.buf);
+			rc = -1;
+		}
+	}
+	free(v);
+	strbuf_release(&err);
+	return rc;
+}
 
 /* Analyzes the model and writes the report (and --csv-dir); an exit code. */
 static int write_report(const struct an_model *model, const struct an_opts *o, const struct output_opts *oo,
@@ -129,6 +165,8 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 	int rc = TP_EXIT_OK;
 	report_init(&rep);
 	*gate = an_analyze(model, o, &rep);
+	if (oo->history && add_history(model, oo, &rep) < 0)
+		rc = TP_EXIT_INTERNAL;
 	if (oo->csv_dir && !input_failed && render_csv_dir(&rep, oo->csv_dir, &err) < 0) {
 		tp_error("tprof-analyze", "--csv-dir: %s", err.buf);
 		rc = TP_EXIT_OUTPUT;
@@ -268,6 +306,8 @@ int main(int argc, char **argv)
 		{ "csv-dir", required_argument, NULL, OPT_CSVDIR },
 		{ "follow", no_argument, NULL, 'F' },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "history", optional_argument, NULL, OPT_HISTORY },
+		{ "db", required_argument, NULL, OPT_DB },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "threads", required_argument, NULL, 'j' },
@@ -281,6 +321,8 @@ int main(int argc, char **argv)
 	an_opts_default(&o);
 	unsigned which = 0;
 	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto", *csv_dir = NULL;
+	const char *db_spec = NULL;
+	long history_last = 0; /* 0: no --history */
 	int threads = tp_ncpus(), opt, quiet = 0, follow = 0, interval = 2;
 	struct an_param params[256];
 	size_t nparams = 0, nlabels = 0;
@@ -354,6 +396,20 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CSVDIR:
 			csv_dir = optarg;
+			break;
+		case OPT_HISTORY:
+			history_last = 10;
+			if (optarg) {
+				errno = 0;
+				history_last = strtol(optarg, &end, 10);
+				if (errno || *end || history_last < 1 || history_last > 100000) {
+					tp_error("tprof-analyze", "--history wants a number of runs from 1 to 100000");
+					return TP_EXIT_INPUT;
+				}
+			}
+			break;
+		case OPT_DB:
+			db_spec = optarg;
 			break;
 		case 'F':
 			follow = 1;
@@ -454,8 +510,25 @@ int main(int argc, char **argv)
 	o.run_params = params;
 	o.nrun_params = nparams;
 
-	struct output_opts oo = { rd, output, csv_dir, color, 0 };
+	struct output_opts oo = { rd, output, csv_dir, color, 0, NULL, (size_t)history_last, nlabels };
 	int gate = 0, rc;
+	if (history_last && !nlabels) {
+		tp_error("tprof-analyze", "--history compares runs with the stored runs of their label: give --label");
+		an_model_free(&model);
+		tp_rules_free(rules);
+		strbuf_release(&err);
+		return TP_EXIT_INPUT;
+	}
+	if (history_last) {
+		int st = hs_open(db_spec, 0, &oo.history, &err);
+		if (st != HDB_OK) {
+			tp_error("tprof-analyze", "--history: %s", err.buf);
+			an_model_free(&model);
+			tp_rules_free(rules);
+			strbuf_release(&err);
+			return st == HDB_CORRUPT || st == HDB_SCHEMA ? TP_EXIT_INPUT : TP_EXIT_INTERNAL;
+		}
+	}
 	if (follow) {
 		rc = follow_mode(&model, &o, &oo, argv[optind], rules, interval);
 	} else {
@@ -465,6 +538,7 @@ int main(int argc, char **argv)
 		rc = TP_EXIT_INPUT;
 	if (rc == TP_EXIT_OK && gate)
 		rc = TP_EXIT_WARN;
+	hdb_close(oo.history);
 	an_model_free(&model);
 	tp_rules_free(rules);
 	strbuf_release(&err);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "history/history.h"
 #include "render/render.h"
 #include "parse/parse.h"
 
@@ -34,6 +35,10 @@ static const char usage[] =
 	"      --timeline           the stages on the clock, as a Gantt chart\n"
 	"      --memory             CPU and GPU memory per batch\n"
 	"      --all                every chart the input has data for\n"
+	"      --history SERIES     instead of reading logs: SERIES across the runs stored by\n"
+	"                           tprof-history, change points marked (chart 'trend')\n"
+	"      --db SPEC            the history for --history: a SQLite file or a postgresql://\n"
+	"                           URI (default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)\n"
 	"\n"
 	"Output:\n"
 	"  -o, --output FILE        the chart: .png, .svg or .pdf (default CHART.png); with\n"
@@ -56,8 +61,9 @@ static const char usage[] =
 	"  -h, --help               show this help\n"
 	"      --version            show the version\n"
 	"\n"
-	"Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for),\n"
-	"3 output could not be written, 4 out of memory, 5 gnuplot missing or failed.\n";
+	"Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for, or a\n"
+	"corrupt history), 3 output could not be written, 4 out of memory, 5 gnuplot\n"
+	"missing or failed, or the history database could not be reached.\n";
 
 #define MAX_RUN_OPTS 256
 
@@ -65,6 +71,7 @@ struct plot_cli {
 	unsigned charts;     /* 1 << GP_* asked for; 0: all with data */
 	int all;             /* --all: every chart with data, whatever else was asked */
 	const char *output, *script_dir, *rules_path;
+	const char *history, *db; /* --history SERIES, --db SPEC */
 	struct gp_opts gp;
 	struct an_opts an;
 	int threads, quiet;
@@ -85,6 +92,8 @@ enum {
 	OPT_LABEL,
 	OPT_PARAM,
 	OPT_LOSS,
+	OPT_HISTORY,
+	OPT_DB,
 	OPT_VERSION,
 };
 
@@ -167,6 +176,8 @@ static int parse_args(struct plot_cli *c, int argc, char **argv)
 		{ "timeline", no_argument, NULL, OPT_CHART + GP_TIMELINE },
 		{ "memory", no_argument, NULL, OPT_CHART + GP_MEMORY },
 		{ "all", no_argument, NULL, OPT_ALL },
+		{ "history", required_argument, NULL, OPT_HISTORY },
+		{ "db", required_argument, NULL, OPT_DB },
 		{ "output", required_argument, NULL, 'o' },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "title", required_argument, NULL, OPT_TITLE },
@@ -192,6 +203,12 @@ static int parse_args(struct plot_cli *c, int argc, char **argv)
 		switch (opt) {
 		case OPT_ALL:
 			c->all = 1;
+			break;
+		case OPT_HISTORY:
+			c->history = optarg;
+			break;
+		case OPT_DB:
+			c->db = optarg;
 			break;
 		case 'o':
 			c->output = optarg;
@@ -330,7 +347,7 @@ static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m
 {
 	struct strbuf err = STRBUF_INIT;
 	struct tp_rules *rules = NULL;
-	an_model_init(m, c->an.loss_threshold);
+	m->loss_threshold = c->an.loss_threshold;
 	if (c->rules_path && !(rules = tp_rules_load(c->rules_path, &err))) {
 		tp_error(TOOL, "%s", err.buf);
 		strbuf_release(&err);
@@ -356,6 +373,33 @@ static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m
 	return -1;
 }
 
+/* --history SERIES: the trend of the stored runs; returns -1 to go on, else the exit code. */
+static int load_history(struct plot_cli *c, struct report *rep)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct hdb *db;
+	struct cp_opts o;
+	size_t n = 0;
+	int rc = -1;
+	cp_opts_default(&o);
+	int st = hs_open(c->db, 0, &db, &err);
+	if (st == HDB_OK) {
+		st = hs_view_trend(db, c->history, &o, rep, &n, &err);
+		hdb_close(db);
+	}
+	if (st != HDB_OK) {
+		tp_error(TOOL, "%s", err.buf);
+		rc = st == HDB_CORRUPT || st == HDB_SCHEMA ? TP_EXIT_INPUT : TP_EXIT_INTERNAL;
+	} else if (!n) {
+		tp_error(TOOL, "no stored run carries a series '%s' (see 'tprof history series')", c->history);
+		rc = TP_EXIT_INPUT;
+	}
+	c->charts = 1u << GP_TREND;
+	c->all = 0;
+	strbuf_release(&err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct plot_cli c;
@@ -375,7 +419,13 @@ int main(int argc, char **argv)
 	double values[MAX_RUN_OPTS];
 	const char *labels[MAX_RUN_OPTS];
 	report_init(&rep);
-	rc = load(&c, argv + optind, argc - optind, &model, &rep, values);
+	if (c.history && optind < argc) {
+		tp_error(TOOL, "--history reads the stored runs: give no FILE");
+		report_free(&rep);
+		return TP_EXIT_INPUT;
+	}
+	an_model_init(&model, NAN);
+	rc = c.history ? load_history(&c, &rep) : load(&c, argv + optind, argc - optind, &model, &rep, values);
 	if (rc < 0) {
 		size_t n = model.nruns < MAX_RUN_OPTS ? model.nruns : MAX_RUN_OPTS;
 		for (size_t i = 0; i < n; i++)

@@ -605,6 +605,53 @@ Test(cli, exit_codes)
 	tu_rmtree(dir);
 }
 
+/* tprof-analyze --history and tprof-plot --history read what tprof-history stored. */
+Test(cli, analyze_and_plot_history)
+{
+	char *dir = tu_tmpdir("history");
+	struct strbuf db = STRBUF_INIT, cmd = STRBUF_INIT;
+	strbuf_addf(&db, "%s/h.db", dir);
+	for (int i = 0; i < 12; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "s%02d.log", i);
+		char *p = write_log(dir, name, i < 6 ? 0.5 : 0.6, (uint64_t)i + 1);
+		strbuf_addf(&cmd, " '%s'", p);
+		free(p);
+	}
+	char *now = write_log(dir, "now.log", 0.7, 99);
+	struct tu_result r = tu_run("$B/tprof-history --db '%s' add -q --label nightly%s", db.buf, cmd.buf);
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze -q --db '%s' --label nightly --history=5 -f json '%s'", db.buf, now);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "\"history-slower\""), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "slower than all of them"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "last 5 runs labelled 'nightly'"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze -q --db '%s' --history '%s'", db.buf, now);
+	cr_expect_eq(r.status, 2, "--history without --label");
+	tu_result_free(&r);
+	/* the chart's script: one change point, at the 7th run */
+	r = tu_run("$B/tprof-plot --db '%s' --history 'batch time' --script '%s/gp' -o '%s/t.svg'; "
+		   "grep -c 'set arrow from' '%s/gp/trend.gp'; grep -o 'set arrow from [0-9]*' '%s/gp/trend.gp'",
+		   db.buf, dir, dir, dir, dir);
+	cr_expect(strstr(r.out.buf, "1\nset arrow from 7\n"), "%s %s", r.out.buf, r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-plot --db '%s' --history 'no such series' -o '%s/t.svg'", db.buf, dir);
+	cr_expect_eq(r.status, 2, "%s", r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-history --db '%s' regressions -f csv", db.buf);
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out.buf, "regressions,regressions,1,from_run,,nightly\r\n"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "regressions,regressions,1,run_id,,7\r\n"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "regressions,regressions,1,direction,,slower\r\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	free(now);
+	strbuf_release(&db);
+	strbuf_release(&cmd);
+	tu_rmtree(dir);
+}
+
 /* ---- the throwaway PostgreSQL server ---- */
 
 /* Runs argv-like shell text as the server's user (nobody when root). */
