@@ -104,9 +104,9 @@ int hs_view_trend(struct hdb *db, const char *series, const struct cp_opts *o, s
 		if (!starts)
 			continue;
 		report_finding(rep, cp[next].change > 0 ? SEV_WARNING : SEV_INFO, "trend", "change-point", name,
-			       t.runs[i].path, 0, NULL, "%s: %+.1f%% from run %s on (mean %.4g -> %.4g %s, p = %.3g)",
-			       series, 100 * cp[next].change, name, cp[next].mean_before, cp[next].mean_after, u,
-			       cp[next].p);
+			       t.runs[i].path, 0, NULL, "%s: %+.1f%% from run %s (id %lld) on (mean %.4g -> %.4g %s, p = %.3g)",
+			       series, 100 * cp[next].change, name, (long long)t.runs[i].id, cp[next].mean_before,
+			       cp[next].mean_after, u, cp[next].p);
 		next++;
 	}
 	if (!k)
@@ -203,8 +203,9 @@ int hs_view_regressions(struct hdb *db, const struct cp_opts *o, struct report *
 			rt_num(t, (double)c->runs, 0);
 			if (c->change > 0)
 				report_finding(rep, SEV_WARNING, "regressions", "regression", c->run, NULL, 0, NULL,
-					       "%s got %.1f%% slower from run %s on (%.4g -> %.4g %s, p = %.3g)", c->series,
-					       100 * c->change, c->run, c->before, c->after, c->unit, c->p);
+					       "%s got %.1f%% slower from run %s (id %lld) on (%.4g -> %.4g %s, p = %.3g)",
+					       c->series, 100 * c->change, c->run, (long long)c->run_id, c->before, c->after,
+					       c->unit, c->p);
 		}
 		if (!n)
 			report_finding(rep, SEV_INFO, "regressions", "no-change", NULL, NULL, 0, NULL,

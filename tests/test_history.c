@@ -652,6 +652,45 @@ Test(cli, analyze_and_plot_history)
 	tu_rmtree(dir);
 }
 
+/* scripts/history-cluster.sh: the local and Slurm modes store every listed log once. */
+Test(cli, cluster_script)
+{
+	char *dir = tu_tmpdir("history");
+	struct strbuf list = STRBUF_INIT;
+	for (int i = 0; i < 12; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "n%02d.log", i);
+		char *p = write_log(dir, name, 0.5, (uint64_t)i + 7);
+		strbuf_addf(&list, "%s\n%s\n", p, p); /* every log twice */
+		free(p);
+	}
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/list.txt", dir);
+	FILE *fp = fopen(path.buf, "w");
+	cr_assert(fp);
+	fputs(list.buf, fp);
+	cr_assert_eq(fclose(fp), 0);
+	struct tu_result r = tu_run("TPROF=$B/tprof TPROF_DB='%s/a.db' sh scripts/history-cluster.sh local '%s' 4 "
+				    "--label cluster && $B/tprof-history --db '%s/a.db' list -f csv | grep -c ',id,'",
+				    dir, path.buf, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "\n12\n") || !strncmp(r.out.buf, "12\n", 3), "12 runs: %s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("for t in 3 4 5; do SLURM_ARRAY_TASK_ID=$t SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_COUNT=3 "
+		   "TPROF=$B/tprof TPROF_DB='%s/b.db' sh scripts/history-cluster.sh slurm '%s' >/dev/null || exit 1; "
+		   "done; $B/tprof-history --db '%s/b.db' list -f csv | grep -c ',id,'",
+		   dir, path.buf, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect_str_eq(r.out.buf, "12\n");
+	tu_result_free(&r);
+	r = tu_run("sh scripts/history-cluster.sh slurm '%s'", path.buf);
+	cr_expect_neq(r.status, 0, "slurm mode outside a job array fails");
+	tu_result_free(&r);
+	strbuf_release(&list);
+	strbuf_release(&path);
+	tu_rmtree(dir);
+}
+
 /* ---- the throwaway PostgreSQL server ---- */
 
 /* Runs argv-like shell text as the server's user (nobody when root). */
