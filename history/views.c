@@ -209,7 +209,8 @@ int hs_view_regressions(struct hdb *db, const struct cp_opts *o, struct report *
 		}
 		if (!n)
 			report_finding(rep, SEV_INFO, "regressions", "no-change", NULL, NULL, 0, NULL,
-				       "no change point in any of %zu series (E-Divisive, alpha %g)", nm.n, o->alpha);
+				       "no change point in any of %zu series stored in %s (E-Divisive, alpha %g)", nm.n,
+				       db->where, o->alpha);
 	}
 	for (size_t i = 0; i < nm.n; i++)
 		free(nm.v[i]);
@@ -240,7 +241,14 @@ int hs_view_list(struct hdb *db, const char *label, struct report *rep, struct s
 {
 	report_section(rep, "runs", "Run history");
 	struct rtable *t = report_table(rep, "runs", "runs", "Runs stored", "id,added,label,file,size:B,records,hash");
-	return hs_runs(db, label, list_row, t, err);
+	int st = hs_runs(db, label, list_row, t, err);
+	if (st == HDB_OK && !t->nrows && label)
+		report_finding(rep, SEV_INFO, "runs", "history-empty", label, NULL, 0, NULL, "no run labelled '%s' in %s",
+			       label, db->where);
+	else if (st == HDB_OK && !t->nrows)
+		report_finding(rep, SEV_INFO, "runs", "history-empty", NULL, NULL, 0, NULL,
+			       "no run stored in %s (add one with 'tprof history add LOG')", db->where);
+	return st;
 }
 
 struct show_ctx {

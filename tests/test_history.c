@@ -466,6 +466,38 @@ BOTH(concurrent_adds)
 	where_free(&w);
 }
 
+/* 8 processes open a database nobody created yet: one creates the schema, none fails. */
+BOTH(concurrent_first_open)
+{
+	struct where w;
+	where_init(&w, backend, "concurrent_first_open");
+	pid_t pids[NPROC];
+	for (int k = 0; k < NPROC; k++) {
+		fflush(NULL);
+		pids[k] = fork();
+		cr_assert(pids[k] >= 0);
+		if (pids[k] == 0) {
+			struct hdb *c;
+			struct strbuf err = STRBUF_INIT;
+			int st = hs_open(w.spec, 0, &c, &err);
+			if (st != HDB_OK)
+				fprintf(stderr, "opener %d: %s\n", k, err.buf);
+			else
+				hdb_close(c);
+			_exit(st);
+		}
+	}
+	for (int k = 0; k < NPROC; k++) {
+		int status;
+		cr_assert_eq(waitpid(pids[k], &status, 0), pids[k]);
+		cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == HDB_OK, "opener %d: status %d", k, status);
+	}
+	struct hdb *db = open_ok(&w);
+	cr_expect_eq(query_int(db, "SELECT count(*) FROM tprof_schema"), 1, "one version row");
+	hdb_close(db);
+	where_free(&w);
+}
+
 BOTH(killed_add_leaves_nothing)
 {
 	struct where w;
