@@ -168,10 +168,11 @@ static int find_run(struct hdb *db, const char *arg, struct hs_run *r)
 	return rc;
 }
 
-static void series_name(void *ctx, const char *name)
+static void series_name(void *ctx, const char *name, int64_t runs)
 {
 	struct rtable *t = ctx;
 	rt_text(t, name);
+	rt_num(t, (double)runs, 0);
 }
 
 /* The commands that answer with a report. */
@@ -187,7 +188,7 @@ static int cmd_report(const struct cli *c, struct hdb *db, const char *cmd, char
 		st = hs_view_list(db, c->label, &rep, &err);
 	} else if (!strcmp(cmd, "series")) {
 		report_section(&rep, "series", "Run history");
-		st = hs_series_names(db, series_name, report_table(&rep, "series", "series", "Series stored", "series"),
+		st = hs_series_names(db, series_name, report_table(&rep, "series", "series", "Series stored", "series,runs"),
 				     &err);
 	} else if (!strcmp(cmd, "show")) {
 		if (!(rc = find_run(db, args[0], &a)))

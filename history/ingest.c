@@ -121,8 +121,9 @@ int hs_ingest(struct hdb *db, const char *path, const struct hs_add_opts *o, int
 	report_init(&rep);
 	an_analyze(&m, &ao, &rep);
 	gather(run, &rep, o->records, &g, &in);
+	char *abs = realpath(path, NULL); /* a path other machines of a team can read */
 	in.hash = hash;
-	in.path = path;
+	in.path = abs ? abs : path;
 	in.label = o->label;
 	in.added = o->added;
 	in.records = total_records(run);
@@ -130,6 +131,7 @@ int hs_ingest(struct hdb *db, const char *path, const struct hs_add_opts *o, int
 	in.meta = o->meta;
 	in.nmeta = o->nmeta;
 	int st = hs_add(db, &in, id, existed, err);
+	free(abs);
 	gathered_free(&g);
 	report_free(&rep);
 	an_model_free(&m);

@@ -394,14 +394,14 @@ struct names_ctx {
 static int each_name(void *ctx, const struct hdb_row *row)
 {
 	struct names_ctx *c = ctx;
-	c->fn(c->ctx, hdb_text(row, 0));
+	c->fn(c->ctx, hdb_text(row, 0), hdb_int(row, 1));
 	return 0;
 }
 
 int hs_series_names(struct hdb *db, hs_name_fn fn, void *ctx, struct strbuf *err)
 {
 	struct names_ctx c = { fn, ctx };
-	return hdb_exec(db, "SELECT DISTINCT name FROM series ORDER BY name", NULL, 0, each_name, &c, err);
+	return hdb_exec(db, "SELECT name, count(*) FROM series GROUP BY name ORDER BY name", NULL, 0, each_name, &c, err);
 }
 
 int hs_count(struct hdb *db, int64_t *n, struct strbuf *err)

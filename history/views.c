@@ -130,8 +130,9 @@ struct names {
 	size_t n, alloc;
 };
 
-static void add_name(void *ctx, const char *name)
+static void add_name(void *ctx, const char *name, int64_t runs)
 {
+	(void)runs;
 	struct names *nm = ctx;
 	ALLOC_GROW(nm->v, nm->n + 1, nm->alloc);
 	nm->v[nm->n++] = xstrdup(name ? name : "");
