@@ -386,6 +386,26 @@ int hs_trend(struct hdb *db, const char *series, hs_point_fn fn, void *ctx, stru
 			&p, 1, each_point, &c, err);
 }
 
+struct values_ctx {
+	hs_value_fn fn;
+	void *ctx;
+};
+
+static int each_value(void *ctx, const struct hdb_row *row)
+{
+	struct values_ctx *c = ctx;
+	c->fn(c->ctx, hdb_int(row, 0), hdb_double(row, 1), hdb_text(row, 2));
+	return 0;
+}
+
+int hs_values(struct hdb *db, const char *series, hs_value_fn fn, void *ctx, struct strbuf *err)
+{
+	struct values_ctx c = { fn, ctx };
+	struct hdb_val p = HV_S(series);
+	return hdb_exec(db, "SELECT run_id, value, unit FROM series WHERE name = ? ORDER BY run_id", &p, 1, each_value,
+			&c, err);
+}
+
 struct names_ctx {
 	hs_name_fn fn;
 	void *ctx;

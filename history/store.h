@@ -105,6 +105,10 @@ int hs_detail(struct hdb *db, int64_t id, const struct hs_detail_fns *f, struct 
 typedef void (*hs_point_fn)(void *ctx, const struct hs_run *r, const struct an_summary *s);
 int hs_trend(struct hdb *db, const char *series, hs_point_fn fn, void *ctx, struct strbuf *err);
 
+/* One series' compared value per run, oldest first: 16 bytes a run for the change-point search. */
+typedef void (*hs_value_fn)(void *ctx, int64_t run_id, double value, const char *unit);
+int hs_values(struct hdb *db, const char *series, hs_value_fn fn, void *ctx, struct strbuf *err);
+
 /* Every series name, sorted, with the number of runs that have it. */
 typedef void (*hs_name_fn)(void *ctx, const char *name, int64_t runs);
 int hs_series_names(struct hdb *db, hs_name_fn fn, void *ctx, struct strbuf *err);

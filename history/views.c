@@ -146,30 +146,59 @@ static int by_score(const void *a, const void *b)
 	return strcmp(x->series, y->series);
 }
 
-/* The change points of one series appended to *ch. */
+/* One series as the change-point search needs it: run ids and values only. */
+struct values {
+	int64_t *id;
+	double *x;
+	size_t n, alloc;
+	char unit[8];
+};
+
+static void add_value(void *ctx, int64_t run_id, double value, const char *unit)
+{
+	struct values *v = ctx;
+	if (!v->n && unit)
+		snprintf(v->unit, sizeof(v->unit), "%s", unit);
+	if (!isfinite(value))
+		return;
+	if (v->n == v->alloc) {
+		v->alloc = v->alloc ? 2 * v->alloc : 256;
+		v->id = xrealloc(v->id, v->alloc * sizeof(*v->id));
+		v->x = xrealloc(v->x, v->alloc * sizeof(*v->x));
+	}
+	v->id[v->n] = run_id;
+	v->x[v->n++] = value;
+}
+
+/* The change points of one series appended to *ch; the runs are named only where one starts. */
 static int series_changes(struct hdb *db, const char *name, const struct cp_opts *o, struct change **ch, size_t *n,
 			  size_t *alloc, struct strbuf *err)
 {
-	struct hs_trend_pts t;
+	struct values v = { 0 };
 	struct cp_point cp[MAX_CHANGES];
-	int st = hs_trend_load(db, name, &t, err);
-	size_t k = st == HDB_OK ? hs_trend_changes(&t, o, cp, MAX_CHANGES) : 0;
-	for (size_t i = 0; i < k; i++) {
+	int st = hs_values(db, name, add_value, &v, err);
+	size_t k = st == HDB_OK ? cp_edivisive(v.x, v.n, o, cp, MAX_CHANGES) : 0;
+	for (size_t i = 0; i < k && st == HDB_OK; i++) {
+		struct hs_run r;
+		char id[32];
+		snprintf(id, sizeof(id), "%lld", (long long)v.id[cp[i].index]);
+		st = hs_find(db, id, &r, err);
 		ALLOC_GROW(*ch, *n + 1, *alloc);
 		struct change *c = &(*ch)[(*n)++];
 		memset(c, 0, sizeof(*c));
 		snprintf(c->series, sizeof(c->series), "%s", name);
-		snprintf(c->unit, sizeof(c->unit), "%s", t.s[cp[i].index].unit);
-		hs_run_name(&t.runs[cp[i].index], c->run, sizeof(c->run));
-		c->run_id = t.runs[cp[i].index].id;
+		snprintf(c->unit, sizeof(c->unit), "%s", v.unit);
+		hs_run_name(&r, c->run, sizeof(c->run));
+		c->run_id = v.id[cp[i].index];
 		c->before = cp[i].mean_before;
 		c->after = cp[i].mean_after;
 		c->change = cp[i].change;
 		c->p = cp[i].p;
 		c->score = isnan(c->change) ? 0 : fabs(c->change) * (1 - c->p);
-		c->runs = t.n;
+		c->runs = v.n;
 	}
-	hs_trend_free(&t);
+	free(v.id);
+	free(v.x);
 	return st;
 }
 

@@ -67,7 +67,8 @@ static void where_init(struct where *w, const char *backend, const char *test)
 	}
 	if (!getenv(PG_ENV) || !*getenv(PG_ENV)) {
 		tu_rmtree(w->dir);
-		cr_skip_test("skipped: no PostgreSQL server binaries (/usr/lib/postgresql/*/bin)");
+		cr_skip_test("skipped: no throwaway PostgreSQL server (no binaries in /usr/lib/postgresql/*/bin, "
+			     "or it did not start)");
 	}
 	/* identifiers cannot be bound; test names are fixed in this file */
 	char sql[256];
