@@ -152,7 +152,7 @@ static const struct hdb_ops pg_ops = {
 	"postgresql", "BIGSERIAL PRIMARY KEY", p_exec, p_begin, p_lock_schema, p_text, p_null, p_int, p_double, p_close,
 };
 
-/* The URI for messages: the password, if any, replaced by "***". */
+/* The URI for messages: a password (user:PASSWORD@ or password=PASSWORD) replaced by "***". */
 static char *redact(const char *uri)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -161,10 +161,15 @@ static char *redact(const char *uri)
 	if (colon && at) {
 		strbuf_add(&sb, uri, (size_t)(colon - uri) + 1);
 		strbuf_addstr(&sb, "***");
-		strbuf_addstr(&sb, at);
-	} else {
-		strbuf_addstr(&sb, uri);
+		uri = at;
 	}
+	const char *pw = strstr(uri, "password=");
+	if (pw) {
+		strbuf_add(&sb, uri, (size_t)(pw - uri) + 9);
+		strbuf_addstr(&sb, "***");
+		uri = pw + 9 + strcspn(pw + 9, "&");
+	}
+	strbuf_addstr(&sb, uri);
 	return sb.buf;
 }
 

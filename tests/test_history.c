@@ -593,6 +593,31 @@ Test(sqlite, locked_file)
 	where_free(&w);
 }
 
+/* --records keeps at most HS_MAX_SAMPLES values of a series. */
+Test(sqlite, records_bounded)
+{
+	struct where w;
+	where_init(&w, "sqlite", "records");
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	strbuf_addf(&path, "%s/long.log", w.dir);
+	FILE *fp = fopen(path.buf, "w");
+	cr_assert(fp);
+	for (int i = 0; i < 700; i++)
+		fprintf(fp, "  Batch %d: %.3fs, GPU 23.1MB, CPU 1648.9MB, loss=0.01\n", i, 0.5 + 0.001 * (i % 10));
+	cr_assert_eq(fclose(fp), 0);
+	struct hdb *db = open_ok(&w);
+	struct hs_add_opts o = { "test", NULL, NULL, 0, 1, 1, 1, NULL, 1700000000 };
+	int64_t id;
+	int existed;
+	cr_assert_eq(hs_ingest(db, path.buf, &o, &id, &existed, &err), HDB_OK, "%s", err.buf);
+	cr_expect_eq(query_int(db, "SELECT count(*) FROM samples WHERE name = 'batch time'"), HS_MAX_SAMPLES);
+	cr_expect_eq(query_int(db, "SELECT n FROM series WHERE name = 'batch time'"), 700, "the summary has them all");
+	hdb_close(db);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	where_free(&w);
+}
+
 Test(pg, unreachable_server)
 {
 	struct hdb *db;
@@ -601,6 +626,10 @@ Test(pg, unreachable_server)
 		     HDB_CONNECT);
 	cr_expect(strstr(err.buf, "nonexistent-dir"), "%s", err.buf);
 	cr_expect(!strstr(err.buf, "secret"), "the password is not shown: %s", err.buf);
+	strbuf_reset(&err);
+	cr_expect_eq(hs_open("postgresql:///x?host=/nonexistent-dir&password=hidden&connect_timeout=2", 0, &db, &err),
+		     HDB_CONNECT);
+	cr_expect(!strstr(err.buf, "hidden") && strstr(err.buf, "password=***&connect_timeout=2"), "%s", err.buf);
 	strbuf_release(&err);
 }
 
