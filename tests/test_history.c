@@ -12,9 +12,12 @@
  * a run and all it holds; a 10 % step over 24 runs is reported by
  * `regressions` from the run where it starts; the comparison of two
  * stored runs; 8 processes adding the same 200 logs at once store each
- * exactly once; a killed add leaves nothing; a corrupt file, a newer
- * schema, a locked file and an unreachable server are told apart; the
- * CLI's exit codes for them.
+ * exactly once, and 8 opening a fresh database create one schema; a
+ * killed add leaves nothing; --records keeps at most 512 values; a
+ * corrupt file, a newer schema, a locked file and an unreachable server
+ * (its password hidden) are told apart; the CLI's exit codes for them;
+ * tprof-analyze --history and tprof-plot --history on what was stored;
+ * scripts/history-cluster.sh in its local and Slurm modes.
  */
 #include <criterion/criterion.h>
 
