@@ -702,6 +702,11 @@ Test(cli, analyze_and_plot_history)
 		   db.buf, dir, dir, dir, dir);
 	cr_expect(strstr(r.out.buf, "1\nset arrow from 7\n"), "%s %s", r.out.buf, r.err.buf);
 	tu_result_free(&r);
+	/* the HTML report of a trend carries its chart (where gnuplot is installed) */
+	r = tu_run("command -v gnuplot >/dev/null || exit 77; $B/tprof-history --db '%s' trend 'batch time' "
+		   "-o '%s/t.html' && grep -c 'id=\"chart-trend\"' '%s/t.html'", db.buf, dir, dir);
+	cr_expect(r.status == 77 || !strcmp(r.out.buf, "1\n"), "%d %s %s", r.status, r.out.buf, r.err.buf);
+	tu_result_free(&r);
 	r = tu_run("$B/tprof-plot --db '%s' --history 'no such series' -o '%s/t.svg'", db.buf, dir);
 	cr_expect_eq(r.status, 2, "%s", r.err.buf);
 	tu_result_free(&r);
