@@ -71,7 +71,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # Every tool links every layer: an archive only contributes the objects a
 # tool uses, so tprof-parse gets no analysis code.
-LAYER_LIBS := $(LIBCLI) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
+LAYER_LIBS := $(LIBCLI) $(LIBHISTORY) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
 TEST_LIBDEPS := $(LAYER_LIBS)
 
 .PHONY: all deps demo check test install uninstall clean bench

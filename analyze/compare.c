@@ -344,16 +344,9 @@ void an_scaling(const struct an_model *m, const struct an_opts *o, struct report
 
 /* ---- run comparison ---- */
 
-struct item {
-	char name[192];
-	const char *unit;
-	double value;                 /* seconds / ms summary */
-	const struct tp_series *s;    /* samples, or NULL */
-};
-
 #define MAX_ITEMS 2048
 
-static size_t run_items(const struct an_run *run, struct item *v, size_t max)
+size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < run->stages.n && n < max; i++) {
@@ -432,87 +425,102 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 	return n;
 }
 
+/* Emits one row of the comparison table (created on first use) and its finding; 1 if the gate tripped. */
+int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *o, const struct an_cmp_row *c)
+{
+	if (!*t)
+		*t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
+				  "item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
+	double ratio = c->base > 0 ? c->value / c->base : NAN;
+	double change = 100 * (ratio - 1), p = c->p;
+	const char *verdict;
+	if (!c->samples)
+		verdict = "no samples: cannot tell";
+	else if (isnan(p))
+		verdict = "cannot tell";
+	else if (p < o->alpha)
+		verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
+	else
+		verdict = "no significant change";
+	rt_text(*t, c->name);
+	rt_text(*t, c->unit);
+	rt_text(*t, c->base_label);
+	rt_num(*t, c->base, 4);
+	rt_text(*t, c->label);
+	rt_num(*t, c->value, 4);
+	rt_num(*t, ratio, 3);
+	rt_num(*t, change, 1);
+	rt_num(*t, p, -1);
+	rt_text(*t, verdict);
+	if (!c->samples || isnan(p) || p >= o->alpha)
+		return 0;
+	if (!isnan(o->fail_regression_pct) && change > o->fail_regression_pct) {
+		report_finding(rep, SEV_CRITICAL, "compare", "regression", c->label, c->file, 0, NULL,
+			       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, %s)", c->name, change,
+			       c->label, c->base_label, p, c->test);
+		return 1;
+	}
+	if (fabs(change) >= 1)
+		report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare", ratio > 1 ? "slower" : "faster",
+			       c->label, c->file, 0, NULL, "%s: %s is %.1f%% %s than %s (p = %.2g, %s)", c->name,
+			       c->label, fabs(change), ratio > 1 ? "slower" : "faster", c->base_label, p, c->test);
+	return 0;
+}
+
+/* The closing row: geometric mean of the ratios of one run against the first. */
+void an_compare_geomean(struct rtable *t, const char *base_label, const char *label, double logsum, size_t nlog)
+{
+	if (!t || !nlog)
+		return;
+	double g = exp(logsum / (double)nlog);
+	rt_text(t, "(geometric mean of ratios)");
+	rt_text(t, "");
+	rt_text(t, base_label);
+	rt_empty(t);
+	rt_text(t, label);
+	rt_empty(t);
+	rt_num(t, g, 3);
+	rt_num(t, 100 * (g - 1), 1);
+	rt_empty(t);
+	rt_text(t, g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+}
+
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	if (m->nruns < 2)
 		return 0;
 	report_section(rep, "compare", "Run comparison");
-	struct item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
+	struct an_item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
 	const struct an_run *r0 = m->runs[0];
-	size_t nb = run_items(r0, base, MAX_ITEMS);
+	size_t nb = an_run_items(r0, base, MAX_ITEMS);
 	struct rtable *t = NULL;
 	int gate = 0;
 	for (size_t r = 1; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		size_t no = run_items(run, other, MAX_ITEMS);
+		size_t no = an_run_items(run, other, MAX_ITEMS);
 		double logsum = 0;
 		size_t nlog = 0;
 		for (size_t i = 0; i < nb; i++) {
-			const struct item *b = &base[i], *x = NULL;
+			const struct an_item *b = &base[i], *x = NULL;
 			for (size_t k = 0; k < no && !x; k++)
 				if (!strcmp(other[k].name, b->name))
 					x = &other[k];
 			if (!x)
 				continue;
-			if (!t)
-				t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
-						 "item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
-			double ratio = b->value > 0 ? x->value / b->value : NAN;
-			double change = 100 * (ratio - 1);
-			double p = NAN;
-			const char *verdict;
+			struct an_cmp_row c = { b->name, b->unit, r0->label, run->label, run->file, b->value, x->value,
+						NAN, 0, "Mann-Whitney U" };
 			if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
 				double eff;
-				p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
-				if (isnan(p))
-					verdict = "cannot tell";
-				else if (p < o->alpha)
-					verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
-				else
-					verdict = "no significant change";
-			} else {
-				verdict = "no samples: cannot tell";
+				c.samples = 1;
+				c.p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
 			}
-			if (!isnan(ratio) && ratio > 0) {
-				logsum += log(ratio);
+			gate |= an_compare_row(rep, &t, o, &c);
+			if (b->value > 0 && x->value > 0) {
+				logsum += log(x->value / b->value);
 				nlog++;
 			}
-			rt_text(t, b->name);
-			rt_text(t, b->unit);
-			rt_text(t, r0->label);
-			rt_num(t, b->value, 4);
-			rt_text(t, run->label);
-			rt_num(t, x->value, 4);
-			rt_num(t, ratio, 3);
-			rt_num(t, change, 1);
-			rt_num(t, p, -1);
-			rt_text(t, verdict);
-			if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha &&
-			    change > o->fail_regression_pct) {
-				gate = 1;
-				report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
-					       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, Mann-Whitney U)",
-					       b->name, change, run->label, r0->label, p);
-			} else if (!isnan(p) && p < o->alpha && fabs(change) >= 1) {
-				report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare",
-					       ratio > 1 ? "slower" : "faster", run->label, run->file, 0, NULL,
-					       "%s: %s is %.1f%% %s than %s (p = %.2g, Mann-Whitney U)", b->name,
-					       run->label, fabs(change), ratio > 1 ? "slower" : "faster", r0->label, p);
-			}
 		}
-		if (nlog) {
-			double g = exp(logsum / (double)nlog);
-			rt_text(t, "(geometric mean of ratios)");
-			rt_text(t, "");
-			rt_text(t, r0->label);
-			rt_empty(t);
-			rt_text(t, run->label);
-			rt_empty(t);
-			rt_num(t, g, 3);
-			rt_num(t, 100 * (g - 1), 1);
-			rt_empty(t);
-			rt_text(t, g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
-		}
+		an_compare_geomean(t, r0->label, run->label, logsum, nlog);
 	}
 	free(base);
 	free(other);
