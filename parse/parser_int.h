@@ -93,6 +93,11 @@ const char *find_str(const char *s, const char *e, const char *lit);
 int is_separator_line(const char *t, const char *e, char c);
 const char *parse_iso_ts(const char *p, const char *e, char out[40]);
 
+/* prefix.c: strips a logging library's prefix at t (Python logging's
+ * common formats, loguru, rich, absl, transformers); may move *e back (rich
+ * prints the caller at the right edge) and set p->cur_ts. */
+const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e);
+
 /* lines.c: one-line formats; returns 1 if the segment was consumed. */
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
 /* Rows that are also blocks' rows: metric lines (step from blk if any) and
