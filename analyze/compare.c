@@ -67,8 +67,10 @@ static void printed_speedups(struct report *rep, const struct an_run *run)
 					"run,name,printed:x,baseline,baseline_s:s,line");
 	for (size_t i = 0; i < run->speedups.n; i++) {
 		const struct an_nums *x = an_map_at(&run->speedups, i);
+		const char *key = an_map_key(&run->speedups, i);
+		const char *name = strrchr(key, '\x1f');
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->speedups, i));
+		rt_text(t, name ? name + 1 : key);
 		rt_num(t, (x->has & (1u << S_SPD_FACTOR)) ? x->num[S_SPD_FACTOR] : NAN, 2);
 		rt_text(t, x->text[0] ? x->text : NULL);
 		rt_num(t, (x->has & (1u << S_SPD_BASELINE_S)) ? x->num[S_SPD_BASELINE_S] : NAN, 2);

@@ -90,13 +90,28 @@ static void ts_before(struct tp_parser *p, const struct seg *sg, const char *mar
 	}
 }
 
+static void read_stage(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e);
+
+/* "=== TRAINING PIPELINE START ===": a banner, framed by '=' or '-' runs. */
+static int is_banner(const char *t, const char *e)
+{
+	e = trim_end(t, e);
+	return e - t >= 6 && (t[0] == '=' || t[0] == '-') && t[1] == t[0] && t[2] == t[0] &&
+	       e[-1] == t[0] && e[-2] == t[0] && e[-3] == t[0];
+}
+
 static void read_timing(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e)
 {
 	double sec;
 	const char *after;
 	const char *c = split_name_duration(t, e, 0, &sec, &after);
 	if (!c || c == t) {
-		tp_warn(p, "[TIMING] line without a readable 'name: duration'");
+		/* Graph-LLaVA's TimeProfiler opens the run with
+		 * "[TIMING] === TRAINING PIPELINE START ===": a stage marker */
+		if (is_banner(t, e))
+			read_stage(p, rs, t, e);
+		else
+			tp_warn(p, "[TIMING] line without a readable 'name: duration'");
 		return;
 	}
 	struct tp_record r;
@@ -339,16 +354,25 @@ static int read_batch_timing(struct tp_parser *p, struct rank_state *rs, const c
 	return 1;
 }
 
+/* The first ':' followed (after blanks) by lit: names may hold colons
+ * ("Epoch 1: forward: avg=…"), the value part never starts with one. */
+static const char *colon_before(const char *t, const char *e, const char *lit)
+{
+	size_t n = strlen(lit);
+	for (const char *c = find_byte(t, e, ':'); c; c = find_byte(c + 1, e, ':'))
+		if (tp_eat_n(tp_skip_blanks(c + 1, e), e, lit, n))
+			return c;
+	return NULL;
+}
+
 /* "name: avg=0.0234s, total=2.34s, count=100" (003), inside or outside a block. */
 int tp_read_metric_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg,
 		       const struct block *blk)
 {
-	const char *c = find_byte(sg->t, sg->e, ':');
+	const char *c = colon_before(sg->t, sg->e, "avg=");
 	if (!c || c == sg->t)
 		return 0;
 	const char *q = tp_skip_blanks(c + 1, sg->e);
-	if (!TP_EAT(q, sg->e, "avg="))
-		return 0;
 	struct tp_record r;
 	double v;
 	tp_rec_init(p, &r, TP_METRIC);
@@ -523,12 +547,6 @@ int tp_read_meta_row(struct tp_parser *p, struct rank_state *rs, const struct se
 	}
 	tp_emit(p, rs, &r);
 	return 1;
-}
-
-static int ends_with(const char *s, const char *e, const char *lit)
-{
-	size_t n = strlen(lit);
-	return (size_t)(e - s) >= n && !memcmp(e - n, lit, n);
 }
 
 /* A plausible label for generic "Label: value" lines. */
@@ -729,11 +747,11 @@ static int generic_colon(struct tp_parser *p, struct rank_state *rs, const struc
 	const char *c = find_byte(t, e, ':');
 	if (!c || c == t)
 		return 0;
-	const char *ne = trim_end(t, c);
-	if (ends_with(t, ne, " complete"))
-		return read_complete(p, rs, t, c, e);
-	const char *q = tp_skip_blanks(c + 1, e);
-	if (TP_EAT(q, e, "avg="))
+	/* "Epoch 1: MLP training complete: 45.32s total": the name holds a colon */
+	for (const char *k = find_str(t, e, " complete:"); k; k = find_str(k + 1, e, " complete:"))
+		if (k > t && read_complete(p, rs, t, k + 9, e))
+			return 1;
+	if (colon_before(t, e, "avg="))
 		return tp_read_metric_row(p, rs, sg, NULL);
 	if (find_byte(t, c, '='))
 		return read_scaling(p, rs, t, c, e);
