@@ -384,6 +384,54 @@ static void clock_findings(struct report *rep, const struct an_run *run)
 			       (unsigned long long)(run->nclock - AN_MAX_CLOCK_ISSUES));
 }
 
+/* tprof's share of a printed table's row, in the first table that has it. */
+static double row_share(const struct an_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->tables.n; i++) {
+		const struct an_table *tab = an_map_at(&run->tables, i);
+		uint64_t tl;
+		double total = table_total(tab, &tl);
+		for (size_t k = 0; k < tab->rows.n && total > 0; k++) {
+			const struct an_row *row = an_map_at(&tab->rows, k);
+			if ((row->has & 1) && !strcmp(an_map_key(&tab->rows, k), name))
+				return 100 * row->seconds / total;
+		}
+	}
+	return NAN;
+}
+
+/*
+ * The conclusions seed 004's snippets print (meta records named as printed,
+ * parse/lines.c), beside tprof's own figure where it has one: the share of
+ * the named operation (the snippet rates each printed row; tprof sums the
+ * rows of one operation).
+ */
+static void printed_conclusions(struct report *rep, const struct an_run *run)
+{
+	static const char *const prefixes[] = { "BOTTLENECK: ", "Consider optimizing: ", "High variance",
+						"Optimal batch size", "Average batch time", "Min batch time",
+						"Max batch time" };
+	struct rtable *t = NULL;
+	for (size_t i = 0; i < run->meta.n; i++) {
+		const char *key = an_map_key(&run->meta, i);
+		const struct an_nums *x = an_map_at(&run->meta, i);
+		size_t k;
+		for (k = 0; k < ARRAY_SIZE(prefixes); k++)
+			if (!strncmp(key, prefixes[k], strlen(prefixes[k])))
+				break;
+		if (k == ARRAY_SIZE(prefixes) || !(x->has & 1))
+			continue;
+		if (!t)
+			t = report_table(rep, "bottlenecks", "printed-conclusions", "Conclusions printed in the log",
+					 "run,conclusion,printed,tprof_share:%,line");
+		rt_text(t, run->label);
+		rt_text(t, key);
+		rt_num(t, x->num[0], 3);
+		rt_num(t, k < 2 ? row_share(run, key + strlen(prefixes[k])) : NAN, 1);
+		rt_num(t, (double)x->line, 0);
+	}
+}
+
 /* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
 static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
 {
@@ -439,7 +487,9 @@ void an_breakdown(const struct an_model *m, const struct an_opts *o, struct repo
 			raw_vs_table(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
 		}
 		clock_findings(rep, run);
-		if (bottlenecks)
+		if (bottlenecks) {
 			table_bottlenecks(rep, o, run);
+			printed_conclusions(rep, run);
+		}
 	}
 }

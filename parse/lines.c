@@ -758,11 +758,86 @@ static int generic_colon(struct tp_parser *p, struct rank_state *rs, const struc
 	return read_labelled(p, rs, t, c, e);
 }
 
+/*
+ * The conclusions seed 004's analysis snippets print, as meta records named
+ * as printed (the number is the value):
+ *   ⚠️  BOTTLENECK: optimization (65.6%)      ⚡ Consider optimizing: op (23.0%)
+ *   ⚠️  High variance (2.5x) - investigate outliers!
+ *   Average batch time: 0.220s   Min batch time: …   Max batch time: …
+ *   Optimal batch size: 32 (1.234s)
+ */
+enum { CONC_PCT, CONC_TIMES, CONC_SECONDS, CONC_NUMBER };
+static const struct {
+	const char *lit;
+	int kind;
+} conclusions[] = {
+	{ "BOTTLENECK:", CONC_PCT },	      { "Consider optimizing:", CONC_PCT },
+	{ "High variance (", CONC_TIMES },    { "Average batch time:", CONC_SECONDS },
+	{ "Min batch time:", CONC_SECONDS },  { "Max batch time:", CONC_SECONDS },
+	{ "Optimal batch size:", CONC_NUMBER },
+};
+
+static int read_conclusion(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e)
+{
+	/* the snippets start with an emoji ("⚠️  ", "⚡ ") */
+	while (t < e && ((unsigned char)*t >= 0x80 || *t == ' '))
+		t++;
+	for (size_t i = 0; i < ARRAY_SIZE(conclusions); i++) {
+		const char *q = tp_eat(t, e, conclusions[i].lit), *x, *ne = NULL;
+		double v;
+		int ok = 0;
+		if (!q)
+			continue;
+		q = tp_skip_blanks(q, e);
+		switch (conclusions[i].kind) {
+		case CONC_PCT: {
+			const char *o = NULL;
+			for (const char *b = find_byte(q, e, '('); b; b = find_byte(b + 1, e, '('))
+				o = b;
+			ok = o && o > q && tp_read_number(o + 1, e, &v, &x) && x < e && *x == '%';
+			ne = o;
+			break;
+		}
+		case CONC_TIMES:
+			ok = tp_read_number(q, e, &v, &x) && x < e && (*x == 'x' || *x == 'X');
+			ne = trim_end(t, q - 1);
+			break;
+		case CONC_SECONDS:
+			ok = tp_read_duration(q, e, -1, &v, &x);
+			ne = q;
+			break;
+		case CONC_NUMBER:
+			ok = tp_read_number(q, e, &v, &x);
+			ne = q;
+			break;
+		}
+		if (!ok) {
+			tp_warn(p, "'%s' line without a readable value", conclusions[i].lit);
+			return 1;
+		}
+		ne = trim_end(t, ne);
+		if (ne > t && ne[-1] == ':')
+			ne--;
+		struct tp_record r;
+		tp_rec_init(p, &r, TP_META);
+		set_name(&r, t, ne);
+		tp_check_set(p, &r, S_META_VALUE, v, 0, "value");
+		tp_emit(p, rs, &r);
+		return 1;
+	}
+	return 0;
+}
+
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
 {
 	const char *t = sg->t, *e = sg->e;
 	if (bracket_markers(p, rs, sg))
 		return 1;
+	if ((unsigned char)*t >= 0x80 || *t == 'A' || *t == 'M' || *t == 'O' || *t == 'H' || *t == 'B' ||
+	    *t == 'C') {
+		if (read_conclusion(p, rs, t, e))
+			return 1;
+	}
 	switch (*t) {
 	case 'B':
 		if (TP_EAT(t, e, "Batch timing:"))
