@@ -14,3 +14,6 @@ $(OBJ)/golden/%: tests/golden/%.c
 golden: $(GOLDEN_BIN)
 	@mkdir -p tests/data/golden
 	$(Q)for g in $(GOLDEN_BIN); do $$g tests/data/golden || exit 1; done
+
+# the golden suites share tests/golden.h
+$(TEST_BIN): tests/golden.h
