@@ -21,13 +21,8 @@
  */
 #include <string.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "parser_int.h"
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 /* A logger name, module or file: no blanks and none of "[]|:". */
 static const char *name_token(const char *q, const char *e)
@@ -41,7 +36,7 @@ static const char *name_token(const char *q, const char *e)
 static const char *digits(const char *q, const char *e)
 {
 	const char *s = q;
-	while (q < e && is_digit(*q))
+	while (q < e && tp_is_digit(*q))
 		q++;
 	return q > s ? q : NULL;
 }
@@ -113,7 +108,7 @@ static const char *loguru(struct tp_parser *p, const char *t, const char **e)
 static const char *rich_caller(const char *t, const char *e)
 {
 	const char *q = e;
-	while (q > t && is_digit(q[-1]))
+	while (q > t && tp_is_digit(q[-1]))
 		q--;
 	if (q == e || q <= t || q[-1] != ':')
 		return NULL;
@@ -134,7 +129,7 @@ static const char *rich(struct tp_parser *p, const char *t, const char **e)
 	int timed = 0;
 	if (*q == '[') {
 		const char *r = q + 1;
-		while (r < *e && (is_digit(*r) || *r == ':' || *r == '/' || *r == ' ' || *r == '.' || *r == '-'))
+		while (r < *e && (tp_is_digit(*r) || *r == ':' || *r == '/' || *r == ' ' || *r == '.' || *r == '-'))
 			r++;
 		if (r - q < 6 || r >= *e || *r != ']' || r[-1] == ' ')
 			return NULL;
@@ -164,7 +159,7 @@ static const char *absl(struct tp_parser *p, const char *t, const char **e)
 	if (*e - t < 20 || !strchr("IWEF", *t))
 		return NULL;
 	for (size_t i = 1; i < sizeof(shape) - 1; i++)
-		if (shape[i] == 'd' ? !is_digit(q[i]) : q[i] != shape[i])
+		if (shape[i] == 'd' ? !tp_is_digit(q[i]) : q[i] != shape[i])
 			return NULL;
 	q += sizeof(shape) - 1;
 	if (*q == '.')
@@ -190,7 +185,7 @@ static const char *hf(struct tp_parser *p, const char *t, const char **e)
 	if (!q || q >= *e || *q != ':' || !(q = digits(q + 1, *e)) || q >= *e || *q != ']')
 		return NULL;
 	q = tp_skip_blanks(q + 1, *e);
-	const char *r = parse_iso_ts(q, *e, p->tsbuf);
+	const char *r = tp_ts_read(q, *e, TP_TS_AS_PRINTED, p->tsbuf);
 	if (r) {
 		p->cur_ts = p->tsbuf;
 		q = tp_skip_blanks(r, *e);

@@ -11,8 +11,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "analyses.h"
-#include "docinput.h"
+#include "analyze/analyses.h"
+#include "parse/docinput.h"
 #include "testutil.h"
 
 #define GOLDEN_DIR "tests/data/golden/"
