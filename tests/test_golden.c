@@ -138,6 +138,10 @@ Test(seed001, the_seed_figures_are_reproduced)
 	cr_assert_float_eq(rt_cell(t, (size_t)k0, (size_t)golden_col(t, "printed"))->v, 1.22, 1e-9);
 	cr_assert_float_eq(rt_cell(t, (size_t)k1, (size_t)golden_col(t, "printed"))->v, 0.87, 1e-9);
 	cr_assert_float_eq(golden_cell(t, "name", "MLP training", "printed"), 0.71, 1e-9);
+	/* and recomputed from the times: baseline_time / elapsed */
+	cr_assert_float_eq(golden_cell(t, "name", "MLP training", "recomputed"), 89.32 / 125.45, 1e-9);
+	cr_assert_float_eq(rt_cell(t, (size_t)k1, (size_t)golden_col(t, "recomputed"))->v, 89.32 / 102.67, 1e-9);
+	cr_assert_float_eq(rt_cell(t, (size_t)k0, (size_t)golden_col(t, "recomputed"))->v, 125.45 / 102.67, 1e-9);
 
 	/* track_warmup_timing's figures as printed */
 	t = golden_table(&rep, "warmup-printed", NULL);
