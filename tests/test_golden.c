@@ -105,6 +105,23 @@ Test(seed001, exports_are_read)
 	}
 }
 
+Test(seed001, nested_gpu_and_memory_export_is_read)
+{
+	struct collector c = { 0 };
+	golden_doc("seed001_gpu_timing.json", &c);
+	cr_assert_eq(c.n, 2);
+	const struct tp_record *r = collected_find(&c, TP_SUMMARY, "KAN grid search");
+	cr_assert_str_eq(r->text, "Section 1.2");
+	cr_assert_str_eq(r->ts, "2024-11-24T12:30:00");
+	GOLDEN_NUM(r, S_SECONDS, 12.45);
+	GOLDEN_NUM(r, S_SUM_GPU_MB, 512.1);      /* allocated_mb */
+	GOLDEN_NUM(r, S_SUM_GPU_PEAK_MB, 1024.3); /* max_allocated_mb */
+	r = collected_find(&c, TP_SUMMARY, "Model");
+	GOLDEN_NUM(r, S_SECONDS, 45.32);
+	GOLDEN_NUM(r, S_SUM_CPU_MB, 234.5); /* peak_memory_mb */
+	collector_free(&c);
+}
+
 Test(seed001, the_seed_figures_are_reproduced)
 {
 	struct an_model m;

@@ -30,7 +30,7 @@
  *   export_timing_json    json.dump({section, timestamp, timings}, indent=2)
  *
  * Usage: gen_seed001 DIR  (writes DIR/seed001.log, DIR/seed001_timing.csv,
- * DIR/seed001_timing.json). Not part of the build: `make golden` runs it.
+ * DIR/seed001_timing.json, DIR/seed001_gpu_timing.json). Not part of the build: `make golden` runs it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -203,6 +203,25 @@ int main(int argc, char **argv)
 	fprintf(f, "{\n  \"section\": \"Section 1.1\",\n  \"timestamp\": \"2024-11-24 12:00:00\",\n"
 		   "  \"timings\": {\n    \"MLP training\": 125.45,\n    \"SIREN training\": 89.32,\n"
 		   "    \"KAN training\": 102.67\n  }\n}");
+	if (fclose(f)) {
+		perror(path);
+		return 1;
+	}
+
+	/* export_timing_json of track_time_and_gpu's and track_time_and_memory's
+	 * timers: a dict per timer ({'time', GPU stats} / {'time', memory}) */
+	snprintf(path, sizeof(path), "%s/seed001_gpu_timing.json", argv[1]);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	fprintf(f, "{\n  \"section\": \"Section 1.2\",\n  \"timestamp\": \"2024-11-24 12:30:00\",\n"
+		   "  \"timings\": {\n"
+		   "    \"KAN grid search\": {\n      \"time\": 12.45,\n      \"allocated_mb\": 512.1,\n"
+		   "      \"reserved_mb\": 1024.0,\n      \"max_allocated_mb\": 1024.3\n    },\n"
+		   "    \"Model\": {\n      \"time\": 45.32,\n      \"peak_memory_mb\": 234.5,\n"
+		   "      \"current_memory_mb\": 123.4\n    }\n  }\n}");
 	if (fclose(f)) {
 		perror(path);
 		return 1;
