@@ -329,6 +329,15 @@ Test(seed000, every_printed_value_is_read)
 	GOLDEN_NUM(r, S_SUM_PERCENT, 99.0);
 	GOLDEN_NUM(collected_find(&c, TP_SUMMARY, "LLM model loading"), S_SUM_PERCENT, 0.7);
 	GOLDEN_NUM(collected_find(&c, TP_SUMMARY, "TOTAL"), S_SECONDS, 6298.82);
+	/* the Trainer's header behind transformers' "[INFO|trainer.py:2135] ts >> " */
+	cr_assert_eq(collected_count(&c, TP_META), 6);
+	r = collected_find(&c, TP_META, "Num examples");
+	GOLDEN_NUM(r, S_META_VALUE, 10000);
+	cr_assert_str_eq(r->ts, "2024-10-13T22:01:05.120");
+	GOLDEN_NUM(collected_find(&c, TP_META, "Num Epochs"), S_META_VALUE, 2);
+	GOLDEN_NUM(collected_find(&c, TP_META, "Total optimization steps"), S_META_VALUE, 625);
+	GOLDEN_NUM(collected_find(&c, TP_META, "Total train batch size (w. parallel, distributed & accumulation)"),
+		   S_META_VALUE, 32);
 	collector_free(&c);
 }
 
@@ -349,6 +358,12 @@ Test(seed000, the_seed_figures_are_reproduced)
 	const struct finding *f = golden_finding(&rep, "bottleneck", "'Main training loop' is 99.0%");
 	cr_assert_not_null(f);
 	cr_assert_eq(f->sev, SEV_CRITICAL);
+	/* examples x epochs and steps over the training loop's time */
+	t = golden_table(&rep, "throughput", NULL);
+	cr_assert_not_null(t);
+	cr_assert_float_eq(golden_cell(t, "measure", "samples per second (examples x epochs / training loop)", "value"),
+			   10000.0 * 2 / 6234.56, 1e-9);
+	cr_assert_float_eq(golden_cell(t, "measure", "optimization steps per second", "value"), 625 / 6234.56, 1e-9);
 	report_free(&rep);
 	an_model_free(&m);
 }

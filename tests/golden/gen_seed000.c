@@ -13,6 +13,8 @@
  *   summary(): "="*80, "[TIMING SUMMARY]", "="*80,
  *   "  {name:<40}: {duration:<20} ({pct:.1f}%)" per stage, pct = d / total * 100,
  *   "  {'TOTAL':<40}: {total}" with total the sum of the stages, "="*80;
+ *   the Hugging Face Trainer's header before the training loop, through
+ *   transformers' explicit format "[LEVEL|file.py:line] asctime >> message";
  *   train_mem.py's export: json.dump({'timings': profiler.timings,
  *   'total_time': time.time() - profiler.start_time}, indent=2), so
  *   total_time is wall time since the profiler started and is larger than
@@ -56,6 +58,29 @@ static void stamp(char *b, size_t n, double t)
 	snprintf(b, n, "[2024-10-13 %02ld:%02ld:%02ld]", 22 + s / 3600, s / 60 % 60, s % 60);
 }
 
+/*
+ * The Hugging Face Trainer's header, through transformers' explicit log
+ * format "[%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s"
+ * (asctime "2024-10-13 22:01:05,120").
+ */
+static void trainer_header(FILE *f, double t)
+{
+	static const struct {
+		int lineno;
+		const char *msg;
+	} lines[] = { { 2134, "***** Running training *****" },
+		      { 2135, "  Num examples = 10,000" },
+		      { 2136, "  Num Epochs = 2" },
+		      { 2137, "  Instantaneous batch size per device = 16" },
+		      { 2140, "  Total train batch size (w. parallel, distributed & accumulation) = 32" },
+		      { 2141, "  Gradient Accumulation steps = 1" },
+		      { 2142, "  Total optimization steps = 625" } };
+	long s = (long)t;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fprintf(f, "[INFO|trainer.py:%d] 2024-10-13 %02ld:%02ld:%02ld,120 >> %s\n", lines[i].lineno,
+			22 + s / 3600, s / 60 % 60, s % 60, lines[i].msg);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096], ts[64], d[64];
@@ -76,6 +101,8 @@ int main(int argc, char **argv)
 		t += outside / NS;
 		stamp(ts, sizeof(ts), t);
 		fprintf(f, "%s [STAGE] %s\n", ts, stages[i].name);
+		if (!strcmp(stages[i].name, "Main training loop"))
+			trainer_header(f, t);
 		t += stages[i].s;
 		stamp(ts, sizeof(ts), t);
 		duration(d, sizeof(d), stages[i].s);
