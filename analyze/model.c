@@ -321,17 +321,36 @@ static void feed_summary(struct an_run *run, const struct tp_record *r)
 	}
 	if (!r->name)
 		return;
+	/* a table's rows are printed on consecutive lines (a rule may sit
+	 * between the rows and the TOTAL): a gap or a TOTAL ends a printing */
+	if (!created && (t->closed || r->line > t->last_line + 2))
+		t->gen++;
+	t->closed = r->name_len == 5 && !memcmp(r->name, "TOTAL", 5);
+	t->last_line = r->line;
 	struct an_row *row = an_map_get(&t->rows, r->name, r->name_len, NULL);
 	static const int slots[] = { S_SECONDS, S_SUM_PERCENT, S_SUM_CPU_MB, S_SUM_GPU_MB,
 				     S_SUM_GPU_PEAK_MB };
 	double *dst[] = { &row->seconds, &row->percent, &row->cpu_mb, &row->gpu_mb, &row->gpu_peak_mb };
-	row->has = 0;
-	for (int i = 0; i < 5; i++)
-		if (tp_has(r, slots[i])) {
-			*dst[i] = r->num[slots[i]];
-			row->has |= 1u << i;
-		}
-	row->line = r->line;
+	int repeat = row->count && row->gen == t->gen;
+	if (!repeat) {
+		row->has = 0;
+		row->count = 0;
+		row->gen = t->gen;
+		row->line = r->line;
+	}
+	row->count++;
+	for (int i = 0; i < 5; i++) {
+		if (!tp_has(r, slots[i]))
+			continue;
+		double v = r->num[slots[i]];
+		if (!(row->has & (1u << i)))
+			*dst[i] = v;
+		else if (slots[i] == S_SUM_GPU_PEAK_MB)
+			*dst[i] = v > *dst[i] ? v : *dst[i];
+		else
+			*dst[i] += v;
+		row->has |= 1u << i;
+	}
 }
 
 static struct an_batches *rank_batches(struct an_run *run, int rank)
@@ -467,6 +486,19 @@ static void feed_named(struct an_map *map, const struct tp_record *r)
 		keep_nums(map, r, r->name, r->name_len);
 }
 
+/* A SPEEDUP ANALYSIS row: the same name recurs in blocks against other
+ * baselines, so a row is kept per baseline (name, time) and row name. */
+static void feed_speedup(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name)
+		return;
+	char key[400];
+	int n = snprintf(key, sizeof(key), "%.*s\x1f%.17g\x1f%.*s", (int)(r->text ? (r->text_len > 150 ? 150 : r->text_len) : 0),
+			 r->text ? r->text : "", tp_has(r, S_SPD_BASELINE_S) ? r->num[S_SPD_BASELINE_S] : NAN,
+			 (int)(r->name_len > 150 ? 150 : r->name_len), r->name);
+	keep_nums(&run->speedups, r, key, (size_t)n);
+}
+
 static void feed_scaling(struct an_run *run, const struct tp_record *r)
 {
 	if (!r->name || !tp_has(r, S_SC_VALUE) || !tp_has(r, S_SC_MEAN_MS))
@@ -525,7 +557,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_named(&run->warmups, r);
 		break;
 	case TP_SPEEDUP:
-		feed_named(&run->speedups, r);
+		feed_speedup(run, r);
 		break;
 	case TP_RUNTIME:
 		feed_named(&run->runtimes, r);

@@ -39,15 +39,25 @@ struct an_stage {
 	int64_t ts;          /* epoch seconds of the first line with a timestamp, or INT64_MIN */
 };
 
-/* One row of a printed summary table (latest printing wins). */
+/*
+ * One row of a printed summary table. The latest printing of a table wins;
+ * within one printing a repeated name is summed (seed 004 prints a row per
+ * track() call, so operations tracked with aggregate=True repeat): times,
+ * percentages and memory deltas add up, the peak is the largest.
+ */
 struct an_row {
 	double seconds, percent, cpu_mb, gpu_mb, gpu_peak_mb;
-	unsigned has; /* bits: 1 seconds, 2 percent, 4 cpu, 8 gpu, 16 peak */
-	uint64_t line;
+	unsigned has;   /* bits: 1 seconds, 2 percent, 4 cpu, 8 gpu, 16 peak */
+	uint64_t line;  /* first row of the name in its printing */
+	uint64_t count; /* rows of the name in its printing */
+	unsigned gen;   /* the printing it belongs to */
 };
 struct an_table {
 	struct an_map rows; /* name -> an_row, TOTAL included */
 	uint64_t line;      /* first row's line */
+	uint64_t last_line; /* latest row's line */
+	unsigned gen;       /* printings seen - 1 */
+	int closed;         /* the latest row was the TOTAL: a new row starts a new printing */
 };
 
 /* A batch series of one rank. */
@@ -100,7 +110,7 @@ struct an_run {
 	struct an_map perfs;      /* name -> an_named_series of seconds */
 	struct an_map latencies;  /* name -> record numbers */
 	struct an_map warmups;    /* name -> record numbers */
-	struct an_map speedups;   /* name -> record numbers, baseline name in text */
+	struct an_map speedups;   /* "baseline\x1fbaseline_s\x1fname" -> record numbers, baseline in text */
 	struct an_map runtimes;   /* name -> record numbers */
 	struct an_map scaling;    /* "param\x1fvalue" -> record numbers */
 	struct an_map memory;     /* name -> record numbers */

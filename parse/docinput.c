@@ -453,9 +453,11 @@ static void do_timing_data(struct emitter *e, const struct json_value *root)
 		warn(e, total->line, "\"total_time\" is not a number: ignored");
 		return;
 	}
+	/* time.time() - start_time: wall time since the profiler started, the
+	 * stages plus the time between them, so not a TOTAL of the rows */
 	rec_init(e, &r, TP_SUMMARY, total->line);
-	r.name = "TOTAL";
-	r.name_len = 5;
+	r.name = "WALL";
+	r.name_len = 4;
 	r.text = section;
 	r.text_len = sizeof(section) - 1;
 	tp_set(&r, S_SECONDS, total->num.v);

@@ -4,7 +4,8 @@
  * For each physical line: split it on carriage returns (progress bars
  * redraw with '\r', so one "line" may hold many screens and a real record
  * at its end), strip ANSI colour escapes, a launcher's rank prefix, a
- * leading timestamp and a logger level, then hand the rest to the block
+ * leading timestamp, a logging library's prefix (prefix.c) and a logger
+ * level, then hand the rest to the block
  * reader (if a table is open for that rank) and to the one-line readers.
  * User rules (--rules) are tried first, so a user can override a built-in.
  */
@@ -344,6 +345,7 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 		return;
 	sg.t = tp_skip_blanks(sg.s, sg.e);
 	sg.t = strip_ts(p, sg.t, sg.e);
+	sg.t = tp_strip_logger(p, sg.t, &sg.e);
 	sg.t = strip_level(sg.t, sg.e);
 	if (!p->cur_ts)
 		sg.t = strip_ts(p, sg.t, sg.e);
