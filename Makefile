@@ -102,7 +102,7 @@ $(BIN)/tprof: $(OBJ)/tprof.o $(LIBTPROF)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h
+$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h tests/antest.h $(wildcard tests/golden/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,TEST,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(TEST_LIBDEPS) $(LIBS) $(TEST_LIBS)

@@ -177,6 +177,7 @@ static struct an_run *run_new(const char *file)
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
+	tp_series_init(&r->gpm_window_nodes);
 	tp_trace_init(&r->t_gpm_pattern_ms);
 	tp_trace_init(&r->t_gpm_total_ms);
 	tp_trace_init(&r->t_gpm_avg_nodes);
@@ -206,6 +207,7 @@ static void run_free(struct an_run *r)
 	tp_series_free(&r->gpm_pattern_ms);
 	tp_series_free(&r->gpm_total_ms);
 	tp_series_free(&r->gpm_avg_nodes);
+	tp_series_free(&r->gpm_window_nodes);
 	free(r->file);
 	free(r->label);
 	free(r);
@@ -397,6 +399,35 @@ static void feed_epoch(struct an_run *run, const struct tp_record *r)
 	b->epochs_before++;
 }
 
+/*
+ * gpm.py prints, every 100 graphs, the per-graph MEANS of pattern
+ * generation and forward time over those 100 graphs, and the CUMULATIVE
+ * average node count of the whole run so far. So the window's time is
+ * graphs x mean, the run's nodes are the latest average x the graphs so
+ * far (the first window of a run is taken as its first graphs), and a
+ * window's own mean size is recovered from two cumulative averages.
+ */
+static void gpm_fit_window(struct an_run *run, const struct tp_record *r, double graphs)
+{
+	double err, y = r->num[S_GPM_PATTERN_MS];
+	double nodes = tp_gpm_window_nodes(r->num[S_GPM_AVG_NODES], run->gpm_graphs, run->gpm_prev_avg,
+					   graphs, &err);
+	run->gpm_prev_avg = r->num[S_GPM_AVG_NODES];
+	if (!(nodes > 0) || err > 0.1 * nodes || !(y > 0)) {
+		run->gpm_fit_skipped++;
+		return;
+	}
+	tp_series_add(&run->gpm_window_nodes, nodes, r->line);
+	double x = log(nodes);
+	y = log(y);
+	run->gl_n += 1;
+	run->gl_x += x;
+	run->gl_y += y;
+	run->gl_xx += x * x;
+	run->gl_xy += x * y;
+	run->gl_yy += y * y;
+}
+
 static void feed_gpm(struct an_run *run, const struct tp_record *r)
 {
 	if (!tp_has(r, S_GPM_PATTERN_MS) || !tp_has(r, S_GPM_TOTAL_MS))
@@ -406,24 +437,15 @@ static void feed_gpm(struct an_run *run, const struct tp_record *r)
 	tp_trace_add(&run->t_gpm_total_ms, r->num[S_GPM_TOTAL_MS], run->gpm_total_ms.n, r->line);
 	tp_series_add(&run->gpm_pattern_ms, r->num[S_GPM_PATTERN_MS], r->line);
 	tp_series_add(&run->gpm_total_ms, r->num[S_GPM_TOTAL_MS], r->line);
-	run->gpm_pattern_sum += r->num[S_GPM_PATTERN_MS];
-	run->gpm_total_sum += r->num[S_GPM_TOTAL_MS];
+	run->gpm_pattern_sum += graphs * r->num[S_GPM_PATTERN_MS];
+	run->gpm_total_sum += graphs * r->num[S_GPM_TOTAL_MS];
 	run->gpm_graphs += graphs;
 	if (tp_has(r, S_GPM_AVG_NODES)) {
 		tp_trace_add(&run->t_gpm_avg_nodes, r->num[S_GPM_AVG_NODES], run->gpm_avg_nodes.n, r->line);
 		tp_series_add(&run->gpm_avg_nodes, r->num[S_GPM_AVG_NODES], r->line);
-		run->gpm_nodes += graphs * r->num[S_GPM_AVG_NODES];
-		double x = r->num[S_GPM_AVG_NODES], y = r->num[S_GPM_PATTERN_MS];
-		if (x > 0 && y > 0) {
-			x = log(x);
-			y = log(y);
-			run->gl_n += 1;
-			run->gl_x += x;
-			run->gl_y += y;
-			run->gl_xx += x * x;
-			run->gl_xy += x * y;
-			run->gl_yy += y * y;
-		}
+		run->gpm_nodes = run->gpm_graphs * r->num[S_GPM_AVG_NODES];
+		if (graphs > 0)
+			gpm_fit_window(run, r, graphs);
 	}
 }
 

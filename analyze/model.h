@@ -90,10 +90,16 @@ struct an_run {
 	struct an_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
 	struct an_map tables;     /* section -> an_table */
 	struct an_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
+	/* GPM windows: per-graph means as printed, and the cumulative average size */
 	struct tp_series gpm_pattern_ms, gpm_total_ms, gpm_avg_nodes;
 	struct tp_trace t_gpm_pattern_ms, t_gpm_total_ms, t_gpm_avg_nodes; /* for charts */
+	/* graphs so far, nodes so far (latest cumulative average x graphs), and the
+	 * run's pattern-generation and forward time in ms (sum of graphs x mean) */
 	double gpm_graphs, gpm_nodes, gpm_pattern_sum, gpm_total_sum;
-	/* log(avg nodes) vs log(pattern gen ms) per window, for a scaling fit */
+	struct tp_series gpm_window_nodes; /* each window's own mean size, recovered */
+	double gpm_prev_avg;               /* the previous window's cumulative average */
+	uint64_t gpm_fit_skipped;          /* windows whose size is too uncertain to fit */
+	/* log(window mean nodes) vs log(pattern gen ms) per window, for a scaling fit */
 	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;
 	struct an_map metrics;    /* name -> an_named_series of avg_s */
 	struct an_map aggregates; /* name -> struct tp_record copy (numbers only) */

@@ -132,6 +132,22 @@ static inline int tp_has(const struct tp_record *r, int slot)
 	return (r->has >> slot) & 1u;
 }
 
+/*
+ * A gpm record's avg_nodes is the CUMULATIVE average over the run so far
+ * (gpm.py: total_nodes_processed / len(forward_times)); its pattern_gen_ms
+ * and total_ms are per-graph means over the window's graphs. The window's
+ * own mean size, from this average (after `graphs_after` graphs) and the
+ * previous one (before the window's `graphs`); *err bounds what the 0.1
+ * rounding of both printed averages can move it by.
+ */
+static inline double tp_gpm_window_nodes(double avg, double graphs_after, double prev_avg,
+					 double graphs, double *err)
+{
+	double before = graphs_after - graphs;
+	*err = 0.05 * (graphs_after + before) / graphs;
+	return (avg * graphs_after - prev_avg * before) / graphs;
+}
+
 /* Type from its public name ("timing"), or -1. */
 int tp_type_from_name(const char *s, size_t n);
 

@@ -5,7 +5,8 @@
  *   GPM windows ([GPM TIMING] ... Pattern gen=Xms ... Avg nodes=N): the
  *     window's graphs are generated (molecule-like unless --family), and
  *     their patterns generated with one call and one synchronize per graph,
- *     as the tower does; the sum over the window is the replayed value.
+ *     as the tower does. gpm.py prints the per-graph MEAN over the window,
+ *     so the replayed value is the window's time divided by its graphs.
  *   Forward times and node/layer scaling points of seed 002's models,
  *     when the hidden size, heads and layers are known (log or flags): one
  *     attention layer (QKV projections + attention) is replayed and scaled
@@ -74,12 +75,29 @@ struct vstate {
 		size_t result;
 	} *win, *att;      /* replays already made: walk windows, attention layers */
 	size_t nwin, alloc_win, natt, alloc_att;
+	double gpm_graphs, gpm_prev_avg; /* GPM graphs so far, the latest cumulative avg nodes */
 	struct strbuf skipped;  /* "name (line N): why; ..." */
 	size_t nskipped;
 	unsigned long warnings;
 };
 
 /* ---- reading the records ------------------------------------------------ */
+
+/*
+ * Avg nodes is the run's cumulative average: replay the window's own mean
+ * size when two averages recover it to 10%, else the cumulative one.
+ */
+static void gpm_window_size(struct vstate *st, struct logged *l)
+{
+	double graphs = isnan(l->a) ? 100 : l->a, err;
+	st->gpm_graphs += graphs;
+	if (isnan(l->c))
+		return;
+	double own = tp_gpm_window_nodes(l->c, st->gpm_graphs, st->gpm_prev_avg, graphs, &err);
+	st->gpm_prev_avg = l->c;
+	if (own > 0 && err <= 0.1 * own)
+		l->c = own;
+}
 
 static int keep_record(void *ctx, const struct tp_record *r)
 {
@@ -91,6 +109,7 @@ static int keep_record(void *ctx, const struct tp_record *r)
 		l.a = tp_has(r, S_GPM_GRAPHS) ? r->num[S_GPM_GRAPHS] : NAN;
 		l.b = r->num[S_GPM_PATTERN_MS];
 		l.c = tp_has(r, S_GPM_AVG_NODES) ? r->num[S_GPM_AVG_NODES] : NAN;
+		gpm_window_size(st, &l);
 	} else if (r->type == TP_RUNTIME && tp_has(r, S_RT_MEAN_MS)) {
 		l.a = r->num[S_RT_MEAN_MS];
 	} else if (r->type == TP_SCALING && tp_has(r, S_SC_VALUE) && tp_has(r, S_SC_MEAN_MS)) {
@@ -330,8 +349,9 @@ static int replay_windows(struct vstate *st, struct strbuf *err, int *code)
 			k = (ssize_t)add_result(st, &r);
 			remember_shape(&st->win, &st->nwin, &st->alloc_win, &s, (size_t)k);
 		}
-		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, st->res[k].call_ms.median,
-					(size_t)k, s.graphs);
+		/* the tower prints a per-graph mean: set it against the replay's per-graph time */
+		double per_graph = st->res[k].call_ms.median / (s.graphs > 0 ? s.graphs : 1);
+		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, per_graph, (size_t)k, 1);
 		judge(st, w, first && l->b > 2 * median ? l->b / median : 0);
 		first = 0;
 	}

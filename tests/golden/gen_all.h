@@ -1,0 +1,17 @@
+/* gen_all.h - the golden files of gen_b.c: checked-in name -> generator. */
+#ifndef TPROF_GOLDEN_GEN_ALL_H
+#define TPROF_GOLDEN_GEN_ALL_H
+
+#include <stdio.h>
+
+#include "gen_gpm.h"
+
+static const struct golden_file {
+	const char *name;
+	void (*gen)(FILE *);
+} golden_files[] = {
+	{ "gpm-tower.log", gen_gpm_log },
+	{ "gpm-tower.expected", gen_gpm_expected },
+};
+
+#endif
