@@ -419,7 +419,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
 		if (!s->s.n)
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "metric %s avg", an_map_key(&run->metrics, i));
+		snprintf(v[n].name, sizeof(v[n].name), "metric %s per interval", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
 		n++;
 	}

@@ -462,17 +462,57 @@ static struct an_named_series *named_series(struct an_map *map, const char *name
 	return s;
 }
 
+/*
+ * The run's time of a metric so far: avg x count or total, whichever the
+ * TrainingProfiler's print (avg to 4 decimals, total to 2) rounds less.
+ */
+static double metric_total(const struct tp_record *r)
+{
+	int avg = tp_has(r, S_MET_AVG_S), tot = tp_has(r, S_MET_TOTAL_S);
+	double n = r->num[S_MET_COUNT];
+	if (avg && (!tot || n * 0.5e-4 < 0.5e-2))
+		return r->num[S_MET_AVG_S] * n;
+	return tot ? r->num[S_MET_TOTAL_S] : NAN;
+}
+
+/*
+ * Seed 003's avg= is the average since the start (total / count), not a
+ * sample: each print adds the mean of the interval since the previous one,
+ * (total - previous total) / (count - previous count). A print whose count
+ * has not moved repeats what is known (the final log_metrics, wandb's run
+ * summary, "Final profiling summary") and adds nothing, and so does a
+ * value without a count (wandb's run summary prints one key a line) once
+ * counts are known; a smaller count is a profiler reset. Without any
+ * count, avg= is all there is.
+ */
 static void feed_metric(struct an_run *run, const struct tp_record *r)
 {
 	if (!r->name)
 		return;
 	struct an_named_series *s = named_series(&run->metrics, r->name, r->name_len, r->line);
-	if (tp_has(r, S_MET_AVG_S))
-		tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
-	if (tp_has(r, S_MET_TOTAL_S))
-		s->last_total = r->num[S_MET_TOTAL_S];
-	if (tp_has(r, S_MET_COUNT))
-		s->last_count = r->num[S_MET_COUNT];
+	if (!tp_has(r, S_MET_COUNT) && !isnan(s->last_count)) {
+		s->repeats++;
+		return;
+	}
+	if (!tp_has(r, S_MET_COUNT)) {
+		if (tp_has(r, S_MET_AVG_S))
+			tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
+		if (tp_has(r, S_MET_TOTAL_S))
+			s->last_total = r->num[S_MET_TOTAL_S];
+		return;
+	}
+	double n = r->num[S_MET_COUNT], total = metric_total(r);
+	if (!isnan(s->last_count) && n == s->last_count) {
+		s->repeats++;
+		return;
+	}
+	if (isnan(total) || !(n > 0))
+		return;
+	int reset = isnan(s->last_count) || n < s->last_count;
+	double dn = reset ? n : n - s->last_count, dt = reset ? total : total - s->last_total;
+	tp_series_add(&s->s, dt / dn, r->line);
+	s->last_total = total;
+	s->last_count = n;
 }
 
 static void feed_perf(struct an_run *run, const struct tp_record *r)

@@ -67,7 +67,8 @@ struct an_batches {
 
 struct an_named_series {
 	struct tp_series s;
-	double last_total, last_count; /* metric: the latest total_s / count */
+	double last_total, last_count; /* metric: the run's time so far and its count */
+	uint64_t repeats;              /* metric: prints that repeated a known count */
 	double sum_aux;                /* e.g. GPM: graphs */
 	uint64_t line;
 };

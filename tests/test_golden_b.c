@@ -47,6 +47,19 @@ static void collect(struct collector *c, const char *name, const char *text)
 	tp_parser_free(p);
 }
 
+/* BASE.log (and BASE.expected) checked against the generator, read without a warning. */
+static char *golden_collect(struct collector *c, const char *base)
+{
+	char name[128];
+	snprintf(name, sizeof(name), "%s.expected", base);
+	free(golden(name));
+	snprintf(name, sizeof(name), "%s.log", base);
+	char *log = golden(name);
+	collect(c, name, log);
+	cr_assert_eq(c->nwarn, 0, "%s", c->nwarn ? c->warnings[0] : "");
+	return log;
+}
+
 static const struct tp_record *nth(const struct collector *c, enum tp_type t, size_t k)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -88,11 +101,8 @@ static void golden_run_free(struct golden_run *g)
 
 Test(gpm, every_window_read_as_printed)
 {
-	char *log = golden("gpm-tower.log");
-	free(golden("gpm-tower.expected"));
 	struct collector c = { 0 };
-	collect(&c, "gpm-tower.log", log);
-	cr_assert_eq(c.nwarn, 0, "%s", c.nwarn ? c.warnings[0] : "");
+	char *log = golden_collect(&c, "gpm-tower");
 	cr_assert_eq(collected_count(&c, TP_GPM), 12);
 	static const double pat[12] = { 1.62, 2.16, 2.70, 3.24, 3.78, 4.50, 5.22, 5.94, 1.80, 2.34, 3.06, 4.14 };
 	static const double tot[12] = { 2.58, 3.24, 3.90, 4.56, 5.22, 6.10, 6.98, 7.86, 2.80, 3.46, 4.34, 5.66 };
@@ -160,4 +170,111 @@ Test(gpm, validate_compares_per_graph_means)
 	double v = strtod(rep + strlen("validate,verdicts,8,replayed,ms,"), NULL);
 	cr_expect(v > 0 && v < 1, "replayed %g ms per graph", v);
 	tu_result_free(&r);
+}
+
+/* ---- group 8: seed 003's TrainingProfiler -------------------------------- */
+
+Test(ssm, every_print_read)
+{
+	struct collector c = { 0 };
+	char *log = golden_collect(&c, "ssm-profiler");
+	/* 11 blocks (step 100 twice) x 3 rows, 9 wandb summary keys, 3 entries of the final dict */
+	cr_assert_eq(collected_count(&c, TP_METRIC), 11 * 3 + 9 + 3);
+	const struct tp_record *r = nth(&c, TP_METRIC, 0);
+	cr_expect_str_eq(r->name, "data_batch_production");
+	NUM_EQ(r, S_MET_STEP, 10, 0);
+	NUM_EQ(r, S_MET_AVG_S, 0.02, 1e-12);
+	NUM_EQ(r, S_MET_TOTAL_S, 0.2, 1e-12);
+	NUM_EQ(r, S_MET_COUNT, 10, 0);
+	r = nth(&c, TP_METRIC, 3 * 7); /* step 80: 60 x 0.020 + 20 x 0.035 = 1.9 s over 80 */
+	NUM_EQ(r, S_MET_STEP, 80, 0);
+	NUM_EQ(r, S_MET_AVG_S, 0.0237, 1e-12); /* f"{0.02375:.4f}": the double is just below */
+	NUM_EQ(r, S_MET_TOTAL_S, 1.90, 1e-12);
+	r = nth(&c, TP_METRIC, 3 * 11 + 9); /* the final dict, Python's repr */
+	cr_expect_str_eq(r->name, "data_batch_production");
+	NUM_EQ(r, S_MET_TOTAL_S, 2.6000000000000014, 0);
+	NUM_EQ(r, S_MET_AVG_S, 0.026000000000000013, 0);
+	NUM_EQ(r, S_MET_COUNT, 100, 0);
+	collector_free(&c);
+	free(log);
+}
+
+/*
+ * Per-interval means from the cumulative prints: data loading 0.020 s for
+ * six intervals then 0.035 s (to the print's rounding), loss 0.041 s and
+ * make_step 0.071 s throughout. The repeated step-100 block, the wandb
+ * summary and the final dict add no sample. Shares of the iteration
+ * (make_step 7.1 s + data 2.6 s = 9.7 s): data 26.80 %, loss 42.27 %;
+ * 100 / 7.1 = 14.08 steps/s. The seed's own figures are the last
+ * averages: 0.0260, 0.0410, 0.0710 s.
+ */
+Test(ssm, cumulative_averages_become_interval_means)
+{
+	struct golden_run g;
+	golden_analyze(&g, "ssm-profiler.log");
+	const struct an_run *run = g.m.runs[0];
+	const char *names[3] = { "data_batch_production", "loss_fn_computation", "make_step_total" };
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		cr_expect_str_eq(an_map_key(&run->metrics, i), names[i]);
+		cr_expect_eq(s->s.n, 10, "%s: %llu samples", names[i], (unsigned long long)s->s.n);
+		cr_expect_eq(s->repeats, 5, "%s: %llu repeats", names[i], (unsigned long long)s->repeats);
+		cr_expect_float_eq(s->last_count, 100, 0);
+	}
+	const struct rtable *var = table(&g.rep, "variance", NULL);
+	cr_assert(var);
+	cr_expect_float_eq(cell(var, "series", "data_batch_production per interval", "min"), 0.020, 1e-4);
+	cr_expect_float_eq(cell(var, "series", "data_batch_production per interval", "median"), 0.020, 1e-4);
+	cr_expect_float_eq(cell(var, "series", "data_batch_production per interval", "max"), 0.035, 1e-3);
+	cr_expect_float_eq(cell(var, "series", "data_batch_production per interval", "mean"), 0.026, 1e-4);
+	cr_expect_float_eq(cell(var, "series", "loss_fn_computation per interval", "mean"), 0.041, 1e-9);
+	cr_expect_float_eq(cell(var, "series", "loss_fn_computation per interval", "max/min"), 1, 1e-9);
+	cr_expect_float_eq(cell(var, "series", "make_step_total per interval", "mean"), 0.071, 1e-9);
+	/* float noise is no outlier; the data slowdown is drift, found on the intervals */
+	cr_expect_null(finding(&g.rep, "outlier", NULL));
+	cr_expect_not_null(finding(&g.rep, "drift", "data_batch_production per interval slows down"));
+	cr_expect_null(finding(&g.rep, "drift", "loss_fn"));
+	cr_expect_not_null(finding(&g.rep, "optimize", "'data_batch_production': 26.8% of the training iteration"));
+	cr_expect_not_null(finding(&g.rep, "optimize", "'loss_fn_computation': 42.3% of the training iteration"));
+	const struct rtable *thr = table(&g.rep, "throughput", NULL);
+	cr_assert(thr);
+	cr_expect_float_eq(cell(thr, "run", "ssm-profiler.log", "value"), 100 / 7.1, 1e-9);
+	golden_run_free(&g);
+}
+
+static void analyze_text(struct golden_run *g, const char *name, const char *text)
+{
+	g->log = xstrdup(text);
+	an_model_init(&g->m, NAN);
+	an_opts_default(&g->o);
+	load(&g->m, name, g->log);
+	analyze(&g->m, &g->o, &g->rep, NULL);
+}
+
+Test(ssm, float_noise_is_no_outlier)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 9; i++)
+		strbuf_addstr(&sb, "loss_fn_computation: avg=0.041s\n");
+	strbuf_addstr(&sb, "loss_fn_computation: avg=0.041000000000000106s\n");
+	struct golden_run g;
+	analyze_text(&g, "noise.log", sb.buf);
+	cr_expect_eq(((const struct an_named_series *)an_map_at(&g.m.runs[0]->metrics, 0))->s.n, 10);
+	cr_expect_null(finding(&g.rep, "outlier", NULL));
+	golden_run_free(&g);
+	strbuf_release(&sb);
+}
+
+/* A *step* metric smaller than data loading: data is outside the step, no share above 100 %. */
+Test(ssm, step_smaller_than_data_loading)
+{
+	struct golden_run g;
+	analyze_text(&g, "torch.log",
+		     "--- Profiling Metrics (Step 100) ---\n"
+		     "data_batch_production: avg=0.1200s, total=12.00s, count=100\n"
+		     "training_step: avg=0.0800s, total=8.00s, count=100\n");
+	cr_expect_not_null(finding(&g.rep, "bottleneck", "'data_batch_production' is 60.0% of the training iteration"));
+	for (size_t i = 0; i < g.rep.nfindings; i++)
+		cr_expect_null(strstr(g.rep.findings[i].message, "150.0%"), "%s", g.rep.findings[i].message);
+	golden_run_free(&g);
 }

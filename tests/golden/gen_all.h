@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gen_gpm.h"
+#include "gen_ssm.h"
 
 static const struct golden_file {
 	const char *name;
@@ -12,6 +13,8 @@ static const struct golden_file {
 } golden_files[] = {
 	{ "gpm-tower.log", gen_gpm_log },
 	{ "gpm-tower.expected", gen_gpm_expected },
+	{ "ssm-profiler.log", gen_ssm_log },
+	{ "ssm-profiler.expected", gen_ssm_expected },
 };
 
 #endif
