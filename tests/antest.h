@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "analyze/analyses.h"
 #include "testutil.h"
 
 static inline int feed(void *ctx, const struct tp_record *r)
