@@ -67,6 +67,8 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 
 /* The parts (analyses.c calls them in this order). */
 void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
+/* Seed 002's runtime, memory and FLOP figures of each run, set against each other. */
+void an_profile(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);

@@ -93,7 +93,7 @@ enum {
 	/* runtime */
 	S_RT_MEAN_MS = 0, S_RT_STD_MS = 1, S_RT_MIN_MS = 2, S_RT_MAX_MS = 3, S_RT_RUNS = 4,
 	/* scaling */
-	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2,
+	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2, S_SC_PEAK_MB = 3, S_SC_GFLOPS = 4,
 	/* memory / flops */
 	S_MEM_MB = 0, S_FLOPS_GFLOPS = 0,
 	/* metric */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "antest.h"
+#include "parse/docinput.h"
 #include "golden/gen_all.h"
 
 #define GOLDEN "tests/data/golden/"
@@ -277,4 +278,146 @@ Test(ssm, step_smaller_than_data_loading)
 	for (size_t i = 0; i < g.rep.nfindings; i++)
 		cr_expect_null(strstr(g.rep.findings[i].message, "150.0%"), "%s", g.rep.findings[i].message);
 	golden_run_free(&g);
+}
+
+/* ---- group 6: seed 002's profiling package ------------------------------- */
+
+static const struct tp_record *named_rec(const struct collector *c, enum tp_type t, const char *name)
+{
+	const struct tp_record *r = collected_find(c, t, name);
+	cr_assert(r, "no %d record named %s", (int)t, name);
+	return r;
+}
+
+static void expect_point(const struct tp_record *r, const char *param, double value, double ms, double mb)
+{
+	cr_expect_str_eq(r->name, param);
+	NUM_EQ(r, S_SC_VALUE, value, 0);
+	NUM_EQ(r, S_SC_MEAN_MS, ms, 0);
+	NUM_EQ(r, S_SC_PEAK_MB, mb, 0);
+}
+
+Test(gt, console_read_with_runs_and_scaling_memory)
+{
+	struct collector c = { 0 };
+	char *log = golden_collect(&c, "gt-profile");
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 6);
+	cr_expect_eq(collected_count(&c, TP_MEMORY), 4);
+	cr_expect_eq(collected_count(&c, TP_FLOPS), 7);
+	cr_expect_eq(collected_count(&c, TP_SCALING), 9);
+	const struct tp_record *r = named_rec(&c, TP_RUNTIME, "Forward"); /* "10.50 ± 1.20 ms (n=100)" */
+	NUM_EQ(r, S_RT_MEAN_MS, 10.5, 0);
+	NUM_EQ(r, S_RT_STD_MS, 1.2, 0);
+	NUM_EQ(r, S_RT_RUNS, 100, 0);
+	NUM_EQ(named_rec(&c, TP_RUNTIME, "Backward"), S_RT_RUNS, 50, 0);
+	NUM_EQ(named_rec(&c, TP_RUNTIME, "training_step"), S_RT_MEAN_MS, 30, 0);
+	NUM_EQ(named_rec(&c, TP_MEMORY, "backward"), S_MEM_MB, 1887.5, 0);
+	NUM_EQ(named_rec(&c, TP_FLOPS, "Total"), S_FLOPS_GFLOPS, 5.62, 1e-12);
+	NUM_EQ(named_rec(&c, TP_FLOPS, "attention"), S_FLOPS_GFLOPS, 3.17, 1e-12);
+	NUM_EQ(named_rec(&c, TP_FLOPS, "input_projection"), S_FLOPS_GFLOPS, 0.06566, 1e-12); /* 65.66 MFLOPs */
+	expect_point(nth(&c, TP_SCALING, 0), "num_nodes", 100, 20, 25); /* "  num_nodes=100: 20.00 ms, 25.0 MB" */
+	expect_point(nth(&c, TP_SCALING, 8), "num_layers", 12, 125, 340);
+	collector_free(&c);
+	free(log);
+}
+
+Test(gt, json_report_raw_flops_nested_memory_and_scaling)
+{
+	struct collector c = { 0 };
+	char *doc = golden("gt-report.json");
+	struct tp_sink s = collect_sink(&c);
+	struct strbuf err = STRBUF_INIT;
+	cr_assert_eq(tp_doc_parse(TP_DOC_JSON, doc, strlen(doc), "gt-report.json", &s, &err), 0, "%s", err.buf);
+	cr_expect_eq(c.nwarn, 0, "%s", c.nwarn ? c.warnings[0] : "");
+	for (size_t i = 0; i < c.n; i++)
+		if (c.v[i].rec.type == TP_META)
+			cr_expect(strncmp(c.v[i].name, "scaling.", 8) && !strstr(c.v[i].name, "peak_mb") &&
+					  strcmp(c.v[i].name, "flops.total"),
+				  "meta %s", c.v[i].name);
+	/* FLOPsEstimate.to_dict: breakdown in FLOPs, 3,171,936,000 = 3.171936 GFLOPs */
+	NUM_EQ(named_rec(&c, TP_FLOPS, "attention"), S_FLOPS_GFLOPS, 3.171936, 0);
+	NUM_EQ(named_rec(&c, TP_FLOPS, "mpnn"), S_FLOPS_GFLOPS, 0.792572928, 0);
+	NUM_EQ(named_rec(&c, TP_FLOPS, "total"), S_FLOPS_GFLOPS, 5.619421428, 0);
+	cr_expect_eq(collected_count(&c, TP_FLOPS), 7);
+	/* MemoryStats.to_dict under memory.forward / memory.backward */
+	NUM_EQ(named_rec(&c, TP_MEMORY, "forward.peak"), S_MEM_MB, 637.5, 0);
+	NUM_EQ(named_rec(&c, TP_MEMORY, "backward.peak"), S_MEM_MB, 1887.5, 0);
+	NUM_EQ(named_rec(&c, TP_MEMORY, "forward.reserved"), S_MEM_MB, 1024, 0);
+	/* the seed's own figure: activations = forward peak - parameters - input */
+	double act = 637.5 - named_rec(&c, TP_MEMORY, "parameter_memory")->num[S_MEM_MB] -
+		     named_rec(&c, TP_MEMORY, "input_data")->num[S_MEM_MB];
+	NUM_EQ(named_rec(&c, TP_MEMORY, "forward_activations"), S_MEM_MB, act, 1e-9);
+	/* RuntimeStats.to_dict: float32 .item()s */
+	const struct tp_record *r = named_rec(&c, TP_RUNTIME, "forward");
+	NUM_EQ(r, S_RT_STD_MS, 1.2000000476837158, 0);
+	NUM_EQ(r, S_RT_RUNS, 100, 0);
+	/* ScalingResult.to_dict: one record per value */
+	cr_expect_eq(collected_count(&c, TP_SCALING), 9);
+	r = nth(&c, TP_SCALING, 0);
+	expect_point(r, "num_nodes", 100, 20, 25);
+	NUM_EQ(r, S_SC_STD_MS, 1, 0);
+	NUM_EQ(r, S_SC_GFLOPS, 0.868521828, 0);
+	NUM_EQ(nth(&c, TP_SCALING, 8), S_SC_GFLOPS, 11.172922356, 0);
+	strbuf_release(&err);
+	collector_free(&c);
+	free(doc);
+}
+
+/*
+ * One run's figures give an analysis: backward alone 25.3 - 10.5 = 14.80 ms,
+ * optimizer step 30.0 - 25.3 = 4.70 ms, 5.6194 GFLOPs in 10.5 ms =
+ * 535.2 GFLOP/s, attention 56.45 % of the FLOPs; node scaling exponent 1.5
+ * (runtime) and 2 (memory), layers 10 ms each + 5 ms fixed.
+ */
+Test(gt, single_run_figures_and_scaling_are_analysed)
+{
+	static const char *const files[] = { "gt-report.json", "gt-profile.log" };
+	for (size_t k = 0; k < 2; k++) {
+		struct golden_run g;
+		g.log = golden(files[k]);
+		an_model_init(&g.m, NAN);
+		an_opts_default(&g.o);
+		struct tp_sink s = { feed, NULL, &g.m };
+		struct strbuf err = STRBUF_INIT;
+		if (k == 0)
+			cr_assert_eq(tp_doc_parse(TP_DOC_JSON, g.log, strlen(g.log), files[k], &s, &err), 0);
+		else
+			load(&g.m, files[k], g.log);
+		strbuf_release(&err);
+		analyze(&g.m, &g.o, &g.rep, NULL);
+		cr_expect_not_null(finding(&g.rep, "model-runtime", "backward pass alone: 14.80 ms"), "%s", files[k]);
+		cr_expect_not_null(finding(&g.rep, "model-runtime", "optimizer step: 4.70 ms"), "%s", files[k]);
+		const struct rtable *fl = table(&g.rep, "model-flops", NULL);
+		cr_assert(fl);
+		if (k == 0) {
+			cr_expect_not_null(finding(&g.rep, "model-flops", "535.2 GFLOP/s"));
+			cr_expect_float_eq(cell(fl, "component", "attention", "share"), 100 * 3.171936 / 5.619421428, 1e-9);
+		} else {
+			cr_expect_not_null(finding(&g.rep, "model-flops", "535.2 GFLOP/s"));
+			cr_expect_float_eq(cell(fl, "component", "attention", "share"), 100 * 3.17 / 5.62, 1e-9);
+		}
+		const struct rtable *sc = table(&g.rep, "scaling", NULL);
+		cr_assert(sc);
+		int pc = col(sc, "param"), sr = col(sc, "series"), ex = col(sc, "exponent");
+		int found = 0;
+		for (size_t r = 0; r < sc->nrows; r++) {
+			const char *p = rt_cell(sc, r, (size_t)pc)->s, *se = rt_cell(sc, r, (size_t)sr)->s;
+			double b = rt_cell(sc, r, (size_t)ex)->v;
+			if (!strcmp(p, "num_nodes") && !strcmp(se, "runtime")) {
+				cr_expect_float_eq(b, 1.5, 1e-3);
+				found++;
+			}
+			if (!strcmp(p, "num_nodes") && !strcmp(se, "peak memory")) {
+				cr_expect_float_eq(b, 2.0, 1e-3);
+				found++;
+			}
+		}
+		cr_expect_eq(found, 2);
+		const struct rtable *lc = table(&g.rep, "layer-cost", NULL);
+		cr_assert(lc);
+		cr_expect_float_eq(cell(lc, "param", "num_layers", "per_layer"), 10, 1e-6);
+		cr_expect_float_eq(cell(lc, "param", "num_layers", "fixed"), 5, 1e-6);
+		cr_expect_not_null(finding(&g.rep, "scaling", "peak memory vs num_nodes: memory ~ num_nodes^2.00"));
+		golden_run_free(&g);
+	}
 }

@@ -6,6 +6,7 @@
 
 #include "gen_gpm.h"
 #include "gen_ssm.h"
+#include "gen_gt.h"
 
 static const struct golden_file {
 	const char *name;
@@ -15,6 +16,9 @@ static const struct golden_file {
 	{ "gpm-tower.expected", gen_gpm_expected },
 	{ "ssm-profiler.log", gen_ssm_log },
 	{ "ssm-profiler.expected", gen_ssm_expected },
+	{ "gt-profile.log", gen_gt_log },
+	{ "gt-report.json", gen_gt_json },
+	{ "gt-profile.expected", gen_gt_expected },
 };
 
 #endif
