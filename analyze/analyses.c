@@ -72,7 +72,9 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		an_scaling(m, o, rep);
 	if (o->which & AN_COMPARE)
 		gate = an_compare(m, o, rep);
+	an_records(m, o, rep);
 	if (o->which & AN_DATA)
 		an_data(m, rep);
+	an_nothing(m, o, rep);
 	return gate;
 }

@@ -353,6 +353,7 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_trace_init(&b->t_loss);
 		tp_series_init(&b->epochs);
 		tp_trace_init(&b->t_epochs);
+		b->cur.min = INFINITY, b->cur.max = -INFINITY;
 	}
 	return b;
 }
@@ -366,6 +367,10 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 		tp_trace_add(&b->t_seconds, r->num[S_SECONDS], b->seconds.n, r->line);
 		tp_series_add(&b->seconds, r->num[S_SECONDS], r->line);
 		b->elapsed += r->num[S_SECONDS];
+		b->cur.n++;
+		b->cur.sum += r->num[S_SECONDS];
+		b->cur.min = fmin(b->cur.min, r->num[S_SECONDS]);
+		b->cur.max = fmax(b->cur.max, r->num[S_SECONDS]);
 	}
 	if (tp_has(r, S_BAT_CPU_MB)) {
 		tp_trace_add(&b->t_cpu_mb, r->num[S_BAT_CPU_MB], b->cpu_mb.n, r->line);
@@ -386,6 +391,20 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 			b->conv_seconds = b->elapsed;
 		}
 	}
+}
+
+/* An aggregate without a count is an epoch's "Batch timing:" line, not a table row. */
+static void feed_batch_timing(struct an_run *run, const struct tp_record *r)
+{
+	struct an_batches *b = rank_batches(run, r->rank);
+	b->cur.seed_avg = tp_has(r, S_AGG_MEAN_S) ? r->num[S_AGG_MEAN_S] : NAN;
+	b->cur.seed_min = tp_has(r, S_AGG_MIN_S) ? r->num[S_AGG_MIN_S] : NAN;
+	b->cur.seed_max = tp_has(r, S_AGG_MAX_S) ? r->num[S_AGG_MAX_S] : NAN;
+	b->cur.line = r->line;
+	b->last = b->cur;
+	memset(&b->cur, 0, sizeof(b->cur));
+	b->cur.min = INFINITY, b->cur.max = -INFINITY;
+	b->timing_lines++;
 }
 
 static void feed_epoch(struct an_run *run, const struct tp_record *r)
@@ -578,7 +597,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_perf(run, r);
 		break;
 	case TP_AGGREGATE:
-		feed_named(&run->aggregates, r);
+		if (tp_has(r, S_AGG_COUNT))
+			feed_named(&run->aggregates, r);
+		else
+			feed_batch_timing(run, r);
 		break;
 	case TP_LATENCY:
 		feed_named(&run->latencies, r);

@@ -50,6 +50,17 @@ struct an_table {
 	uint64_t line;      /* first row's line */
 };
 
+/*
+ * Seed 004's "Batch timing: avg=, min=, max=" closes an epoch with the
+ * statistics of ALL its batches; only the first verbose_batches of them
+ * were printed as "Batch N:" lines. One epoch's both views.
+ */
+struct an_epoch_batches {
+	double seed_avg, seed_min, seed_max; /* as printed (NAN if absent) */
+	double n, sum, min, max;             /* the Batch lines printed in the epoch */
+	uint64_t line;                       /* the Batch timing line */
+};
+
 /* A batch series of one rank. */
 struct an_batches {
 	struct tp_series seconds, cpu_mb, gpu_mb, loss;
@@ -63,6 +74,8 @@ struct an_batches {
 	uint64_t conv_batch, conv_line, conv_epochs;
 	double conv_seconds;
 	uint64_t first_line;
+	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
+	uint64_t timing_lines;
 };
 
 struct an_named_series {

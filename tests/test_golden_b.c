@@ -421,3 +421,125 @@ Test(gt, single_run_figures_and_scaling_are_analysed)
 		golden_run_free(&g);
 	}
 }
+
+/* ---- group 7: parsed, now analysed --------------------------------------- */
+
+Test(records, aggregate_rows_and_batch_timing)
+{
+	struct collector c = { 0 };
+	char *log = golden_collect(&c, "pde-monitor");
+	cr_expect_eq(collected_count(&c, TP_BATCH), 15); /* 5 printed of each epoch's 20 */
+	cr_expect_eq(collected_count(&c, TP_EPOCH), 3);
+	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 5); /* 3 Batch timing lines, 2 table rows */
+	const struct tp_record *r = named_rec(&c, TP_AGGREGATE, "batch_forward");
+	NUM_EQ(r, S_AGG_COUNT, 60, 0);
+	NUM_EQ(r, S_AGG_TOTAL_S, 7.052, 1e-12);
+	NUM_EQ(r, S_AGG_MEAN_S, 0.118, 1e-12);
+	NUM_EQ(r, S_AGG_MIN_S, 0.102, 1e-12);
+	NUM_EQ(r, S_AGG_MAX_S, 0.323, 1e-12);
+	r = nth(&c, TP_AGGREGATE, 0); /* epoch 1: avg=0.208s, min=0.170s, max=0.538s */
+	NUM_EQ(r, S_AGG_MEAN_S, 0.208, 1e-12);
+	NUM_EQ(r, S_AGG_MAX_S, 0.538, 1e-12);
+	collector_free(&c);
+	free(log);
+
+	/*
+	 * The seed's Batch timing of the last epoch covers its 20 batches: avg
+	 * 0.1905 -> 0.191, min 0.170, max 0.210 (max/min 1.24); its 5 printed
+	 * lines: mean 0.1890, 0.170-0.205 (1.21); the run's 15 printed lines:
+	 * mean 0.2135, max/min 0.538/0.170 = 3.16.
+	 */
+	struct golden_run g;
+	golden_analyze(&g, "pde-monitor.log");
+	const struct rtable *bt = table(&g.rep, "batch-timing", NULL);
+	cr_assert(bt);
+	cr_expect_float_eq(cell(bt, "rank", "-", "seed_avg"), 0.191, 1e-12);
+	cr_expect_float_eq(cell(bt, "rank", "-", "seed_max/min"), 0.210 / 0.170, 1e-9);
+	cr_expect_float_eq(cell(bt, "rank", "-", "printed"), 5, 0);
+	cr_expect_float_eq(cell(bt, "rank", "-", "printed_mean"), 0.189, 1e-9);
+	cr_expect_float_eq(cell(bt, "rank", "-", "printed_max/min"), 0.205 / 0.170, 1e-9);
+	cr_expect_not_null(finding(&g.rep, "batch-timing", "tprof's batch series (15 printed lines over the run) "
+							   "mean 0.2135 s, max/min 3.16"));
+	const struct rtable *ag = table(&g.rep, "aggregate", NULL);
+	cr_assert(ag);
+	cr_expect_float_eq(cell(ag, "operation", "batch_forward", "max/mean"), 0.323 / 0.118, 1e-9);
+	cr_expect_float_eq(cell(ag, "operation", "batch_forward", "share"), 100 * 7.052 / (7.052 + 3.240), 1e-9);
+	/* the seed's own reading: forward has an outlier, backward is consistent */
+	cr_expect_not_null(finding(&g.rep, "aggregate-outlier", "'batch_forward': max 0.323 s is 2.7x its mean"));
+	cr_expect_not_null(finding(&g.rep, "aggregate-consistent", "'batch_backward' is consistent: 0.050-0.058 s"));
+	cr_expect_null(finding(&g.rep, "aggregate-inconsistent", NULL));
+	golden_run_free(&g);
+}
+
+/* A log holding only an AGGREGATE STATISTICS table is analysed, never silent. */
+Test(records, aggregate_only_log_prints_its_analysis)
+{
+	free(golden("pde-aggregate-only.log"));
+	struct tu_result r = tu_run("$B/tprof-analyze $R/" GOLDEN "pde-aggregate-only.log");
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "batch_forward      60      7.052     0.118    0.102    0.323          2.74"),
+		  "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "'batch_forward': max 0.323 s is 2.7x its mean 0.118 s"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
+static const char seed001_tail[] =
+	"============================================================\n"
+	"TIMING SUMMARY - Section 1.1\n"
+	"============================================================\n"
+	"MLP training:              125.45s ( 39.5%)\n"
+	"SIREN training:             89.32s ( 28.1%)\n"
+	"KAN training:              102.67s ( 32.3%)\n"
+	"------------------------------------------------------------\n"
+	"Total time:                317.44s\n"
+	"Average per dataset:        35.27s\n"
+	"============================================================\n";
+
+/* print_inference_benchmark's block (seed 001's guide) for one model. */
+static void inference_block(struct strbuf *sb, const char *model, double mean, double mn, double mx, double thr)
+{
+	const char *rule = "----------------------------------------\n";
+	strbuf_addf(sb, "%s Inference Benchmark:\n%s", model, rule);
+	strbuf_addf(sb, "  Mean latency:        %.3f ms\n  Min latency:         %.3f ms\n", mean, mn);
+	strbuf_addf(sb, "  Max latency:         %.3f ms\n  Throughput:          %.1f samples/sec\n%s", mx, thr, rule);
+}
+
+/* Inference benchmarks and "Average per dataset:" (seed 001's prints): 317.44 / 35.27 = 9.00 datasets. */
+Test(records, latency_and_average_per_dataset)
+{
+	struct golden_run g;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, seed001_tail);
+	inference_block(&sb, "KAN", 2.345, 2.123, 3.456, 426.3);
+	inference_block(&sb, "MLP", 1.172, 1.050, 2.001, 853.2);
+	analyze_text(&g, "seed001.log", sb.buf);
+	strbuf_release(&sb);
+	const struct rtable *lat = table(&g.rep, "latency", NULL);
+	cr_assert(lat);
+	cr_expect_float_eq(cell(lat, "model", "KAN", "implied_batch"), 426.3 * 2.345 / 1000, 1e-9);
+	cr_expect_float_eq(cell(lat, "model", "KAN", "max/min"), 3.456 / 2.123, 1e-9);
+	cr_expect_float_eq(cell(lat, "model", "MLP", "vs_slowest"), 2.345 / 1.172, 1e-9);
+	cr_expect_not_null(finding(&g.rep, "latency", "'MLP' infers fastest: 1.172 ms, 2.00x faster than 'KAN'"));
+	const struct rtable *pd = table(&g.rep, "per-dataset", NULL);
+	cr_assert(pd);
+	cr_expect_float_eq(cell(pd, "run", "seed001.log", "datasets"), 317.44 / 35.27, 1e-9);
+	cr_expect_not_null(finding(&g.rep, "per-dataset", "the TOTAL 317.44 s over 9 datasets"));
+	golden_run_free(&g);
+}
+
+/* tprof-analyze never prints nothing: what it read and why nothing applied; --rules for unknown logs. */
+Test(records, never_silent)
+{
+	struct tu_result r = tu_run("printf 'hello\\nworld\\n' | $B/tprof-analyze -");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out.buf, "no known timing line") && strstr(r.out.buf, "--rules FILE"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("printf '[2024-10-13 22:30:00] [STAGE] Loading\\n' | $B/tprof-analyze -");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out.buf, "read 1 stage; no analysis applies to these records"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze --speedup $R/" GOLDEN "pde-aggregate-only.log");
+	cr_expect(strstr(r.out.buf, "read 2 aggregate; none of the selected analyses applies to them"), "%s",
+		  r.out.buf);
+	tu_result_free(&r);
+}

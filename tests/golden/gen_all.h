@@ -7,6 +7,7 @@
 #include "gen_gpm.h"
 #include "gen_ssm.h"
 #include "gen_gt.h"
+#include "gen_pde.h"
 
 static const struct golden_file {
 	const char *name;
@@ -19,6 +20,9 @@ static const struct golden_file {
 	{ "gt-profile.log", gen_gt_log },
 	{ "gt-report.json", gen_gt_json },
 	{ "gt-profile.expected", gen_gt_expected },
+	{ "pde-monitor.log", gen_pde_log },
+	{ "pde-aggregate-only.log", gen_pde_agg_only },
+	{ "pde-monitor.expected", gen_pde_expected },
 };
 
 #endif
