@@ -406,13 +406,19 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 	if (run->gpm_total_sum > 0) {
 		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
 		struct rtable *t = report_table(rep, "bottlenecks", "gpm-share", "GPM pattern generation share",
-						"run,windows,pattern_gen:ms,total:ms,share:%");
-		t->bar_col = 4;
+						"run,windows,graphs,pattern_gen:ms,total:ms,share:%,avg_nodes,"
+						"window_nodes_min,window_nodes_max");
+		t->bar_col = 5;
 		rt_text(t, run->label);
 		rt_num(t, (double)run->gpm_total_ms.n, 0);
+		rt_num(t, run->gpm_graphs, 0);
 		rt_num(t, run->gpm_pattern_sum, 2);
 		rt_num(t, run->gpm_total_sum, 2);
 		rt_num(t, share, 1);
+		/* the tower's own figure (the run's average) beside each window's, recovered */
+		rt_num(t, run->gpm_graphs > 0 ? run->gpm_nodes / run->gpm_graphs : NAN, 1);
+		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.min : NAN, 1);
+		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.max : NAN, 1);
 		report_finding(rep, share > o->bottleneck_pct ? SEV_CRITICAL : share > o->optimize_pct ? SEV_NOTICE : SEV_INFO,
 			       "bottlenecks", "gpm", run->label, run->file, run->gpm_total_ms.min_s.line,
 			       share > o->optimize_pct ? an_advice("gpm") : NULL,

@@ -12,6 +12,8 @@
  *                 the throughput implies, the fastest model
  *   per-dataset   seed 001's "Average per dataset:": the number of datasets
  *                 it implies from its section's TOTAL
+ *   metrics       seed 003's own figure (its last average since the start)
+ *                 beside the interval means tprof analyses instead
  *
  * and, last, what tprof-analyze says when no analysis applied at all.
  */
@@ -207,6 +209,32 @@ static void per_dataset(const struct an_run *run, struct report *rep)
 	}
 }
 
+/* ---- profiling metrics: the seed's average beside tprof's intervals ------ */
+
+static void metrics(const struct an_run *run, struct report *rep)
+{
+	struct rtable *t = NULL;
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		if (isnan(s->last_count) || !s->s.n)
+			continue;
+		if (!t)
+			t = report_table(rep, "variance", "metrics",
+					 "Profiling metrics: the seed's average since the start, and the interval means",
+					 "run,metric,count,total:s,seed_avg:s,intervals,interval_min:s,interval_max:s,"
+					 "repeats");
+		rt_text(t, run->label);
+		rt_text(t, an_map_key(&run->metrics, i));
+		rt_num(t, s->last_count, 0);
+		rt_num(t, s->last_total, 4);
+		rt_num(t, s->last_total / s->last_count, 4);
+		rt_num(t, (double)s->s.n, 0);
+		rt_num(t, s->s.min, 4);
+		rt_num(t, s->s.max, 4);
+		rt_num(t, (double)s->repeats, 0);
+	}
+}
+
 void an_records(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	struct rtable *bt = NULL;
@@ -215,6 +243,7 @@ void an_records(const struct an_model *m, const struct an_opts *o, struct report
 		if (o->which & AN_VARIANCE) {
 			aggregates(run, rep);
 			batch_timing(run, rep, &bt);
+			metrics(run, rep);
 		}
 		if (o->which & AN_THROUGHPUT)
 			latencies(run, rep);

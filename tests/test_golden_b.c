@@ -140,6 +140,9 @@ Test(gpm, throughput_share_and_exponent_are_the_true_ones)
 	cr_expect_float_eq(cell(sh, "run", "gpm-tower.log", "pattern_gen"), 4050.0, 1e-6);
 	cr_expect_float_eq(cell(sh, "run", "gpm-tower.log", "total"), 5670.0, 1e-6);
 	cr_expect_float_eq(cell(sh, "run", "gpm-tower.log", "share"), 100 * 4.05 / 5.67, 1e-9);
+	cr_expect_float_eq(cell(sh, "run", "gpm-tower.log", "graphs"), 1200, 0);
+	cr_expect_float_eq(cell(sh, "run", "gpm-tower.log", "avg_nodes"), 37.5, 1e-12); /* the seed's */
+	cr_expect_float_eq(cell(sh, "run", "gpm-tower.log", "window_nodes_max"), 65.7, 1e-9);
 	const struct rtable *sc = table(&rep, "scaling", NULL);
 	cr_assert(sc);
 	double b = cell(sc, "series", "GPM pattern gen per window", "exponent");
@@ -240,6 +243,14 @@ Test(ssm, cumulative_averages_become_interval_means)
 	const struct rtable *thr = table(&g.rep, "throughput", NULL);
 	cr_assert(thr);
 	cr_expect_float_eq(cell(thr, "run", "ssm-profiler.log", "value"), 100 / 7.1, 1e-9);
+	/* the seed's own figures beside the intervals */
+	const struct rtable *mt = table(&g.rep, "metrics", NULL);
+	cr_assert(mt);
+	cr_expect_float_eq(cell(mt, "metric", "data_batch_production", "seed_avg"), 0.026, 1e-12);
+	cr_expect_float_eq(cell(mt, "metric", "data_batch_production", "total"), 2.6, 1e-12);
+	cr_expect_float_eq(cell(mt, "metric", "loss_fn_computation", "seed_avg"), 0.041, 1e-12);
+	cr_expect_float_eq(cell(mt, "metric", "make_step_total", "repeats"), 5, 0);
+	cr_expect_float_eq(cell(mt, "metric", "data_batch_production", "interval_max"), 0.035, 1e-3);
 	golden_run_free(&g);
 }
 
@@ -542,4 +553,19 @@ Test(records, never_silent)
 	cr_expect(strstr(r.out.buf, "read 2 aggregate; none of the selected analyses applies to them"), "%s",
 		  r.out.buf);
 	tu_result_free(&r);
+}
+
+/* The bundled Graph-LLaVA sample, written with gpm.py's semantics: 6000 graphs in 2724.193 s of forward. */
+Test(gpm, sample_throughput)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cr_assert_eq(tu_slurp("samples/graph-llava-pretrain.log", &sb), 0);
+	struct golden_run g;
+	analyze_text(&g, "graph-llava-pretrain.log", sb.buf);
+	const struct rtable *thr = table(&g.rep, "throughput", NULL);
+	cr_assert(thr);
+	cr_expect_float_eq(cell(thr, "measure", "GPM graphs per second", "value"), 6000 / 2724.193, 1e-9);
+	cr_expect_float_eq(cell(thr, "measure", "GPM nodes per second", "value"), 28.8 * 6000 / 2724.193, 1e-9);
+	golden_run_free(&g);
+	strbuf_release(&sb);
 }
