@@ -461,6 +461,31 @@ static void scaling_experiment(struct emitter *e, const struct json_member *m)
 	}
 }
 
+/*
+ * profile_model.py's pe_costs: {"lap": {"precomputation_ms": mean,
+ * "precomputation_std": std}} -> runtime "lap precomputation" (ms); an
+ * "error" string and anything else is meta.
+ */
+static void pe_cost(struct emitter *e, const struct json_member *m)
+{
+	const struct json_value *ms = json_get(&m->value, "precomputation_ms");
+	if (!json_is(ms, JSON_NUM)) {
+		meta_member(e, "pe_costs", m);
+		return;
+	}
+	struct tp_record r;
+	struct strbuf name = STRBUF_INIT;
+	strbuf_add(&name, m->key, m->key_len);
+	strbuf_addstr(&name, " precomputation");
+	rec_init(e, &r, TP_RUNTIME, ms->line);
+	r.name = name.buf;
+	r.name_len = name.len;
+	tp_set(&r, S_RT_MEAN_MS, ms->num.v);
+	set_num(&r, S_RT_STD_MS, json_get(&m->value, "precomputation_std"), 1);
+	emit(e, &r);
+	strbuf_release(&name);
+}
+
 static void do_report(struct emitter *e, const struct json_value *root)
 {
 	set_doc_ts(e, root);
@@ -480,6 +505,9 @@ static void do_report(struct emitter *e, const struct json_value *root)
 		} else if (is_obj && key_is(m, "scaling")) {
 			for (size_t k = 0; k < m->value.obj.n && !e->stopped; k++)
 				scaling_experiment(e, &m->value.obj.members[k]);
+		} else if (is_obj && key_is(m, "pe_costs")) {
+			for (size_t k = 0; k < m->value.obj.n && !e->stopped; k++)
+				pe_cost(e, &m->value.obj.members[k]);
 		} else {
 			meta_member(e, NULL, m);
 		}

@@ -369,6 +369,10 @@ Test(gt, json_report_raw_flops_nested_memory_and_scaling)
 	NUM_EQ(r, S_SC_STD_MS, 1, 0);
 	NUM_EQ(r, S_SC_GFLOPS, 0.868521828, 0);
 	NUM_EQ(nth(&c, TP_SCALING, 8), S_SC_GFLOPS, 11.172922356, 0);
+	/* pe_costs: PE precomputation times */
+	r = named_rec(&c, TP_RUNTIME, "hks precomputation");
+	NUM_EQ(r, S_RT_MEAN_MS, (double)15.67f, 0);
+	NUM_EQ(r, S_RT_STD_MS, (double)1.567f, 0);
 	strbuf_release(&err);
 	collector_free(&c);
 	free(doc);
