@@ -18,6 +18,7 @@
  * and, last, what tprof-analyze says when no analysis applied at all.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -127,15 +128,17 @@ static void latencies(const struct an_run *run, struct report *rep)
 {
 	if (!run->latencies.n)
 		return;
-	size_t fast = 0, slow = 0;
+	size_t fast = SIZE_MAX, slow = SIZE_MAX;
+	double fastest = INFINITY, slowest = NAN;
 	for (size_t i = 0; i < run->latencies.n; i++) {
 		double m = num_or_nan(an_map_at(&run->latencies, i), S_LAT_MEAN_MS);
-		if (m < num_or_nan(an_map_at(&run->latencies, fast), S_LAT_MEAN_MS))
-			fast = i;
-		if (m > num_or_nan(an_map_at(&run->latencies, slow), S_LAT_MEAN_MS))
-			slow = i;
+		if (!(m > 0))
+			continue;
+		if (m < fastest)
+			fastest = m, fast = i;
+		if (isnan(slowest) || m > slowest)
+			slowest = m, slow = i;
 	}
-	double slowest = num_or_nan(an_map_at(&run->latencies, slow), S_LAT_MEAN_MS);
 	struct rtable *t = report_table(rep, "throughput", "latency", "Inference benchmarks",
 					"run,model,mean:ms,min:ms,max:ms,max/min:x,throughput:samples/s,"
 					"implied_batch,vs_slowest:x,line");
@@ -155,11 +158,10 @@ static void latencies(const struct an_run *run, struct report *rep)
 		rt_num(t, m > 0 ? slowest / m : NAN, 2);
 		rt_num(t, (double)x->line, 0);
 	}
-	if (fast != slow)
+	if (fast != slow && fast != SIZE_MAX)
 		report_finding(rep, SEV_INFO, "throughput", "latency", run->label, run->file, 0, NULL,
 			       "'%s' infers fastest: %.3f ms, %.2fx faster than '%s' (%.3f ms)",
-			       an_map_key(&run->latencies, fast), num_or_nan(an_map_at(&run->latencies, fast), S_LAT_MEAN_MS),
-			       slowest / num_or_nan(an_map_at(&run->latencies, fast), S_LAT_MEAN_MS),
+			       an_map_key(&run->latencies, fast), fastest, slowest / fastest,
 			       an_map_key(&run->latencies, slow), slowest);
 }
 
