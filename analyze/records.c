@@ -275,8 +275,9 @@ void an_nothing(const struct an_model *m, const struct an_opts *o, struct report
 	if (!m->records) {
 		report_finding(rep, SEV_NOTICE, "input", "nothing-read", NULL, m->nruns ? m->runs[0]->file : NULL, 0,
 			       "describe your own lines with --rules FILE (see tprof-parse(1), RULES FILES)",
-			       "no known timing line in %zu input%s: none of the formats of tprof-parse(1) matched",
-			       m->nruns, m->nruns == 1 ? "" : "s");
+			       "no known timing line in %s%s: none of the formats of tprof-parse(1) matched",
+			       m->nruns ? m->runs[0]->file : "the input",
+			       m->nruns > 1 ? " and the other inputs" : "");
 		return;
 	}
 	for (size_t r = 0; r < m->nruns; r++) {
