@@ -11,6 +11,8 @@
 
 #include "analyses.h"
 
+static void metric_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run);
+
 const char *an_stage_kind(const char *name)
 {
 	/* order matters: "data_batch_production" is data, "forward_pass" forward */
@@ -354,6 +356,35 @@ static void clock_findings(struct report *rep, const struct an_run *run)
 			       (unsigned long long)(run->nclock - AN_MAX_CLOCK_ISSUES));
 }
 
+/* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
+static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
+{
+	metric_bottlenecks(rep, o, run);
+	/* GPM: pattern generation's share of the tower's forward time */
+	if (run->gpm_total_sum > 0) {
+		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
+		struct rtable *t = report_table(rep, "bottlenecks", "gpm-share", "GPM pattern generation share",
+						"run,windows,graphs,pattern_gen:ms,total:ms,share:%,avg_nodes,"
+						"window_nodes_min,window_nodes_max");
+		t->bar_col = 5;
+		rt_text(t, run->label);
+		rt_num(t, (double)run->gpm_total_ms.n, 0);
+		rt_num(t, run->gpm_graphs, 0);
+		rt_num(t, run->gpm_pattern_sum, 2);
+		rt_num(t, run->gpm_total_sum, 2);
+		rt_num(t, share, 1);
+		/* the tower's own figure (the run's average) beside each window's, recovered */
+		rt_num(t, run->gpm_graphs > 0 ? run->gpm_nodes / run->gpm_graphs : NAN, 1);
+		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.min : NAN, 1);
+		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.max : NAN, 1);
+		report_finding(rep, share > o->bottleneck_pct ? SEV_CRITICAL : share > o->optimize_pct ? SEV_NOTICE : SEV_INFO,
+			       "bottlenecks", "gpm", run->label, run->file, run->gpm_total_ms.min_s.line,
+			       share > o->optimize_pct ? an_advice("gpm") : NULL,
+			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
+			       share, (unsigned long long)run->gpm_total_ms.n);
+	}
+}
+
 /* Data loading runs before the step (seed 003's data loader yields, then make_step runs). */
 static int outside_step(const char *name, double total, double step_total)
 {
@@ -395,35 +426,6 @@ static void metric_bottlenecks(struct report *rep, const struct an_opts *o, cons
 		if (isnan(s->last_total) || s->last_total == step_total)
 			continue;
 		bottleneck_findings(rep, o, run, whole, name, 100 * s->last_total / denom, s->line);
-	}
-}
-
-/* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
-static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
-{
-	metric_bottlenecks(rep, o, run);
-	/* GPM: pattern generation's share of the tower's forward time */
-	if (run->gpm_total_sum > 0) {
-		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
-		struct rtable *t = report_table(rep, "bottlenecks", "gpm-share", "GPM pattern generation share",
-						"run,windows,graphs,pattern_gen:ms,total:ms,share:%,avg_nodes,"
-						"window_nodes_min,window_nodes_max");
-		t->bar_col = 5;
-		rt_text(t, run->label);
-		rt_num(t, (double)run->gpm_total_ms.n, 0);
-		rt_num(t, run->gpm_graphs, 0);
-		rt_num(t, run->gpm_pattern_sum, 2);
-		rt_num(t, run->gpm_total_sum, 2);
-		rt_num(t, share, 1);
-		/* the tower's own figure (the run's average) beside each window's, recovered */
-		rt_num(t, run->gpm_graphs > 0 ? run->gpm_nodes / run->gpm_graphs : NAN, 1);
-		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.min : NAN, 1);
-		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.max : NAN, 1);
-		report_finding(rep, share > o->bottleneck_pct ? SEV_CRITICAL : share > o->optimize_pct ? SEV_NOTICE : SEV_INFO,
-			       "bottlenecks", "gpm", run->label, run->file, run->gpm_total_ms.min_s.line,
-			       share > o->optimize_pct ? an_advice("gpm") : NULL,
-			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
-			       share, (unsigned long long)run->gpm_total_ms.n);
 	}
 }
 
