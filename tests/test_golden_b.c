@@ -573,3 +573,14 @@ Test(gpm, sample_throughput)
 	golden_run_free(&g);
 	strbuf_release(&sb);
 }
+
+/* The same figures through NDJSON (tprof-parse | tprof-analyze): counts survive, repeats are still repeats. */
+Test(ssm, through_ndjson)
+{
+	struct tu_result r = tu_run("$B/tprof-parse $R/" GOLDEN "ssm-profiler.log | $B/tprof-analyze -f csv -");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "variance,metrics,1,repeats,,5"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "variance,metrics,1,seed_avg,s,0.026"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "data_batch_production per interval"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
