@@ -352,19 +352,20 @@ void an_scaling(const struct an_model *m, const struct an_opts *o, struct report
 		/* GPM windows: pattern generation against each window's own mean graph
 		 * size (recovered from the cumulative averages the tower prints) */
 		const struct tp_series *wn = &run->gpm_window_nodes;
-		if (run->gl_n >= 3 && wn->n && wn->max > 1.2 * wn->min) {
-			struct fit f;
-			if (fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
-				struct fit_row fr = { run->label, "GPM pattern gen per window", "window_nodes" };
-				scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, run->file);
-			}
+		struct fit f;
+		if (run->gl_n >= 3 && wn->n && wn->max > 1.2 * wn->min &&
+		    fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
+			struct fit_row fr = { run->label, "GPM pattern gen per window", "window_nodes" };
+			scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, run->file);
+			if (run->gpm_pooled || run->gpm_blk_windows)
+				report_finding(rep, SEV_INFO, "scaling", "gpm-windows", run->label, run->file, 0, NULL,
+					       "GPM scaling fit: %.0f points from %llu windows; %llu windows pooled, %llu "
+					       "at the end left out: a window's own mean size, recovered from two "
+					       "cumulative averages printed to 0.1, is known to 10%% only over enough "
+					       "graphs",
+					       run->gl_n, (unsigned long long)run->gpm_avg_nodes.n,
+					       (unsigned long long)run->gpm_pooled, (unsigned long long)run->gpm_blk_windows);
 		}
-		if (run->gpm_fit_skipped && run->gl_n >= 3)
-			report_finding(rep, SEV_INFO, "scaling", "gpm-windows", run->label, run->file, 0, NULL,
-				       "GPM scaling fit: %llu of %llu windows left out, their mean size recovered from "
-				       "two cumulative averages printed to 0.1 is uncertain by more than 10%%",
-				       (unsigned long long)run->gpm_fit_skipped,
-				       (unsigned long long)run->gpm_avg_nodes.n);
 	}
 	/* several runs tagged with --param NAME=VALUE */
 	if (o->nrun_params >= 2 && o->run_params) {

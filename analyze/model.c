@@ -425,17 +425,30 @@ static void feed_epoch(struct an_run *run, const struct tp_record *r)
  * graphs x mean, the run's nodes are the latest average x the graphs so
  * far (the first window of a run is taken as its first graphs), and a
  * window's own mean size is recovered from two cumulative averages.
+ *
+ * The 0.1 rounding of the averages moves that size by ~0.1 x the window's
+ * index, so later windows are pooled: a fit point closes once the mean
+ * size of the windows since the last point is known to 10%, and gets
+ * their graph-weighted mean pattern generation time.
  */
 static void gpm_fit_window(struct an_run *run, const struct tp_record *r, double graphs)
 {
-	double err, y = r->num[S_GPM_PATTERN_MS];
-	double nodes = tp_gpm_window_nodes(r->num[S_GPM_AVG_NODES], run->gpm_graphs, run->gpm_prev_avg,
-					   graphs, &err);
-	run->gpm_prev_avg = r->num[S_GPM_AVG_NODES];
-	if (!(nodes > 0) || err > 0.1 * nodes || !(y > 0)) {
-		run->gpm_fit_skipped++;
+	double err, avg = r->num[S_GPM_AVG_NODES];
+	double span = run->gpm_graphs - run->gpm_blk_graphs0;
+	run->gpm_blk_pattern += graphs * r->num[S_GPM_PATTERN_MS];
+	run->gpm_blk_windows++;
+	double nodes = tp_gpm_window_nodes(avg, run->gpm_graphs, run->gpm_blk_avg0, span, &err);
+	if (!(nodes > 0) || err > 0.1 * nodes)
 		return;
-	}
+	double y = run->gpm_blk_pattern / span;
+	if (run->gpm_blk_windows > 1)
+		run->gpm_pooled += run->gpm_blk_windows;
+	run->gpm_blk_graphs0 = run->gpm_graphs;
+	run->gpm_blk_avg0 = avg;
+	run->gpm_blk_pattern = 0;
+	run->gpm_blk_windows = 0;
+	if (!(y > 0))
+		return;
 	tp_series_add(&run->gpm_window_nodes, nodes, r->line);
 	double x = log(nodes);
 	y = log(y);

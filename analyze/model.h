@@ -110,10 +110,12 @@ struct an_run {
 	/* graphs so far, nodes so far (latest cumulative average x graphs), and the
 	 * run's pattern-generation and forward time in ms (sum of graphs x mean) */
 	double gpm_graphs, gpm_nodes, gpm_pattern_sum, gpm_total_sum;
-	struct tp_series gpm_window_nodes; /* each window's own mean size, recovered */
-	double gpm_prev_avg;               /* the previous window's cumulative average */
-	uint64_t gpm_fit_skipped;          /* windows whose size is too uncertain to fit */
-	/* log(window mean nodes) vs log(pattern gen ms) per window, for a scaling fit */
+	struct tp_series gpm_window_nodes; /* the own mean size of each fit point's windows */
+	/* the fit point being pooled: graphs and cumulative average where it
+	 * starts, its graphs x pattern gen ms, its windows; windows pooled so far */
+	double gpm_blk_graphs0, gpm_blk_avg0, gpm_blk_pattern;
+	uint64_t gpm_blk_windows, gpm_pooled;
+	/* log(mean nodes) vs log(pattern gen ms) per fit point, for a scaling fit */
 	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;
 	struct an_map metrics;    /* name -> an_named_series of avg_s */
 	struct an_map aggregates; /* name -> struct tp_record copy (numbers only) */

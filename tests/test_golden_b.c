@@ -584,3 +584,34 @@ Test(ssm, through_ndjson)
 	cr_expect(strstr(r.out.buf, "data_batch_production per interval"), "%s", r.out.buf);
 	tu_result_free(&r);
 }
+
+/*
+ * A long run: 200 windows whose graphs have 30 nodes for 25 windows, then
+ * 60 for 25, and so on; pattern generation 0.09 ms per node. Later windows'
+ * own sizes cannot be recovered one by one from averages printed to 0.1,
+ * so they are pooled; the fit still finds the linear law, with no warning.
+ */
+Test(gpm, long_run_windows_are_pooled)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long nodes = 0;
+	for (int k = 1; k <= 200; k++) {
+		int n = (k - 1) / 25 % 2 ? 60 : 30;
+		nodes += 100L * n;
+		strbuf_addf(&sb, "[GPM TIMING] Last 100 graphs: Pattern gen=%.2fms, Total=%.2fms, Avg nodes=%.1f\n",
+			    0.09 * n, 0.11 * n + 0.6, (double)nodes / (100.0 * k));
+	}
+	struct golden_run g;
+	analyze_text(&g, "long.log", sb.buf);
+	const struct an_run *run = g.m.runs[0];
+	cr_expect(run->gpm_pooled > 0);
+	cr_expect(run->gl_n >= 8, "%g points", run->gl_n);
+	const struct rtable *sc = table(&g.rep, "scaling", NULL);
+	cr_assert(sc);
+	double b = cell(sc, "series", "GPM pattern gen per window", "exponent");
+	cr_expect(b > 0.9 && b < 1.1, "exponent %g", b);
+	cr_expect_null(finding(&g.rep, "scaling", "FASTER"));
+	cr_expect_not_null(finding(&g.rep, "gpm-windows", "windows pooled"));
+	golden_run_free(&g);
+	strbuf_release(&sb);
+}
