@@ -74,29 +74,12 @@ struct vstate {
 		size_t result;
 	} *win, *att;      /* replays already made: walk windows, attention layers */
 	size_t nwin, alloc_win, natt, alloc_att;
-	double gpm_graphs, gpm_prev_avg; /* GPM graphs so far, the latest cumulative avg nodes */
 	struct strbuf skipped;  /* "name (line N): why; ..." */
 	size_t nskipped;
 	unsigned long warnings;
 };
 
 /* ---- reading the records ------------------------------------------------ */
-
-/*
- * Avg nodes is the run's cumulative average: replay the window's own mean
- * size when two averages recover it to 10%, else the cumulative one.
- */
-static void gpm_window_size(struct vstate *st, struct logged *l)
-{
-	double graphs = isnan(l->a) ? 100 : l->a, err;
-	st->gpm_graphs += graphs;
-	if (isnan(l->c))
-		return;
-	double own = tp_gpm_window_nodes(l->c, st->gpm_graphs, st->gpm_prev_avg, graphs, &err);
-	st->gpm_prev_avg = l->c;
-	if (own > 0 && err <= 0.1 * own)
-		l->c = own;
-}
 
 static int keep_record(void *ctx, const struct tp_record *r)
 {
@@ -108,7 +91,6 @@ static int keep_record(void *ctx, const struct tp_record *r)
 		l.a = tp_has(r, S_GPM_GRAPHS) ? r->num[S_GPM_GRAPHS] : NAN;
 		l.b = r->num[S_GPM_PATTERN_MS];
 		l.c = tp_has(r, S_GPM_AVG_NODES) ? r->num[S_GPM_AVG_NODES] : NAN;
-		gpm_window_size(st, &l);
 	} else if (r->type == TP_RUNTIME && tp_has(r, S_RT_MEAN_MS)) {
 		l.a = r->num[S_RT_MEAN_MS];
 	} else if (r->type == TP_SCALING && tp_has(r, S_SC_VALUE) && tp_has(r, S_SC_MEAN_MS)) {
@@ -325,8 +307,37 @@ static double largest_window(const struct vstate *st)
 	return best;
 }
 
+/*
+ * Avg nodes is the run's cumulative average: each window is replayed with
+ * its own mean size, recovered from two averages; where the 0.1 rounding
+ * makes one window's uncertain by more than 10%, with the mean size of the
+ * windows pooled up to the point where it is known (as tprof-analyze's
+ * scaling fit does). Windows left at the end keep the cumulative average.
+ */
+static void own_window_sizes(struct vstate *st)
+{
+	double graphs = 0, graphs0 = 0, avg0 = 0, err;
+	size_t from = 0;
+	for (size_t i = 0; i < st->nlogs; i++) {
+		struct logged *l = &st->logs[i];
+		if (l->type != TP_GPM)
+			continue;
+		graphs += isnan(l->a) ? 100 : l->a;
+		if (isnan(l->c))
+			continue;
+		double avg = l->c, own = tp_gpm_window_nodes(avg, graphs, avg0, graphs - graphs0, &err);
+		if (!(own > 0) || err > 0.1 * own)
+			continue;
+		for (size_t k = from; k <= i; k++)
+			if (st->logs[k].type == TP_GPM && !isnan(st->logs[k].c))
+				st->logs[k].c = own;
+		from = i + 1, graphs0 = graphs, avg0 = avg;
+	}
+}
+
 static int replay_windows(struct vstate *st, struct strbuf *err, int *code)
 {
+	own_window_sizes(st);
 	double median = median_window(st), largest = largest_window(st);
 	int first = 1, timed_kernel = 0;
 	for (size_t i = 0; i < st->nlogs; i++) {
