@@ -67,6 +67,13 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 
 /* The parts (analyses.c calls them in this order). */
 void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
+/* Single printed statistics: AGGREGATE STATISTICS rows, Batch timing, inference
+ * benchmarks, Average per dataset (records.c). */
+void an_records(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* When the report is empty: what was read and why nothing applied. */
+void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* Seed 002's runtime, memory and FLOP figures of each run, set against each other. */
+void an_profile(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);

@@ -60,6 +60,17 @@ struct an_table {
 	int closed;         /* the latest row was the TOTAL: a new row starts a new printing */
 };
 
+/*
+ * Seed 004's "Batch timing: avg=, min=, max=" closes an epoch with the
+ * statistics of ALL its batches; only the first verbose_batches of them
+ * were printed as "Batch N:" lines. One epoch's both views.
+ */
+struct an_epoch_batches {
+	double seed_avg, seed_min, seed_max; /* as printed (NAN if absent) */
+	double n, sum, min, max;             /* the Batch lines printed in the epoch */
+	uint64_t line;                       /* the Batch timing line */
+};
+
 /* A batch series of one rank. */
 struct an_batches {
 	struct tp_series seconds, cpu_mb, gpu_mb, loss;
@@ -73,11 +84,14 @@ struct an_batches {
 	uint64_t conv_batch, conv_line, conv_epochs;
 	double conv_seconds;
 	uint64_t first_line;
+	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
+	uint64_t timing_lines;
 };
 
 struct an_named_series {
 	struct tp_series s;
-	double last_total, last_count; /* metric: the latest total_s / count */
+	double last_total, last_count; /* metric: the run's time so far and its count */
+	uint64_t repeats;              /* metric: prints that repeated a known count */
 	double sum_aux;                /* e.g. GPM: graphs */
 	uint64_t line;
 };
@@ -100,10 +114,18 @@ struct an_run {
 	struct an_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
 	struct an_map tables;     /* section -> an_table */
 	struct an_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
+	/* GPM windows: per-graph means as printed, and the cumulative average size */
 	struct tp_series gpm_pattern_ms, gpm_total_ms, gpm_avg_nodes;
 	struct tp_trace t_gpm_pattern_ms, t_gpm_total_ms, t_gpm_avg_nodes; /* for charts */
+	/* graphs so far, nodes so far (latest cumulative average x graphs), and the
+	 * run's pattern-generation and forward time in ms (sum of graphs x mean) */
 	double gpm_graphs, gpm_nodes, gpm_pattern_sum, gpm_total_sum;
-	/* log(avg nodes) vs log(pattern gen ms) per window, for a scaling fit */
+	struct tp_series gpm_window_nodes; /* the own mean size of each fit point's windows */
+	/* the fit point being pooled: graphs and cumulative average where it
+	 * starts, its graphs x pattern gen ms, its windows; windows pooled so far */
+	double gpm_blk_graphs0, gpm_blk_avg0, gpm_blk_pattern;
+	uint64_t gpm_blk_windows, gpm_pooled;
+	/* log(mean nodes) vs log(pattern gen ms) per fit point, for a scaling fit */
 	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;
 	struct an_map metrics;    /* name -> an_named_series of avg_s */
 	struct an_map aggregates; /* name -> struct tp_record copy (numbers only) */

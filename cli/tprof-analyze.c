@@ -44,13 +44,13 @@ static const unsigned analyses[] = {
 
 static const struct cli_option options[] = {
 	{ NULL, 0, NULL, "Analyses:", NULL },
-	{ "breakdown", OPT_ANALYSIS + 0, NULL, "each stage's share, unaccounted time, table and clock checks", NULL },
+	{ "breakdown", OPT_ANALYSIS + 0, NULL, "stage shares, unaccounted time, checks, model profile", NULL },
 	{ "bottlenecks", OPT_ANALYSIS + 1, NULL, "thresholds and advice (see --bottleneck-pct ...)", NULL },
 	{ "warmup", OPT_ANALYSIS + 2, NULL, "first vs steady state, where warmup ends", NULL },
-	{ "variance", OPT_ANALYSIS + 3, NULL, "spread, quantiles, outliers, drift, memory leaks", NULL },
+	{ "variance", OPT_ANALYSIS + 3, NULL, "spread, outliers, drift, leaks, aggregate rows", NULL },
 	{ "speedup", OPT_ANALYSIS + 4, NULL, "speedups against a baseline (--baseline NAME)", NULL },
 	{ "convergence", OPT_ANALYSIS + 5, NULL, "steps/epochs/seconds to --loss-threshold X", NULL },
-	{ "throughput", OPT_ANALYSIS + 6, NULL, "samples/s, steps/s, graphs/s, nodes/s", NULL },
+	{ "throughput", OPT_ANALYSIS + 6, NULL, "samples/s, steps/s, graphs/s, nodes/s, inference", NULL },
 	{ "scaling", OPT_ANALYSIS + 7, NULL, "log-log fit of time against size (--param, --predict)", NULL },
 	{ "compare", OPT_ANALYSIS + 8, NULL, "run against run with significance tests", NULL },
 	{ "ranks", OPT_ANALYSIS + 9, NULL, "per-rank medians and stragglers", NULL },

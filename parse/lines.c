@@ -635,7 +635,20 @@ static int read_flops(const char *q, const char *e, double *gflops, const char *
 	return 0;
 }
 
-/* "N=100: 2.31 ms" or "N=100: 2.31 ± 0.12 ms" */
+/* RuntimeStats' "(n=100)" after a mean and std: its number of runs. */
+static void remark_runs(struct tp_parser *p, struct tp_record *r, const char *q, const char *e)
+{
+	double v;
+	const char *x;
+	q = TP_EAT(tp_skip_blanks(q, e), e, "(n=");
+	if (q && tp_read_number(q, e, &v, &x) && x < e && *x == ')')
+		tp_check_set(p, r, S_RT_RUNS, v, 1, "runs");
+}
+
+/*
+ * "N=100: 2.31 ms", "N=100: 2.31 ± 0.12 ms", and ScalingExperiment's
+ * print_summary "  num_nodes=100: 20.00 ms, 25.0 MB" (peak memory).
+ */
 static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *t, const char *c,
 			const char *e)
 {
@@ -655,6 +668,10 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 		has_std = 1;
 	else if (!tp_read_duration_to(q, e, -1, 1e-3, &ms, &x))
 		return 0;
+	double mb = NAN;
+	x = tp_skip_blanks(x, e);
+	if (x < e && *x == ',' && !tp_read_mb(tp_skip_blanks(x + 1, e), e, 0, &mb, &x))
+		return 0;
 	if (!rest_is_blank(x, e, 1))
 		return 0;
 	struct tp_record r;
@@ -664,6 +681,8 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 	tp_check_set(p, &r, S_SC_MEAN_MS, ms, 1, "mean_ms");
 	if (has_std)
 		tp_check_set(p, &r, S_SC_STD_MS, std, 1, "std_ms");
+	if (!isnan(mb))
+		tp_check_set(p, &r, S_SC_PEAK_MB, mb, 1, "peak_mb");
 	tp_emit(p, rs, &r);
 	return 1;
 }
@@ -686,6 +705,7 @@ static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char 
 		set_name(&r, t, c);
 		tp_check_set(p, &r, S_RT_MEAN_MS, a, 1, "mean_ms");
 		tp_check_set(p, &r, S_RT_STD_MS, b, 1, "std_ms");
+		remark_runs(p, &r, x, e);
 		tp_emit(p, rs, &r);
 		return 1;
 	}

@@ -430,7 +430,8 @@ int gp_chart_gpm(struct gp_job *j)
 		return GP_NODATA;
 	}
 	gp_title(j, "GPM windows: pattern generation vs total time, average graph size");
-	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per window (ms)'\nset yrange [0:*]");
+	/* gpm.py prints per-graph means over each window, and the run's running average size */
+	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per graph, window mean (ms)'\nset yrange [0:*]");
 	gp_cmd(j, "set key above\nset ytics nomirror");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	double top = 0;
@@ -438,7 +439,7 @@ int gp_chart_gpm(struct gp_job *j)
 		for (size_t k = 0; k < a[i].n; k++)
 			top = a[i].y[k] > top ? a[i].y[k] : top;
 	if (na)
-		gp_cmd(j, "set y2label 'average nodes per graph (nodes)'\nset y2tics\nset y2range [0:%g]",
+		gp_cmd(j, "set y2label 'average nodes per graph so far (nodes)'\nset y2tics\nset y2range [0:%g]",
 		       top > 0 ? top * 1.15 : 1);
 	series_lines(j, t, nt, nruns, "x1y1", &first, 0, "ps 0.4");
 	series_lines(j, a, na, nruns, "x1y2", &first, (int)nt, "dt 3 ps 0.4");
