@@ -13,6 +13,7 @@
 
 #include "analyze/analyses.h"
 #include "parse/docinput.h"
+#include "antest.h" /* table, col, cell, finding */
 #include "testutil.h"
 
 #define GOLDEN_DIR "tests/data/golden/"
@@ -106,55 +107,16 @@ static inline const struct tp_record *golden_nth(const struct collector *c, enum
 				   (r)->name ? (r)->name : "", (slot), (r)->num[(slot)], (double)(v));  \
 	} while (0)
 
-/* The first table with this id whose title contains `title` (or any). */
-static inline const struct rtable *golden_table(const struct report *rep, const char *id, const char *title)
-{
-	for (size_t i = 0; i < rep->nsections; i++)
-		for (size_t k = 0; k < rep->sections[i].ntables; k++) {
-			const struct rtable *t = rep->sections[i].tables[k];
-			if (!strcmp(t->id, id) && (!title || strstr(t->title, title)))
-				return t;
-		}
-	return NULL;
-}
-
-static inline int golden_col(const struct rtable *t, const char *name)
-{
-	for (size_t c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c].name, name))
-			return (int)c;
-	cr_assert_fail("no column %s in %s", name, t->id);
-	return -1;
-}
-
 /* The n-th (0-based) row whose column key is the text val, or -1. */
 static inline long golden_row(const struct rtable *t, const char *key, const char *val, int n)
 {
-	int kc = golden_col(t, key);
+	int kc = col(t, key);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct rcell *k = rt_cell(t, r, (size_t)kc);
 		if (k->kind == RC_TEXT && !strcmp(k->s, val) && n-- == 0)
 			return (long)r;
 	}
 	return -1;
-}
-
-/* The number in column want of the row whose column key is val. */
-static inline double golden_cell(const struct rtable *t, const char *key, const char *val, const char *want)
-{
-	long r = golden_row(t, key, val, 0);
-	cr_assert(r >= 0, "no row %s=%s in %s", key, val, t->id);
-	const struct rcell *w = rt_cell(t, (size_t)r, (size_t)golden_col(t, want));
-	return w->kind == RC_NUM ? w->v : NAN;
-}
-
-/* The first finding of a kind whose message contains needle (or any). */
-static inline const struct finding *golden_finding(const struct report *rep, const char *kind, const char *needle)
-{
-	for (size_t i = 0; i < rep->nfindings; i++)
-		if (!strcmp(rep->findings[i].kind, kind) && (!needle || strstr(rep->findings[i].message, needle)))
-			return &rep->findings[i];
-	return NULL;
 }
 
 #endif

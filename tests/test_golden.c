@@ -131,41 +131,41 @@ Test(seed001, the_seed_figures_are_reproduced)
 	golden_analyze(&m, &rep);
 
 	/* print_timing_summary's shares: elapsed / total * 100 */
-	const struct rtable *t = golden_table(&rep, "breakdown", "'Section 1.1'");
+	const struct rtable *t = table(&rep, "breakdown", "'Section 1.1'");
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "stage", "MLP training", "share"), 100 * 125.45 / 317.44, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "SIREN training", "share"), 100 * 89.32 / 317.44, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "KAN training", "share"), 100 * 102.67 / 317.44, 1e-9);
-	t = golden_table(&rep, "breakdown", "'Training'");
+	cr_assert_float_eq(cell(t, "stage", "MLP training", "share"), 100 * 125.45 / 317.44, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "SIREN training", "share"), 100 * 89.32 / 317.44, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "KAN training", "share"), 100 * 102.67 / 317.44, 1e-9);
+	t = table(&rep, "breakdown", "'Training'");
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "stage", "backward_pass", "share"), 100 * 12.45 / 22.55, 1e-9);
-	cr_assert_null(golden_finding(&rep, "inconsistent", NULL), "the real code's tables are consistent");
+	cr_assert_float_eq(cell(t, "stage", "backward_pass", "share"), 100 * 12.45 / 22.55, 1e-9);
+	cr_assert_null(finding(&rep, "inconsistent", NULL), "the real code's tables are consistent");
 
 	/* calculate_speedup_ratios: baseline_time / elapsed, the slowest by default */
-	t = golden_table(&rep, "speedup", "against MLP training");
+	t = table(&rep, "speedup", "against MLP training");
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "name", "SIREN training", "speedup"), 125.45 / 89.32, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "name", "KAN training", "speedup"), 125.45 / 102.67, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "SIREN training", "speedup"), 125.45 / 89.32, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "KAN training", "speedup"), 125.45 / 102.67, 1e-9);
 	/* both printed blocks are kept: KAN is 1.22 against MLP and 0.87 against SIREN */
-	t = golden_table(&rep, "speedup-printed", NULL);
+	t = table(&rep, "speedup-printed", NULL);
 	cr_assert_not_null(t);
 	cr_assert_eq(t->nrows, 4);
 	long k0 = golden_row(t, "name", "KAN training", 0), k1 = golden_row(t, "name", "KAN training", 1);
 	cr_assert(k0 >= 0 && k1 >= 0);
-	cr_assert_float_eq(rt_cell(t, (size_t)k0, (size_t)golden_col(t, "printed"))->v, 1.22, 1e-9);
-	cr_assert_float_eq(rt_cell(t, (size_t)k1, (size_t)golden_col(t, "printed"))->v, 0.87, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "name", "MLP training", "printed"), 0.71, 1e-9);
+	cr_assert_float_eq(rt_cell(t, (size_t)k0, (size_t)col(t, "printed"))->v, 1.22, 1e-9);
+	cr_assert_float_eq(rt_cell(t, (size_t)k1, (size_t)col(t, "printed"))->v, 0.87, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "MLP training", "printed"), 0.71, 1e-9);
 	/* and recomputed from the times: baseline_time / elapsed */
-	cr_assert_float_eq(golden_cell(t, "name", "MLP training", "recomputed"), 89.32 / 125.45, 1e-9);
-	cr_assert_float_eq(rt_cell(t, (size_t)k1, (size_t)golden_col(t, "recomputed"))->v, 89.32 / 102.67, 1e-9);
-	cr_assert_float_eq(rt_cell(t, (size_t)k0, (size_t)golden_col(t, "recomputed"))->v, 125.45 / 102.67, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "MLP training", "recomputed"), 89.32 / 125.45, 1e-9);
+	cr_assert_float_eq(rt_cell(t, (size_t)k1, (size_t)col(t, "recomputed"))->v, 89.32 / 102.67, 1e-9);
+	cr_assert_float_eq(rt_cell(t, (size_t)k0, (size_t)col(t, "recomputed"))->v, 125.45 / 102.67, 1e-9);
 
 	/* track_warmup_timing's figures as printed */
-	t = golden_table(&rep, "warmup-printed", NULL);
+	t = table(&rep, "warmup-printed", NULL);
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "name", "MLP", "overhead"), 2.18, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "name", "MLP", "overhead_pct"), 72.2, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "name", "SIREN", "overhead"), -0.2, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "MLP", "overhead"), 2.18, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "MLP", "overhead_pct"), 72.2, 1e-9);
+	cr_assert_float_eq(cell(t, "name", "SIREN", "overhead"), -0.2, 1e-9);
 	report_free(&rep);
 	an_model_free(&m);
 }
@@ -275,24 +275,24 @@ Test(seed004, the_seed_figures_are_reproduced)
 	golden_analyze(&m, &rep);
 
 	/* get_operation_time(op) / get_total_time(): repeated rows are summed */
-	const struct rtable *t = golden_table(&rep, "breakdown", "'PERFORMANCE SUMMARY'");
+	const struct rtable *t = table(&rep, "breakdown", "'PERFORMANCE SUMMARY'");
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "stage", "batch_forward", "seconds"), 0.622, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "batch_forward", "share"), 100 * 0.622 / 3.597, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "batch_backward", "share"), 100 * 0.218 / 3.597, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "optimization", "share"), 100 * 2.361 / 3.597, 1e-9);
-	cr_assert_null(golden_finding(&rep, "inconsistent", NULL));
-	cr_assert_null(golden_finding(&rep, "unaccounted", NULL));
+	cr_assert_float_eq(cell(t, "stage", "batch_forward", "seconds"), 0.622, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "batch_forward", "share"), 100 * 0.622 / 3.597, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "batch_backward", "share"), 100 * 0.218 / 3.597, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "optimization", "share"), 100 * 2.361 / 3.597, 1e-9);
+	cr_assert_null(finding(&rep, "inconsistent", NULL));
+	cr_assert_null(finding(&rep, "unaccounted", NULL));
 
 	/* Strategy 1's verdict: "BOTTLENECK: optimization (65.6%)" */
-	const struct finding *f = golden_finding(&rep, "bottleneck", "'optimization' is 65.6%");
+	const struct finding *f = finding(&rep, "bottleneck", "'optimization' is 65.6%");
 	cr_assert_not_null(f);
 	cr_assert_eq(f->sev, SEV_CRITICAL);
-	cr_assert_null(golden_finding(&rep, "optimize", NULL), "no operation between 20 and 50 %");
-	t = golden_table(&rep, "printed-conclusions", NULL);
+	cr_assert_null(finding(&rep, "optimize", NULL), "no operation between 20 and 50 %");
+	t = table(&rep, "printed-conclusions", NULL);
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "conclusion", "BOTTLENECK: optimization", "printed"), 65.6, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "conclusion", "BOTTLENECK: optimization", "tprof_share"),
+	cr_assert_float_eq(cell(t, "conclusion", "BOTTLENECK: optimization", "printed"), 65.6, 1e-9);
+	cr_assert_float_eq(cell(t, "conclusion", "BOTTLENECK: optimization", "tprof_share"),
 			   100 * 2.361 / 3.597, 1e-9);
 
 	/*
@@ -301,10 +301,10 @@ Test(seed004, the_seed_figures_are_reproduced)
 	 * tprof sees the batches the monitor printed (5 per epoch, both epochs):
 	 * 0.538 / 0.182. Both are in the report.
 	 */
-	cr_assert_float_eq(golden_cell(t, "conclusion", "High variance", "printed"), 2.5, 1e-9);
-	t = golden_table(&rep, "variance", NULL);
+	cr_assert_float_eq(cell(t, "conclusion", "High variance", "printed"), 2.5, 1e-9);
+	t = table(&rep, "variance", NULL);
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "series", "batch time", "max/min"), 0.538 / 0.182, 1e-9);
+	cr_assert_float_eq(cell(t, "series", "batch time", "max/min"), 0.538 / 0.182, 1e-9);
 	report_free(&rep);
 	an_model_free(&m);
 }
@@ -348,22 +348,22 @@ Test(seed000, the_seed_figures_are_reproduced)
 	an_model_init(&m, NAN);
 	golden_model("seed000.log", &m);
 	golden_analyze(&m, &rep);
-	const struct rtable *t = golden_table(&rep, "breakdown", "[TIMING]");
+	const struct rtable *t = table(&rep, "breakdown", "[TIMING]");
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "stage", "Main training loop", "share"), 100 * 6234.56 / 6298.82, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "LLM model loading", "share"), 100 * 44.23 / 6298.82, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "stage", "TOTAL", "seconds"), 6298.82, 1e-9);
-	cr_assert_null(golden_finding(&rep, "inconsistent", NULL));
-	cr_assert_null(golden_finding(&rep, "clock", NULL));
-	const struct finding *f = golden_finding(&rep, "bottleneck", "'Main training loop' is 99.0%");
+	cr_assert_float_eq(cell(t, "stage", "Main training loop", "share"), 100 * 6234.56 / 6298.82, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "LLM model loading", "share"), 100 * 44.23 / 6298.82, 1e-9);
+	cr_assert_float_eq(cell(t, "stage", "TOTAL", "seconds"), 6298.82, 1e-9);
+	cr_assert_null(finding(&rep, "inconsistent", NULL));
+	cr_assert_null(finding(&rep, "clock", NULL));
+	const struct finding *f = finding(&rep, "bottleneck", "'Main training loop' is 99.0%");
 	cr_assert_not_null(f);
 	cr_assert_eq(f->sev, SEV_CRITICAL);
 	/* examples x epochs and steps over the training loop's time */
-	t = golden_table(&rep, "throughput", NULL);
+	t = table(&rep, "throughput", NULL);
 	cr_assert_not_null(t);
-	cr_assert_float_eq(golden_cell(t, "measure", "samples per second (examples x epochs / training loop)", "value"),
+	cr_assert_float_eq(cell(t, "measure", "samples per second (examples x epochs / training loop)", "value"),
 			   10000.0 * 2 / 6234.56, 1e-9);
-	cr_assert_float_eq(golden_cell(t, "measure", "optimization steps per second", "value"), 625 / 6234.56, 1e-9);
+	cr_assert_float_eq(cell(t, "measure", "optimization steps per second", "value"), 625 / 6234.56, 1e-9);
 	report_free(&rep);
 	an_model_free(&m);
 }
@@ -383,12 +383,12 @@ Test(seed000, timing_data_total_time_is_wall_time)
 	for (size_t i = 0; i < c.n; i++)
 		an_feed(&m, &c.v[i].rec);
 	golden_analyze(&m, &rep);
-	cr_assert_null(golden_finding(&rep, "inconsistent", NULL));
-	const struct finding *f = golden_finding(&rep, "outside-stages", "5.94 s (0.1%) of the wall time 6304.76 s");
+	cr_assert_null(finding(&rep, "inconsistent", NULL));
+	const struct finding *f = finding(&rep, "outside-stages", "5.94 s (0.1%) of the wall time 6304.76 s");
 	cr_assert_not_null(f);
-	const struct rtable *t = golden_table(&rep, "breakdown", "'timing_data'");
-	cr_assert_float_eq(golden_cell(t, "stage", "(outside stages)", "seconds"), 6304.76 - 6298.82, 1e-6);
-	cr_assert_float_eq(golden_cell(t, "stage", "Main training loop", "share"), 100 * 6234.56 / 6304.76, 1e-9);
+	const struct rtable *t = table(&rep, "breakdown", "'timing_data'");
+	cr_assert_float_eq(cell(t, "stage", "(outside stages)", "seconds"), 6304.76 - 6298.82, 1e-6);
+	cr_assert_float_eq(cell(t, "stage", "Main training loop", "share"), 100 * 6234.56 / 6304.76, 1e-9);
 	report_free(&rep);
 	an_model_free(&m);
 	collector_free(&c);
@@ -496,14 +496,14 @@ Test(issue12, speedups_are_kept_per_block)
 		    "SPEEDUP ANALYSIS\n====\nBaseline: SIREN (90.00s)\n----\n"
 		    "MLP                 :  0.75x slower\n====\n",
 		    &m, &rep);
-	const struct rtable *t = golden_table(&rep, "speedup-printed", NULL);
+	const struct rtable *t = table(&rep, "speedup-printed", NULL);
 	cr_assert_not_null(t);
 	cr_assert_eq(t->nrows, 2);
 	long a = golden_row(t, "name", "MLP", 0), b = golden_row(t, "name", "MLP", 1);
-	cr_assert_float_eq(rt_cell(t, (size_t)a, (size_t)golden_col(t, "printed"))->v, 1.25, 1e-9);
-	cr_assert_str_eq(rt_cell(t, (size_t)a, (size_t)golden_col(t, "baseline"))->s, "KAN");
-	cr_assert_float_eq(rt_cell(t, (size_t)b, (size_t)golden_col(t, "printed"))->v, 0.75, 1e-9);
-	cr_assert_str_eq(rt_cell(t, (size_t)b, (size_t)golden_col(t, "baseline"))->s, "SIREN");
+	cr_assert_float_eq(rt_cell(t, (size_t)a, (size_t)col(t, "printed"))->v, 1.25, 1e-9);
+	cr_assert_str_eq(rt_cell(t, (size_t)a, (size_t)col(t, "baseline"))->s, "KAN");
+	cr_assert_float_eq(rt_cell(t, (size_t)b, (size_t)col(t, "printed"))->v, 0.75, 1e-9);
+	cr_assert_str_eq(rt_cell(t, (size_t)b, (size_t)col(t, "baseline"))->s, "SIREN");
 	report_free(&rep);
 	an_model_free(&m);
 }
@@ -528,12 +528,12 @@ Test(issue12, perfsum_repeated_names)
 		struct an_model m;
 		struct report rep;
 		analyze_str(k ? twice : once, &m, &rep);
-		const struct rtable *t = golden_table(&rep, "breakdown", "'PERFORMANCE SUMMARY'");
+		const struct rtable *t = table(&rep, "breakdown", "'PERFORMANCE SUMMARY'");
 		cr_assert_not_null(t);
-		cr_assert_float_eq(golden_cell(t, "stage", "batch_forward", "seconds"), 4.0, 1e-9);
-		cr_assert_float_eq(golden_cell(t, "stage", "batch_forward", "share"), 80.0, 1e-9);
-		cr_assert_null(golden_finding(&rep, "inconsistent", NULL));
-		cr_assert_null(golden_finding(&rep, "unaccounted", NULL));
+		cr_assert_float_eq(cell(t, "stage", "batch_forward", "seconds"), 4.0, 1e-9);
+		cr_assert_float_eq(cell(t, "stage", "batch_forward", "share"), 80.0, 1e-9);
+		cr_assert_null(finding(&rep, "inconsistent", NULL));
+		cr_assert_null(finding(&rep, "unaccounted", NULL));
 		report_free(&rep);
 		an_model_free(&m);
 	}
