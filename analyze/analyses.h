@@ -67,11 +67,44 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 
 /* The parts (analyses.c calls them in this order). */
 void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
+/* Single printed statistics: AGGREGATE STATISTICS rows, Batch timing, inference
+ * benchmarks, Average per dataset (records.c). */
+void an_records(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* When the report is empty: what was read and why nothing applied. */
+void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* Seed 002's runtime, memory and FLOP figures of each run, set against each other. */
+void an_profile(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_data(const struct an_model *m, struct report *rep);
+
+/* The items runs are compared on: stages (or table rows), batch and epoch
+ * times per rank, GPM windows, metrics, operations, runtimes. */
+struct an_item {
+	char name[192];
+	const char *unit;
+	double value;                 /* seconds / ms summary (the median where samples exist) */
+	const struct tp_series *s;    /* samples, or NULL */
+	int higher_better;            /* a rate: more is faster */
+};
+size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max);
+
+/* One item of one run against the baseline run (shared with the run history). */
+struct an_cmp_row {
+	const char *name, *unit;
+	const char *base_label, *label, *file;
+	double base, value;  /* the two summaries */
+	double p;            /* p-value of the test, NAN if none */
+	int samples;         /* both sides have samples (else "cannot tell") */
+	const char *test;    /* the test's name for the finding */
+	int higher_better;   /* a rate: a lower value is the slower run */
+};
+/* A row of the "compare" table (created in *t on first use), with its finding; 1 if the gate tripped. */
+int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *o, const struct an_cmp_row *c);
+/* The closing "(geometric mean of ratios)" row. */
+void an_compare_geomean(struct rtable *t, const char *base_label, const char *label, double logsum, size_t nlog);
 
 /* Classifies a stage name: "data", "forward", "backward", "optimizer", "other". */
 const char *an_stage_kind(const char *name);

@@ -63,7 +63,7 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
 		if (!s->s.n)
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "%s avg", an_map_key(&run->metrics, i));
+		snprintf(v[n].name, sizeof(v[n].name), "%s per interval", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
 		n++;
 	}
@@ -396,8 +396,10 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 	}
 	for (size_t i = 0; i < run->metrics.n && n < 8; i++) {
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		if (strstr(an_map_key(&run->metrics, i), "step") && s->s.n && s->s.mean > 0) {
-			rows[n++] = (struct row){ "steps per second (1 / mean step time)", 1 / s->s.mean, "steps/s" };
+		/* the run's count over the run's time: the intervals' means may weigh unequal counts */
+		if (strstr(an_map_key(&run->metrics, i), "step") && s->last_total > 0 && s->last_count > 0) {
+			rows[n++] = (struct row){ "steps per second (count / total of the step metric)",
+						  s->last_count / s->last_total, "steps/s" };
 			break;
 		}
 	}

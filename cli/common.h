@@ -29,7 +29,8 @@
 struct cli_option {
 	const char *name;     /* long name without "--" */
 	int key;              /* the short letter, or a value >= 256 */
-	const char *arg;      /* NULL: no argument; else its name in --help ("N") */
+	const char *arg;      /* NULL: no argument; else its name in --help ("N");
+			       * "[=N]": an optional argument, given as --name=N */
 	const char *help;     /* "\n" continues under the help column; "%F" is the
 			       * list of the tool's output formats */
 	const char *complete; /* the argument's completions: "@file", "@dir",
@@ -63,7 +64,8 @@ struct cli_tool {
 	void (*notes)(struct strbuf *sb); /* text after the options made at run
 					   * time (lists from tables); or NULL */
 	const char *trailer;   /* text after the options (exit status, ...) */
-	const char *operands;  /* what operands complete to: "@file", or NULL */
+	const char *operands;  /* what operands complete to: "@file", command
+				* words ("add list ...", then files), or NULL */
 	/* the output formats --help and completions list for "%F" / "@formats" */
 	void (*formats)(struct strbuf *sb);
 };
@@ -130,7 +132,7 @@ void cli_rules_init(struct cli_rules *r);
 /* -r and the CLI_KEY_* options: 1 if key was one (0 if not; -1 after the message). */
 int cli_rules_option(const char *tool, struct cli_rules *r, int key, const char *arg);
 /* The rule set they chose (NULL: none); -1 after the message. */
-int cli_load_rules(const char *tool, struct cli_rules *r, struct tp_rules **rules);
+int cli_load_rules(const char *tool, const struct cli_rules *r, struct tp_rules **rules);
 
 /*
  * Reads files (n == 0: standard input) into m, each a run, then names the

@@ -4,7 +4,8 @@
  * For each physical line: split it on carriage returns (progress bars
  * redraw with '\r', so one "line" may hold many screens and a real record
  * at its end), strip ANSI colour escapes, a launcher's rank prefix, a
- * leading timestamp and a logger level, then hand the rest to the block
+ * leading timestamp, a logging library's prefix (prefix.c) and a logger
+ * level, then hand the rest to the block
  * reader (if a table is open for that rank) and to the one-line readers.
  * User rules (--rules) are tried first, so a user can override a built-in.
  */
@@ -244,33 +245,6 @@ static const char *strip_level(const char *t, const char *e)
 	return t;
 }
 
-/*
- * Logger prefixes of real runs: hydra's "[logger][INFO] - " (after its
- * timestamp) becomes "[INFO] - " for strip_level, and a glog/absl header
- * "W0705 12:00:00.123000 140 file.py:12] " (torch's warnings, after a
- * rank prefix) is skipped.
- */
-static const char *strip_logger(const char *t, const char *e)
-{
-	if (t < e && *t == '[') {
-		const char *c = find_byte(t + 1, e, ']');
-		if (c && c - t < 96 && c + 1 < e && c[1] == '[' && !find_byte(t + 1, c, ' '))
-			return c + 1;
-		return t;
-	}
-	if (e - t < 22 || (*t != 'I' && *t != 'W' && *t != 'E' && *t != 'F'))
-		return t;
-	for (int i = 1; i <= 4; i++)
-		if (!tp_is_digit(t[i]))
-			return t;
-	if (t[5] != ' ' || !tp_is_digit(t[6]) || t[8] != ':')
-		return t;
-	const char *c = find_byte(t + 6, e, ']');
-	if (!c || c - t > 120 || c + 1 >= e || c[1] != ' ')
-		return t;
-	return tp_skip_blanks(c + 1, e);
-}
-
 /* Strips "[2024-10-13 22:30:00]" or "2024-10-13 22:30:00,123 -" at t. */
 static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 {
@@ -416,7 +390,7 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 		return;
 	sg.t = tp_skip_blanks(sg.s, sg.e);
 	sg.t = strip_ts(p, sg.t, sg.e);
-	sg.t = strip_logger(sg.t, sg.e);
+	sg.t = tp_strip_logger(p, sg.t, &sg.e);
 	sg.t = strip_level(sg.t, sg.e);
 	if (!p->cur_ts)
 		sg.t = strip_ts(p, sg.t, sg.e);

@@ -90,6 +90,11 @@ int tp_check_set(struct tp_parser *p, struct tp_record *r, int slot, double v, i
 		 const char *what);
 void name_set(struct name_buf *b, const char *s, size_t n);
 
+/* prefix.c: strips a logging library's prefix at t (Python logging's
+ * common formats, loguru, rich, absl, transformers); may move *e back (rich
+ * prints the caller at the right edge) and set p->cur_ts. */
+const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e);
+
 /* lines.c: one-line formats; returns 1 if the segment was consumed. */
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
 /* Rows that are also blocks' rows: metric lines (step from blk if any) and

@@ -26,7 +26,7 @@ static const struct {
 	{ GP_STAGES, { "breakdown", NULL } },   { GP_TIMELINE, { "breakdown", NULL } },
 	{ GP_BATCHES, { "warmup", "variance" } }, { GP_MEMORY, { "variance", "warmup" } },
 	{ GP_GPM, { "bottlenecks", "variance" } }, { GP_SCALING, { "scaling", NULL } },
-	{ GP_COMPARE, { "compare", NULL } },
+	{ GP_COMPARE, { "compare", NULL } },   { GP_TREND, { "trend", NULL } },
 };
 
 struct charts {

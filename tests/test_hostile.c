@@ -717,10 +717,7 @@ Test(hostile_big, huge_json_document, .timeout = 20)
 	fprintf(stderr, "test_hostile: 19 MB JSON report: tprof-parse %ld MB", r.maxrss_mb);
 	result_free(&r);
 	r = run("timeout 15 $B/tprof-analyze %s > /dev/null", at("huge.json"));
-	/* runtime records of one run feed only a comparison: exit 1 says so */
-	cr_assert_eq(r.status, 1, "%s", r.err.buf);
-	cr_assert(strstr(r.err.buf, "read 400000 records (runtime 400000) but no analysis"), "%s",
-		  r.err.buf);
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
 	cr_assert_lt(r.maxrss_mb, 600, "tprof-analyze used %ld MB", r.maxrss_mb);
 	fprintf(stderr, ", tprof-analyze %ld MB\n", r.maxrss_mb);
 	result_free(&r);
