@@ -200,7 +200,7 @@ static void print_rule_hits(const struct tp_rules *rules, const struct tp_stats 
 static void list_formats(const struct tp_rules *rules)
 {
 	size_t nm;
-	const struct tp_marker *m = tp_rules_markers(rules, &nm);
+	const struct tp_rmarker *m = tp_rules_markers(rules, &nm);
 	for (size_t g = 0; g < tp_rules_groups(rules); g++) {
 		printf("%-16s %s\n", tp_rules_group_name(rules, g), tp_rules_group_desc(rules, g));
 		int first = 1;

@@ -10,7 +10,7 @@
 #include "config.h"
 #include "parser.h"
 #include "rules.h"
-#include "markers.h"
+#include "gate.h"
 #include "packs.h"
 #include "explain.h"
 #include "driver.h"

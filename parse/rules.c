@@ -742,7 +742,7 @@ static void take_marker(struct loading *ld, struct strbuf *val)
 	}
 	val->len = k;
 	ALLOC_GROW(rs->markers, rs->nmarkers + 1, rs->malloc_n);
-	rs->markers[rs->nmarkers++] = (struct tp_marker){ xmemdup(val->buf, val->len), val->len,
+	rs->markers[rs->nmarkers++] = (struct tp_rmarker){ xmemdup(val->buf, val->len), val->len,
 							  (unsigned)ld->group };
 	rs->groups[ld->group].nmarkers++;
 }
@@ -906,10 +906,10 @@ static void roll_back(struct tp_rules *rs, size_t nrules, size_t nmarkers, size_
 /* The marker scanner and the pass flags follow the rules. */
 static void refresh(struct tp_rules *rs)
 {
-	tp_marker_set_free(rs->mset);
+	tp_gate_free(rs->mset);
 	rs->mset = NULL;
 	if (!rs->deferred)
-		rs->mset = tp_marker_set_new(rs->markers, rs->nmarkers);
+		rs->mset = tp_gate_new(rs->markers, rs->nmarkers);
 	memset(rs->has_pass, 0, sizeof(rs->has_pass));
 	memset(rs->has_bar, 0, sizeof(rs->has_bar));
 	memset(rs->gated, 0, sizeof(rs->gated));
@@ -1059,7 +1059,7 @@ const char *tp_rules_group_desc(const struct tp_rules *rs, size_t g)
 	return rs->groups[g].desc ? rs->groups[g].desc : "";
 }
 
-const struct tp_marker *tp_rules_markers(const struct tp_rules *rs, size_t *n)
+const struct tp_rmarker *tp_rules_markers(const struct tp_rules *rs, size_t *n)
 {
 	*n = rs ? rs->nmarkers : 0;
 	return rs ? rs->markers : NULL;
@@ -1101,7 +1101,7 @@ void tp_rules_free(struct tp_rules *rules)
 		free(rules->groups[i].source);
 	}
 	free(rules->groups);
-	tp_marker_set_free(rules->mset);
+	tp_gate_free(rules->mset);
 	free(rules->bar_rules);
 	free(rules->name);
 	pcre2_general_context_free(rules->gctx);

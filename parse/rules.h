@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "markers.h"
+#include "gate.h"
 #include "parser.h"
 #include "base/base.h"
 
@@ -94,8 +94,8 @@ void tp_rules_info(const struct tp_rules *rules, size_t i, struct tp_rule_info *
 size_t tp_rules_groups(const struct tp_rules *rules);
 const char *tp_rules_group_name(const struct tp_rules *rules, size_t g);
 const char *tp_rules_group_desc(const struct tp_rules *rules, size_t g);
-/* The marker table of every group, in one array (markers.h). */
-const struct tp_marker *tp_rules_markers(const struct tp_rules *rules, size_t *n);
+/* The marker table of every group, in one array (gate.h). */
+const struct tp_rmarker *tp_rules_markers(const struct tp_rules *rules, size_t *n);
 
 void tp_rules_free(struct tp_rules *rules);
 

@@ -9,7 +9,7 @@
 #include <pcre2.h>
 
 #include "base/base.h"
-#include "markers.h"
+#include "gate.h"
 #include "rules.h"
 
 /* How a field's text becomes a value. */
@@ -141,9 +141,9 @@ struct tp_rules {
 	size_t ngroups, galloc;
 	struct rblock *blocks;
 	size_t nblocks, balloc;
-	struct tp_marker *markers; /* lit owned (xmemdup) */
+	struct tp_rmarker *markers; /* lit owned (xmemdup) */
 	size_t nmarkers, malloc_n;
-	struct tp_marker_set *mset;
+	struct tp_gate *mset;
 	int deferred; /* tp_rules_defer: build mset once, after the last add */
 	int has_pass[2];
 	int has_bar[2];   /* a pass has @bar rules */

@@ -445,7 +445,7 @@ static int gate_any(const struct tp_rules *rules, struct tp_rules_scratch *s,
 	int any = 0;
 	for (size_t w = 0; w < s->gate_words; w++)
 		s->gate[w] = 0;
-	tp_marker_set_scan(rules->mset, ln->line, ln->n, s->gate);
+	tp_gate_scan(rules->mset, ln->line, ln->n, s->gate);
 	for (size_t w = 0; w < s->gate_words; w++)
 		any |= s->gate[w] != 0;
 	s->gate_fresh = any;
@@ -459,7 +459,7 @@ static void scan_gate(const struct attempt *a)
 	for (size_t w = 0; w < s->gate_words; w++)
 		s->gate[w] = 0;
 	/* markers are looked for in the message, after the prefixes */
-	tp_marker_set_scan(a->rs->mset, a->ln->line, a->ln->n, s->gate);
+	tp_gate_scan(a->rs->mset, a->ln->line, a->ln->n, s->gate);
 }
 
 static int gate_open(const struct tp_rules_scratch *s, size_t gi)

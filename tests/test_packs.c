@@ -76,7 +76,7 @@ Test(packs, every_pack_loads_with_markers_and_a_description)
 	struct tp_rules *rs = all_packs();
 	cr_assert_eq(tp_rules_groups(rs), tp_npacks);
 	size_t nm;
-	const struct tp_marker *m = tp_rules_markers(rs, &nm);
+	const struct tp_rmarker *m = tp_rules_markers(rs, &nm);
 	for (size_t g = 0; g < tp_npacks; g++) {
 		cr_expect_str_eq(tp_rules_group_name(rs, g), tp_packs[g].name,
 				 "@format of %s differs from its file name", tp_packs[g].source);
@@ -299,7 +299,7 @@ Test(packs, fairseq)
 
 /* ---- the marker scanner ---------------------------------------------------- */
 
-static int plain_has(const char *s, size_t n, const struct tp_marker *m)
+static int plain_has(const char *s, size_t n, const struct tp_rmarker *m)
 {
 	return memmem(s, n, m->lit, m->len) != NULL;
 }
@@ -308,8 +308,8 @@ Test(packs, marker_scan_agrees_with_a_plain_search)
 {
 	struct tp_rules *rs = all_packs();
 	size_t nm;
-	const struct tp_marker *m = tp_rules_markers(rs, &nm);
-	struct tp_marker_set *ms = tp_marker_set_new(m, nm);
+	const struct tp_rmarker *m = tp_rules_markers(rs, &nm);
+	struct tp_gate *ms = tp_gate_new(m, nm);
 	char buf[300];
 	unsigned seed = 12345;
 	for (int iter = 0; iter < 20000; iter++) {
@@ -317,20 +317,20 @@ Test(packs, marker_scan_agrees_with_a_plain_search)
 		for (size_t i = 0; i < n; i++)
 			buf[i] = "ab _:( )=|\tT"[rand_r(&seed) % 12];
 		/* plant a marker at a random place, often near the ends */
-		const struct tp_marker *pm = &m[(size_t)rand_r(&seed) % nm];
+		const struct tp_rmarker *pm = &m[(size_t)rand_r(&seed) % nm];
 		if (n >= pm->len && rand_r(&seed) % 2) {
 			size_t at = rand_r(&seed) % 3 == 0 ? n - pm->len : (size_t)rand_r(&seed) % (n - pm->len + 1);
 			memcpy(buf + at, pm->lit, pm->len);
 		}
 		uint64_t got[2] = { 0, 0 }, want[2] = { 0, 0 };
-		tp_marker_set_scan(ms, buf, n, got);
+		tp_gate_scan(ms, buf, n, got);
 		for (size_t i = 0; i < nm; i++)
 			if (plain_has(buf, n, &m[i]))
 				want[m[i].group / 64] |= (uint64_t)1 << (m[i].group % 64);
 		cr_assert(got[0] == want[0] && got[1] == want[1], "length %zu: %llx != %llx", n,
 			  (unsigned long long)got[0], (unsigned long long)want[0]);
 	}
-	tp_marker_set_free(ms);
+	tp_gate_free(ms);
 	tp_rules_free(rs);
 }
 

@@ -1,43 +1,43 @@
 /*
- * markers.h - cheap literal gates for format packs.
+ * gate.h - the literal gate of the rules groups (format packs).
  *
  * Every pack (and any rules file that declares @marker lines) names a few
  * literals that appear on each line it can read. Before a pack's regexes
  * run, one pass over the line finds which groups' markers occur; a line
  * without a marker never reaches a pack regex.
  *
- * The table is plain data (struct tp_marker: literal, length, group) so
+ * The table is plain data (struct tp_rmarker: literal, length, group) so
  * that a one-pass multi-literal matcher over all recognizers can take it
- * over; tp_marker_set is the portable scanner used until then: each
+ * over; tp_gate is the portable scanner used until then: each
  * literal is anchored on its rarest byte, the line is scanned 16 bytes at
  * a time for any anchor byte (GCC/Clang vector extensions, no
  * architecture-specific code), and only anchor hits are verified.
  */
-#ifndef TPROF_MARKERS_H
-#define TPROF_MARKERS_H
+#ifndef TPROF_GATE_H
+#define TPROF_GATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct tp_marker {
+struct tp_rmarker {
 	const char *lit; /* borrowed: owned by whoever built the table */
 	size_t len;
 	unsigned group; /* the pack (rules group) the marker gates */
 };
 
-struct tp_marker_set;
+struct tp_gate;
 
 /* Builds a scanner over m[0..n) (borrowed: must outlive the set). Markers
  * of length 0 are ignored. */
-struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n);
-void tp_marker_set_free(struct tp_marker_set *ms);
+struct tp_gate *tp_gate_new(const struct tp_rmarker *m, size_t n);
+void tp_gate_free(struct tp_gate *ms);
 
 /*
  * Sets bit g of hits (an array of 64-bit words, caller-zeroed, sized for
  * the largest group + 1) for every group g with a marker in [s, s+n).
  * Returns the number of marker occurrences verified.
  */
-size_t tp_marker_set_scan(const struct tp_marker_set *ms, const char *s, size_t n,
+size_t tp_gate_scan(const struct tp_gate *ms, const char *s, size_t n,
 			  uint64_t *hits);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * markers.c - the literal gate of format packs (see markers.h).
+ * gate.c - the literal gate of rules groups and format packs (see gate.h).
  *
  * Each literal is anchored on its rarest byte pair, by byte and pair
  * frequencies measured on training-log text. On CPUs with SSSE3 a line is
@@ -9,7 +9,7 @@
  * once. A candidate is checked against a bitmap of the exact anchor pairs,
  * and only then compared with the literals anchored on it.
  */
-#include "markers.h"
+#include "gate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +27,11 @@
 typedef unsigned char v16u __attribute__((vector_size(16)));
 
 struct anchored {
-	const struct tp_marker *m;
+	const struct tp_rmarker *m;
 	size_t off; /* offset of the anchor byte in the literal */
 };
 
-struct tp_marker_set {
+struct tp_gate {
 	unsigned char anchors[MAX_ANCHORS];
 	size_t nanchors;
 	v16u splat[MAX_ANCHORS];
@@ -49,7 +49,7 @@ struct tp_marker_set {
 	int teddy; /* 2: the CPU has AVX2, 1: SSSE3, 0: neither */
 };
 
-static void set_pair(struct tp_marker_set *ms, unsigned a, unsigned b)
+static void set_pair(struct tp_gate *ms, unsigned a, unsigned b)
 {
 	unsigned k = a | b << 8;
 	ms->pairs[k / 64] |= (uint64_t)1 << (k % 64);
@@ -193,7 +193,7 @@ static double pair_freq(unsigned char a, unsigned char b)
 }
 
 /* The offset of the rarest pair of m whose first byte is c; -1 if none. */
-static long best_pair_at(const struct tp_marker *m, int c, double *freq)
+static long best_pair_at(const struct tp_rmarker *m, int c, double *freq)
 {
 	long best = -1;
 	for (size_t i = 0; i < m->len; i++) {
@@ -216,7 +216,7 @@ static long best_pair_at(const struct tp_marker *m, int c, double *freq)
  * cost does not grow with the number of distinct anchors (Teddy buckets),
  * only with how often the pairs occur. off[i] gets the anchor's offset.
  */
-static void choose_anchors(const struct tp_marker *m, size_t n, size_t *off)
+static void choose_anchors(const struct tp_rmarker *m, size_t n, size_t *off)
 {
 	for (size_t i = 0; i < n; i++) {
 		double best = 0;
@@ -258,7 +258,7 @@ static double admit_freq(const struct nib *b)
  * anchor moves to the bucket where the estimate of what the buckets admit
  * is lowest, until no move helps (a few rounds).
  */
-static void assign_buckets(const struct tp_marker *m, size_t n, const size_t *off,
+static void assign_buckets(const struct tp_rmarker *m, size_t n, const size_t *off,
 			   const unsigned char *used, size_t nused, unsigned char *bucket)
 {
 	struct nib own[256]; /* per anchor: its nibbles and its next bytes' */
@@ -308,9 +308,9 @@ static void assign_buckets(const struct tp_marker *m, size_t n, const size_t *of
 	}
 }
 
-struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
+struct tp_gate *tp_gate_new(const struct tp_rmarker *m, size_t n)
 {
-	struct tp_marker_set *ms = xcalloc(1, sizeof(*ms));
+	struct tp_gate *ms = xcalloc(1, sizeof(*ms));
 	size_t *off = xcalloc(n ? n : 1, sizeof(*off));
 	size_t count[256] = { 0 };
 	unsigned char used[256];
@@ -377,7 +377,7 @@ struct tp_marker_set *tp_marker_set_new(const struct tp_marker *m, size_t n)
 	return ms;
 }
 
-void tp_marker_set_free(struct tp_marker_set *ms)
+void tp_gate_free(struct tp_gate *ms)
 {
 	if (!ms)
 		return;
@@ -386,7 +386,7 @@ void tp_marker_set_free(struct tp_marker_set *ms)
 }
 
 /* Verifies the markers anchored on s[i]. */
-static size_t verify_at(const struct tp_marker_set *ms, const char *s, size_t n, size_t i,
+static size_t verify_at(const struct tp_gate *ms, const char *s, size_t n, size_t i,
 			uint64_t *hits)
 {
 	unsigned char c = (unsigned char)s[i];
@@ -404,7 +404,7 @@ static size_t verify_at(const struct tp_marker_set *ms, const char *s, size_t n,
 	return found;
 }
 
-static size_t scan_bytes(const struct tp_marker_set *ms, const char *s, size_t from, size_t to,
+static size_t scan_bytes(const struct tp_gate *ms, const char *s, size_t from, size_t to,
 			 size_t n, uint64_t *hits)
 {
 	size_t found = 0;
@@ -417,7 +417,7 @@ static size_t scan_bytes(const struct tp_marker_set *ms, const char *s, size_t f
 }
 
 /* Verifies the anchor hits of one 16-byte block: w holds 0xff bytes. */
-static size_t block_hits(const struct tp_marker_set *ms, const char *s, size_t base, uint64_t w,
+static size_t block_hits(const struct tp_gate *ms, const char *s, size_t base, uint64_t w,
 			 size_t n, uint64_t *hits)
 {
 	size_t found = 0;
@@ -434,7 +434,7 @@ static size_t block_hits(const struct tp_marker_set *ms, const char *s, size_t b
 }
 
 /* Anchor bytes of the 16 bytes at p, as 0xff bytes in w[0..1]. */
-static inline int block_mask(const struct tp_marker_set *ms, const char *p, uint64_t w[2])
+static inline int block_mask(const struct tp_gate *ms, const char *p, uint64_t w[2])
 {
 	v16u x, acc = { 0 };
 	memcpy(&x, p, 16);
@@ -470,7 +470,7 @@ __attribute__((target("ssse3"))) static inline unsigned teddy_block(const char *
 }
 
 /* Verifies the candidates in bits (positions base + k). */
-static size_t teddy_hits(const struct tp_marker_set *ms, const char *s, size_t n, size_t base,
+static size_t teddy_hits(const struct tp_gate *ms, const char *s, size_t n, size_t base,
 			 unsigned bits, uint64_t *hits)
 {
 	size_t found = 0;
@@ -486,7 +486,7 @@ static size_t teddy_hits(const struct tp_marker_set *ms, const char *s, size_t n
 
 /* Teddy-style scan: four table lookups per 16 bytes, whatever the number
  * of markers; a candidate is a position whose byte pair fits a bucket. */
-__attribute__((target("ssse3"))) static size_t teddy_scan(const struct tp_marker_set *ms,
+__attribute__((target("ssse3"))) static size_t teddy_scan(const struct tp_gate *ms,
 							  const char *s, size_t n, size_t i,
 							  uint64_t *hits)
 {
@@ -520,7 +520,7 @@ __attribute__((target("avx2"))) static inline __m256i nibbles32(const char *p, _
 }
 
 /* teddy_scan 32 positions at a time; the SSSE3 loop takes the tail. */
-__attribute__((target("avx2"))) static size_t teddy_scan32(const struct tp_marker_set *ms,
+__attribute__((target("avx2"))) static size_t teddy_scan32(const struct tp_gate *ms,
 							   const char *s, size_t n, uint64_t *hits)
 {
 #define LOAD(f) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ms->f))
@@ -554,7 +554,7 @@ __attribute__((target("avx2"))) static size_t teddy_scan32(const struct tp_marke
 }
 #endif
 
-size_t tp_marker_set_scan(const struct tp_marker_set *ms, const char *s, size_t n,
+size_t tp_gate_scan(const struct tp_gate *ms, const char *s, size_t n,
 			  uint64_t *hits)
 {
 	if (!ms || !ms->n || !n)
