@@ -12,10 +12,12 @@
 #include "json.h"
 #include "load.h"
 #include "ndjson_in.h"
+#include "scan.h"
 
 struct loader {
 	struct an_model *model;
 	struct an_load_stats *st;
+	struct tp_scanner *scan; /* the candidate search; NULL: plain path */
 };
 
 static int feed_record(void *ctx, const struct tp_record *r)
@@ -147,7 +149,7 @@ static int read_document(struct loader *c, const char *path, int *handled)
 static int read_threaded(struct loader *c, const char *path, int threads, const struct tp_rules *rules,
 			 struct strbuf *err)
 {
-	struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules };
+	struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules, .scanner = c->scan };
 	struct tp_progress pg = { path, 0, 0 };
 	if (isatty(2) && !c->st->quiet) {
 		o.progress = tp_progress_bar; /* long runs show where they are */
@@ -187,7 +189,7 @@ static int read_input(struct loader *c, const char *path, int threads, const str
 		an_model_run(c->model, in.name);
 	if (ndjson) {
 		rc = read_ndjson(c, &in, s, n, flags, &err);
-	} else if (rc > 0 && in.is_regular && threads > 1 && strcmp(path, "-")) {
+	} else if (rc > 0 && in.is_regular && (threads > 1 || c->scan) && strcmp(path, "-")) {
 		/* reopened by name: standard input (a file redirected to it) has been read from already */
 		tp_input_close(&in);
 		rc = read_threaded(c, path, threads, rules, &err);
@@ -208,12 +210,14 @@ static int read_input(struct loader *c, const char *path, int threads, const str
 int an_load_inputs(struct an_model *m, char **paths, int n, int threads, const struct tp_rules *rules,
 		   struct an_load_stats *st)
 {
-	struct loader c = { m, st };
+	struct loader c = { m, st, NULL };
 	if (!st->tool)
 		st->tool = "tprof";
+	c.scan = tp_scanner_for_run(rules != NULL); /* compiled once for all files */
 	for (int i = 0; i < (n ? n : 1); i++)
 		if (read_input(&c, n ? paths[i] : "-", threads, rules) < 0)
 			st->failed = 1;
+	tp_scanner_free(c.scan);
 	if (!st->quiet && st->warnings > 20)
 		fprintf(stderr, "%s: %lu more parse warnings not shown\n", st->tool, st->warnings - 20);
 	return st->failed ? -1 : 0;

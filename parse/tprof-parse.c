@@ -16,6 +16,7 @@
 #include "emit.h"
 #include "outfile.h"
 #include "rules.h"
+#include "scan.h"
 
 static const char usage[] =
 	"usage: tprof-parse [OPTIONS] [FILE...]\n"
@@ -279,6 +280,9 @@ int main(int argc, char **argv)
 		}
 		nfiles = -1; /* done: skip the loop below */
 	}
+	/* the candidate search, compiled once for all files */
+	struct tp_scanner *scanner = nfiles >= 0 ? tp_scanner_for_run(rules != NULL) : NULL;
+	o.scanner = scanner;
 	for (int i = 0; nfiles >= 0 && i < (nfiles ? nfiles : 1) && !stop; i++) {
 		const char *path = nfiles ? argv[optind + i] : "-";
 		int handled = 0;
@@ -304,6 +308,8 @@ int main(int argc, char **argv)
 			stop = 1;
 		}
 	}
+	tp_scanner_free(scanner);
+	o.scanner = NULL;
 	if (o.count_only && !c.of.err)
 		print_counts(&c, &st, o.type_mask);
 	if (stats)

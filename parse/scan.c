@@ -1,0 +1,615 @@
+/*
+ * scan.c - the candidate search over a whole chunk (see scan.h).
+ *
+ * Both matchers report marker hits; a hit makes the line that holds it a
+ * candidate, and the search resumes at the next line (one hit per line is
+ * enough). The Vectorscan matcher compiles every marker into one block-mode
+ * database: literals as hex-escaped strings, segment-end markers as
+ * "number, blanks, unit, blanks, optional '(' remark, then '\r' or the end
+ * of the line". The portable matcher looks, 16 bytes at a time, for a small
+ * set of bytes: '\n' and '\r' (where segment-end markers are tried), '('
+ * (where a remark may start) and for each literal its rarest byte, where
+ * the literals anchored on that byte are compared.
+ */
+#include "scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#ifdef TPROF_VECTORSCAN
+#include <hs.h>
+#endif
+
+#define MAX_SET 24 /* bytes the portable matcher looks for */
+
+struct lit {
+	const unsigned char *s;
+	size_t n;
+	size_t at;     /* offset of the anchor byte */
+	unsigned flags;
+	int owned;     /* s is a copy (the other case of a caseless anchor) */
+};
+
+struct portable {
+	/* literals anchored anywhere, grouped by anchor byte */
+	struct lit *lits;
+	size_t nlits;
+	uint16_t first[256], count[256];
+	/* segment-end markers */
+	struct lit *ends;
+	size_t nends;
+	unsigned char end_last[256]; /* last byte of some end marker (both cases) */
+	unsigned char in_set[256];
+	unsigned char set[MAX_SET];
+	int nset;
+};
+
+struct tp_scanner {
+	int vs; /* 1: Vectorscan */
+	struct portable pt;
+#ifdef TPROF_VECTORSCAN
+	hs_database_t *db;
+#endif
+};
+
+struct tp_scan_scratch {
+#ifdef TPROF_VECTORSCAN
+	hs_scratch_t *hs;
+#endif
+	const char **lit, **tail; /* the two matchers' lines before the merge */
+	size_t cap;
+};
+
+static unsigned char fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+static int eq_bytes(const unsigned char *a, const unsigned char *b, size_t n, unsigned flags)
+{
+	if (!(flags & TP_MK_NOCASE))
+		return memcmp(a, b, n) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (fold(a[i]) != fold(b[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * How common a byte is in training logs (lower is rarer): the anchor of a
+ * literal is its rarest byte, so that the portable matcher stops seldom.
+ */
+static int byte_cost(unsigned char c)
+{
+	if (c == ' ' || strchr("etaoinsr", c))
+		return 100;
+	if (c >= 'a' && c <= 'z')
+		return 70;
+	if ((c >= '0' && c <= '9') || strchr(".:,/-_=", c))
+		return 60;
+	if (strchr("[]()'|", c))
+		return 45;
+	if (c >= 'A' && c <= 'Z')
+		return strchr("BCEINPST", c) ? 35 : 30;
+	return 10;
+}
+
+static int set_add(struct portable *pt, unsigned char c)
+{
+	if (pt->in_set[c])
+		return 1;
+	if (pt->nset == MAX_SET)
+		return 0;
+	pt->in_set[c] = 1;
+	pt->set[pt->nset++] = c;
+	return 1;
+}
+
+static int lit_cmp(const void *a, const void *b)
+{
+	const struct lit *x = a, *y = b;
+	return (int)x->s[x->at] - (int)y->s[y->at];
+}
+
+static int portable_build(struct portable *pt, const struct tp_marker_set *sets, size_t nsets,
+			  struct strbuf *err)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nsets; i++)
+		total += sets[i].n;
+	pt->lits = xcalloc(total ? total * 2 : 1, sizeof(*pt->lits));
+	pt->ends = xcalloc(total ? total : 1, sizeof(*pt->ends));
+	set_add(pt, '\n');
+	set_add(pt, '\r');
+	for (size_t i = 0; i < nsets; i++) {
+		for (size_t j = 0; j < sets[i].n; j++) {
+			const struct tp_marker *m = &sets[i].m[j];
+			struct lit l = { (const unsigned char *)m->lit, strlen(m->lit), 0, m->flags, 0 };
+			if (l.n == 0 || memchr(l.s, '\n', l.n) || memchr(l.s, '\r', l.n)) {
+				strbuf_addf(err, "marker '%s' (%s): empty or holds a line end", m->lit,
+					    m->owner);
+				return -1;
+			}
+			if (m->anchor == TP_AT_END) {
+				unsigned char c = l.s[l.n - 1];
+				pt->end_last[c] = 1;
+				if (l.flags & TP_MK_NOCASE)
+					pt->end_last[fold(c)] = pt->end_last[c >= 'a' && c <= 'z' ? c - 32 : c] = 1;
+				pt->ends[pt->nends++] = l;
+				continue;
+			}
+			/* the rarest byte, preferring one already looked for */
+			int best = -1;
+			for (size_t k = 0; k < l.n; k++) {
+				int cost = byte_cost(l.s[k]) - (pt->in_set[l.s[k]] ? 5 : 0);
+				if (best < 0 || cost < best) {
+					best = cost;
+					l.at = k;
+				}
+			}
+			unsigned char a = l.s[l.at];
+			int ok = set_add(pt, a);
+			pt->lits[pt->nlits++] = l;
+			if ((l.flags & TP_MK_NOCASE) && a >= 'A' && a <= 'z' && fold(a) >= 'a' && fold(a) <= 'z') {
+				/* a caseless letter anchors in both cases: a second entry */
+				unsigned char other = a == fold(a) ? (unsigned char)(a - 32) : fold(a);
+				ok &= set_add(pt, other);
+				struct lit l2 = l;
+				unsigned char *copy = (unsigned char *)xmemdup(l.s, l.n);
+				copy[l.at] = other;
+				l2.s = copy;
+				l2.owned = 1;
+				pt->lits[pt->nlits++] = l2;
+			}
+			if (!ok) {
+				strbuf_addf(err, "too many distinct anchor bytes for the portable matcher");
+				return -1;
+			}
+		}
+	}
+	qsort(pt->lits, pt->nlits, sizeof(*pt->lits), lit_cmp);
+	for (size_t i = pt->nlits; i-- > 0;) {
+		unsigned char a = pt->lits[i].s[pt->lits[i].at];
+		pt->first[a] = (uint16_t)i;
+		pt->count[a]++;
+	}
+	return 0;
+}
+
+static void portable_free(struct portable *pt)
+{
+	for (size_t i = 0; i < pt->nlits; i++)
+		if (pt->lits[i].owned)
+			free((void *)pt->lits[i].s);
+	free(pt->lits);
+	free(pt->ends);
+}
+
+static int is_number_end(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || strchr("fFnNyY", c) != NULL;
+}
+
+static const unsigned char *trim_blanks(const unsigned char *s, const unsigned char *e)
+{
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	return e;
+}
+
+/* Does an end marker end right at u (segment [s, u))? */
+static int unit_at(const struct portable *pt, const unsigned char *s, const unsigned char *u)
+{
+	if (u <= s || !pt->end_last[u[-1]])
+		return 0;
+	for (size_t i = 0; i < pt->nends; i++) {
+		const struct lit *l = &pt->ends[i];
+		if ((size_t)(u - s) < l->n || !eq_bytes(u - l->n, l->s, l->n, l->flags))
+			continue;
+		if (!(l->flags & TP_MK_NUMBER))
+			return 1;
+		const unsigned char *b = trim_blanks(s, u - l->n);
+		if (b > s && is_number_end(b[-1]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Segment [s,e) ends with an end marker, then blanks, then maybe a remark
+ * from a '(' to a last ')' and blanks. */
+static int end_match(const struct portable *pt, const unsigned char *s, const unsigned char *e)
+{
+	const unsigned char *t = trim_blanks(s, e);
+	if (unit_at(pt, s, t))
+		return 1;
+	if (t == s || t[-1] != ')')
+		return 0;
+	for (const unsigned char *o = memchr(s, '(', (size_t)(t - s)); o;
+	     o = memchr(o + 1, '(', (size_t)(t - o - 1)))
+		if (unit_at(pt, s, trim_blanks(s, o)))
+			return 1;
+	return 0;
+}
+
+/* A literal anchored on byte *q matches around q, within [ls, e). */
+static int lit_match(const struct portable *pt, const unsigned char *ls, const unsigned char *e,
+		     const unsigned char *q)
+{
+	size_t f = pt->first[*q], n = pt->count[*q];
+	for (size_t i = f; i < f + n; i++) {
+		const struct lit *l = &pt->lits[i];
+		if ((size_t)(q - ls) < l->at || (size_t)(e - q) < l->n - l->at)
+			continue;
+		if (eq_bytes(q - l->at, l->s, l->n, l->flags))
+			return 1;
+	}
+	return 0;
+}
+
+static const unsigned char *find_any(const struct portable *pt, const unsigned char *p,
+				     const unsigned char *e)
+{
+#ifdef __SSE2__
+	__m128i want[MAX_SET];
+	for (int i = 0; i < pt->nset; i++)
+		want[i] = _mm_set1_epi8((char)pt->set[i]);
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_cmpeq_epi8(v, want[0]);
+		for (int i = 1; i < pt->nset; i++)
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(v, want[i]));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+		if (bits)
+			return p + __builtin_ctz(bits);
+		p += 16;
+	}
+#endif
+	while (p < e && !pt->in_set[*p])
+		p++;
+	return p;
+}
+
+static long portable_scan(const struct portable *pt, const unsigned char *s,
+			  const unsigned char *e, const char **starts, size_t cap,
+			  const char **done)
+{
+	const unsigned char *ls = s, *seg = s, *p = s;
+	size_t k = 0;
+	*done = (const char *)e;
+	for (;;) {
+		const unsigned char *q = find_any(pt, p, e);
+		if (q == e || *q == '\n' || *q == '\r') {
+			if (!pt->nends || !end_match(pt, seg, q)) {
+				if (q == e)
+					break;
+				if (*q == '\n')
+					ls = q + 1;
+				seg = p = q + 1;
+				continue;
+			}
+		} else {
+			if (!pt->count[*q] || !lit_match(pt, ls, e, q)) {
+				p = q + 1;
+				continue;
+			}
+		}
+		/* a hit: the line is a candidate, go on at the next one */
+		starts[k++] = (const char *)ls;
+		const unsigned char *nl = q < e && *q == '\n' ? q : memchr(q, '\n', (size_t)(e - q));
+		if (!nl || nl + 1 >= e)
+			break;
+		ls = seg = p = nl + 1;
+		if (k == cap) {
+			*done = (const char *)ls;
+			break;
+		}
+	}
+	return (long)k;
+}
+
+/* The next '\n' or '\r' in [p,e), or e. */
+static const unsigned char *find_eol(const unsigned char *p, const unsigned char *e)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned bits = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
+		if (bits)
+			return p + __builtin_ctz(bits);
+		p += 16;
+	}
+#endif
+	while (p < e && *p != '\n' && *p != '\r')
+		p++;
+	return p;
+}
+
+/* The segment-end markers alone: one pass over the line ends of [s,e). */
+static long tail_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		      const char **starts, size_t cap, const char **done)
+{
+	const unsigned char *ls = s, *seg = s;
+	size_t k = 0;
+	*done = (const char *)e;
+	if (!pt->nends)
+		return 0;
+	for (;;) {
+		const unsigned char *q = find_eol(seg, e);
+		if (!end_match(pt, seg, q)) {
+			if (q == e)
+				break;
+			if (*q == '\n')
+				ls = q + 1;
+			seg = q + 1;
+			continue;
+		}
+		starts[k++] = (const char *)ls;
+		const unsigned char *nl = q < e && *q == '\n' ? q : memchr(q, '\n', (size_t)(e - q));
+		if (!nl || nl + 1 >= e)
+			break;
+		ls = seg = nl + 1;
+		if (k == cap) {
+			*done = (const char *)ls;
+			break;
+		}
+	}
+	return (long)k;
+}
+
+/* Merges two ascending lists of line starts into out (duplicates once). */
+static size_t merge_starts(const char **a, size_t na, const char **b, size_t nb, const char **out)
+{
+	size_t i = 0, j = 0, k = 0;
+	while (i < na || j < nb) {
+		const char *x = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
+		if (!k || out[k - 1] != x)
+			out[k++] = x;
+	}
+	return k;
+}
+
+#ifdef TPROF_VECTORSCAN
+/* ---- Vectorscan ---- */
+
+static void add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addf(sb, "\\x%02x", (unsigned char)*s);
+}
+
+static int vs_build(struct tp_scanner *sc, const struct tp_marker_set *sets, size_t nsets,
+		    struct strbuf *err)
+{
+	size_t total = 1;
+	for (size_t i = 0; i < nsets; i++)
+		total += sets[i].n;
+	char **exprs = xcalloc(total, sizeof(*exprs));
+	unsigned *flags = xcalloc(total, sizeof(*flags));
+	unsigned *ids = xcalloc(total, sizeof(*ids));
+	size_t n = 0;
+	for (size_t i = 0; i < nsets; i++) {
+		for (size_t j = 0; j < sets[i].n; j++) {
+			const struct tp_marker *m = &sets[i].m[j];
+			if (m->anchor == TP_AT_END)
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+			add_escaped(&sb, m->lit);
+			flags[n] = m->flags & TP_MK_NOCASE ? HS_FLAG_CASELESS : 0;
+			exprs[n] = sb.buf;
+			ids[n] = (unsigned)n;
+			n++;
+		}
+	}
+	hs_compile_error_t *ce = NULL;
+	int rc = 0;
+	if (hs_compile_multi((const char *const *)exprs, flags, ids, (unsigned)n, HS_MODE_BLOCK,
+			     NULL, &sc->db, &ce) != HS_SUCCESS) {
+		strbuf_addf(err, "vectorscan: marker %d: %s", ce ? ce->expression : -1,
+			    ce ? ce->message : "compile failed");
+		hs_free_compile_error(ce);
+		rc = -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(exprs[i]);
+	free(exprs);
+	free(flags);
+	free(ids);
+	return rc;
+}
+
+struct vs_ctx {
+	const char *s, *e;
+	const char **starts;
+	size_t cap, k;
+	const char *line_end; /* past the '\n' of the last line written (s: none) */
+	const char *done;
+	int unordered;
+};
+
+static int vs_hit(unsigned int id, unsigned long long from, unsigned long long to,
+		  unsigned int flags, void *arg)
+{
+	struct vs_ctx *c = arg;
+	(void)id, (void)from, (void)flags;
+	/* the last byte of a match is in its line: no marker holds a '\n' */
+	const char *h = c->s + to - 1;
+	if (h < c->line_end) {
+		if (c->k && h < c->starts[c->k - 1])
+			c->unordered = 1; /* matches come in order of their end; if not, fall back */
+		return c->unordered;
+	}
+	const char *from_here = c->line_end;
+	const char *nl = h > from_here ? memrchr(from_here, '\n', (size_t)(h - from_here)) : NULL;
+	c->starts[c->k++] = nl ? nl + 1 : from_here;
+	const char *le = memchr(h, '\n', (size_t)(c->e - h));
+	c->line_end = le ? le + 1 : c->e;
+	if (c->k == c->cap) {
+		c->done = c->line_end;
+		return 1;
+	}
+	return 0;
+}
+
+static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
+		    const char *e, const char **starts, size_t cap, const char **done)
+{
+	if ((size_t)(e - s) > (1u << 30))
+		return -1;
+	if (ss->cap < cap) {
+		free(ss->lit);
+		free(ss->tail);
+		ss->lit = xmalloc(cap * sizeof(*ss->lit));
+		ss->tail = xmalloc(cap * sizeof(*ss->tail));
+		ss->cap = cap;
+	}
+	/* half of cap each, so that the merge fits */
+	size_t half = cap / 2 ? cap / 2 : 1;
+	struct vs_ctx c = { s, e, ss->lit, half, 0, s, e, 0 };
+	hs_error_t rc = hs_scan(sc->db, s, (unsigned)(e - s), 0, ss->hs, vs_hit, &c);
+	if ((rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) || c.unordered)
+		return -1;
+	const char *tdone;
+	long nt = tail_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)c.done,
+			    ss->tail, half, &tdone);
+	size_t nl = c.k;
+	while (nl > 0 && ss->lit[nl - 1] >= tdone)
+		nl--; /* past where the tail pass stopped */
+	*done = tdone;
+	return (long)merge_starts(ss->lit, nl, ss->tail, (size_t)nt, starts);
+}
+#endif
+
+/* ---- public ---- */
+
+struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets,
+				  enum tp_scan_backend backend, struct strbuf *err)
+{
+	struct tp_scanner *sc = xcalloc(1, sizeof(*sc));
+	if (portable_build(&sc->pt, sets, nsets, err) < 0) {
+		tp_scanner_free(sc);
+		return NULL;
+	}
+#ifdef TPROF_VECTORSCAN
+	if (backend != TP_SCAN_PORTABLE) {
+		if (vs_build(sc, sets, nsets, err) < 0) {
+			tp_scanner_free(sc);
+			return NULL;
+		}
+		sc->vs = 1;
+	}
+#else
+	if (backend == TP_SCAN_VECTORSCAN) {
+		strbuf_addstr(err, "vectorscan: not built in (make VECTORSCAN=1 with libvectorscan-dev)");
+		tp_scanner_free(sc);
+		return NULL;
+	}
+#endif
+	return sc;
+}
+
+void tp_scanner_free(struct tp_scanner *sc)
+{
+	if (!sc)
+		return;
+#ifdef TPROF_VECTORSCAN
+	if (sc->db)
+		hs_free_database(sc->db);
+#endif
+	portable_free(&sc->pt);
+	free(sc);
+}
+
+const char *tp_scanner_backend(const struct tp_scanner *sc)
+{
+	return sc->vs ? "vectorscan" : "portable";
+}
+
+struct tp_scanner *tp_scanner_for_run(int have_rules)
+{
+	const char *plain = getenv("TPROF_PLAIN");
+	if (have_rules || (plain && *plain && strcmp(plain, "0") != 0))
+		return NULL;
+	const char *want = getenv("TPROF_SCAN");
+	enum tp_scan_backend b = TP_SCAN_AUTO;
+	if (want && !strcmp(want, "portable"))
+		b = TP_SCAN_PORTABLE;
+	else if (want && !strcmp(want, "vectorscan"))
+		b = TP_SCAN_VECTORSCAN;
+	struct strbuf err = STRBUF_INIT;
+	struct tp_scanner *sc = tp_scanner_new(&tp_builtin_markers, 1, b, &err);
+	strbuf_release(&err);
+	return sc;
+}
+
+struct tp_scan_scratch *tp_scan_scratch_new(const struct tp_scanner *sc)
+{
+	struct tp_scan_scratch *ss = xcalloc(1, sizeof(*ss));
+#ifdef TPROF_VECTORSCAN
+	if (sc->vs && hs_alloc_scratch(sc->db, &ss->hs) != HS_SUCCESS) {
+		free(ss);
+		return NULL;
+	}
+#else
+	(void)sc;
+#endif
+	return ss;
+}
+
+void tp_scan_scratch_free(struct tp_scan_scratch *ss)
+{
+	if (!ss)
+		return;
+#ifdef TPROF_VECTORSCAN
+	if (ss->hs)
+		hs_free_scratch(ss->hs);
+#endif
+	free(ss->lit);
+	free(ss->tail);
+	free(ss);
+}
+
+long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
+		   const char *e, const char **starts, size_t cap, const char **done)
+{
+	*done = e;
+	if (s >= e || cap == 0)
+		return 0;
+#ifdef TPROF_VECTORSCAN
+	if (sc->vs)
+		return vs_scan(sc, ss, s, e, starts, cap, done);
+#else
+	(void)ss;
+#endif
+	return portable_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)e, starts,
+			     cap, done);
+}
+
+uint64_t tp_count_newlines(const char *s, const char *e)
+{
+	uint64_t n = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	const __m128i zero = _mm_setzero_si128();
+	while (e - s >= 16) {
+		/* up to 255 blocks summed per byte lane, then widened */
+		__m128i acc = zero;
+		int blocks = 0;
+		while (e - s >= 16 && blocks < 255) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+			s += 16;
+			blocks++;
+		}
+		__m128i sums = _mm_sad_epu8(acc, zero);
+		n += (uint64_t)_mm_cvtsi128_si64(sums) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+	}
+#endif
+	for (; s < e; s++)
+		n += *s == '\n';
+	return n;
+}
