@@ -31,6 +31,7 @@ struct lit {
 	size_t at;     /* offset of the anchor byte */
 	unsigned flags;
 	int owned;     /* s is a copy (the other case of a caseless anchor) */
+	int word;      /* all letters (or UTF-8 bytes): a unit */
 };
 
 struct portable {
@@ -97,6 +98,11 @@ static int byte_cost(unsigned char c)
 	return 10;
 }
 
+static int is_word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
 static int set_add(struct portable *pt, unsigned char c)
 {
 	if (pt->in_set[c])
@@ -127,7 +133,7 @@ static int portable_build(struct portable *pt, const struct tp_marker_set *sets,
 	for (size_t i = 0; i < nsets; i++) {
 		for (size_t j = 0; j < sets[i].n; j++) {
 			const struct tp_marker *m = &sets[i].m[j];
-			struct lit l = { (const unsigned char *)m->lit, strlen(m->lit), 0, m->flags, 0 };
+			struct lit l = { (const unsigned char *)m->lit, strlen(m->lit), 0, m->flags, 0, 0 };
 			if (l.n == 0 || memchr(l.s, '\n', l.n) || memchr(l.s, '\r', l.n)) {
 				strbuf_addf(err, "marker '%s' (%s): empty or holds a line end", m->lit,
 					    m->owner);
@@ -135,6 +141,9 @@ static int portable_build(struct portable *pt, const struct tp_marker_set *sets,
 			}
 			if (m->anchor == TP_AT_END) {
 				unsigned char c = l.s[l.n - 1];
+				l.word = 1;
+				for (size_t k = 0; k < l.n; k++)
+					l.word &= is_word_byte(l.s[k]);
 				pt->end_last[c] = 1;
 				if (l.flags & TP_MK_NOCASE)
 					pt->end_last[fold(c)] = pt->end_last[c >= 'a' && c <= 'z' ? c - 32 : c] = 1;
@@ -200,13 +209,25 @@ static const unsigned char *trim_blanks(const unsigned char *s, const unsigned c
 	return e;
 }
 
-/* Does an end marker end right at u (segment [s, u))? */
+/*
+ * Does an end marker end right at u (segment [s, u))? A unit after a
+ * number is the whole run of letters before u: a number that ends in a
+ * letter (nan, inf) is not one when more letters follow it, so "5 ms" is
+ * the only reading of "...5 ms" and the run "ms" is compared whole.
+ */
 static int unit_at(const struct portable *pt, const unsigned char *s, const unsigned char *u)
 {
 	if (u <= s || !pt->end_last[u[-1]])
 		return 0;
+	const unsigned char *r = u;
+	while (r > s && is_word_byte(r[-1]))
+		r--;
+	const unsigned char *before = trim_blanks(s, r);
+	int after_number = before > s && is_number_end(before[-1]);
 	for (size_t i = 0; i < pt->nends; i++) {
 		const struct lit *l = &pt->ends[i];
+		if ((l->flags & TP_MK_NUMBER) && l->word && (!after_number || l->n != (size_t)(u - r)))
+			continue;
 		if ((size_t)(u - s) < l->n || !eq_bytes(u - l->n, l->s, l->n, l->flags))
 			continue;
 		if (!(l->flags & TP_MK_NUMBER))
