@@ -9,7 +9,7 @@
  * this file with FUZZ_NO_MAIN defined and calls fuzz_scan_one().
  */
 #include "fuzz_common.h"
-#include "scan.h"
+#include "parse/scan.h"
 
 static int fz_scan_emit(void *ctx, const struct tp_record *r)
 {

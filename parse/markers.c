@@ -10,7 +10,7 @@
  */
 #include "markers.h"
 
-#include "util.h"
+#include "base/util.h"
 
 #define ANY(s, who) { s, TP_AT_ANY, 0, who }
 #define START(s, who) { s, TP_AT_START, 0, who }

@@ -12,11 +12,11 @@
 
 #define FUZZ_NO_MAIN
 #include "../fuzz/fuzz_scan.c"
-#include "emit.h"
-#include "parser.h"
-#include "record.h"
-#include "scan.h"
-#include "util.h"
+#include "base/util.h"
+#include "parse/emit.h"
+#include "parse/parser.h"
+#include "parse/record.h"
+#include "parse/scan.h"
 
 /* fz_scan_pass: parses a buffer with a scanner (NULL: the plain path) into
  * a trace of records (NDJSON) and warnings, and statistics. */
@@ -188,6 +188,11 @@ Test(scan, long_lines_are_cut_as_on_the_plain_path)
 	memcpy(buf + n, "\n[STAGE] after\n", 15);
 	assert_same("long line", buf, n + 15);
 	free(buf);
+}
+
+Test(scan, fuzz_target_accepts_the_edge_lines)
+{
+	cr_assert_eq(fuzz_scan_one((const uint8_t *)edges, sizeof(edges) - 1), 0);
 }
 
 Test(scan, counts_newlines)

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "util.h"
+#include "render/render.h"
+#include "base/util.h"
 
 /* A member of a zip, whole, or NULL if it is missing or empty. */
 static char *member(const char *zip, const char *name)
