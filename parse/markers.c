@@ -10,7 +10,7 @@
  */
 #include "markers.h"
 
-#include "base/util.h"
+#include "base/base.h"
 
 #define ANY(s, who) { s, TP_AT_ANY, 0, who }
 #define START(s, who) { s, TP_AT_START, 0, who }

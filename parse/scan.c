@@ -331,6 +331,9 @@ static long portable_scan(const struct portable *pt, const unsigned char *s,
 	return (long)k;
 }
 
+#ifdef TPROF_VECTORSCAN
+/* ---- Vectorscan ---- */
+
 /* The next '\n' or '\r' in [p,e), or e. */
 static const unsigned char *find_eol(const unsigned char *p, const unsigned char *e)
 {
@@ -394,8 +397,6 @@ static size_t merge_starts(const char **a, size_t na, const char **b, size_t nb,
 	return k;
 }
 
-#ifdef TPROF_VECTORSCAN
-/* ---- Vectorscan ---- */
 
 static void add_escaped(struct strbuf *sb, const char *s)
 {

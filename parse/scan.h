@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "markers.h"
-#include "base/util.h"
+#include "base/base.h"
 
 enum tp_scan_backend {
 	TP_SCAN_AUTO,       /* Vectorscan if built in, else portable */

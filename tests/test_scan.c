@@ -12,7 +12,7 @@
 
 #define FUZZ_NO_MAIN
 #include "../fuzz/fuzz_scan.c"
-#include "base/util.h"
+#include "base/base.h"
 #include "parse/emit.h"
 #include "parse/parser.h"
 #include "parse/record.h"
