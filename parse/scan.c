@@ -43,6 +43,7 @@ struct portable {
 	struct lit *ends;
 	size_t nends;
 	unsigned char end_last[256]; /* last byte of some end marker (both cases) */
+	unsigned char end_last_any[256]; /* ... of one that needs no number before */
 	unsigned char in_set[256];
 	unsigned char set[MAX_SET];
 	int nset;
@@ -144,9 +145,11 @@ static int portable_build(struct portable *pt, const struct tp_marker_set *sets,
 				l.word = 1;
 				for (size_t k = 0; k < l.n; k++)
 					l.word &= is_word_byte(l.s[k]);
-				pt->end_last[c] = 1;
+				unsigned char *tab = l.word && (l.flags & TP_MK_NUMBER) ? pt->end_last
+										       : pt->end_last_any;
+				tab[c] = 1;
 				if (l.flags & TP_MK_NOCASE)
-					pt->end_last[fold(c)] = pt->end_last[c >= 'a' && c <= 'z' ? c - 32 : c] = 1;
+					tab[fold(c)] = tab[c >= 'a' && c <= 'z' ? c - 32 : c] = 1;
 				pt->ends[pt->nends++] = l;
 				continue;
 			}
@@ -217,13 +220,18 @@ static const unsigned char *trim_blanks(const unsigned char *s, const unsigned c
  */
 static int unit_at(const struct portable *pt, const unsigned char *s, const unsigned char *u)
 {
-	if (u <= s || !pt->end_last[u[-1]])
+	if (u <= s)
 		return 0;
+	int after_number = 0;
 	const unsigned char *r = u;
-	while (r > s && is_word_byte(r[-1]))
-		r--;
-	const unsigned char *before = trim_blanks(s, r);
-	int after_number = before > s && is_number_end(before[-1]);
+	if (pt->end_last[u[-1]]) {
+		while (r > s && is_word_byte(r[-1]))
+			r--;
+		const unsigned char *before = trim_blanks(s, r);
+		after_number = before > s && is_number_end(before[-1]);
+	}
+	if (!after_number && !pt->end_last_any[u[-1]])
+		return 0;
 	for (size_t i = 0; i < pt->nends; i++) {
 		const struct lit *l = &pt->ends[i];
 		if ((l->flags & TP_MK_NUMBER) && l->word && (!after_number || l->n != (size_t)(u - r)))
@@ -334,26 +342,38 @@ static long portable_scan(const struct portable *pt, const unsigned char *s,
 #ifdef TPROF_VECTORSCAN
 /* ---- Vectorscan ---- */
 
-/* The next '\n' or '\r' in [p,e), or e. */
-static const unsigned char *find_eol(const unsigned char *p, const unsigned char *e)
+/* Bit i set: p[i] is '\n' or '\r' (n <= 64 bytes). */
+static uint64_t eol_mask(const unsigned char *p, size_t n)
 {
+	uint64_t m = 0;
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-	while (e - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		unsigned bits = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
-		if (bits)
-			return p + __builtin_ctz(bits);
-		p += 16;
+	if (n == 64) {
+		const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+		for (int i = 0; i < 4; i++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+			uint64_t b = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
+			m |= b << (16 * i);
+		}
+		return m;
 	}
 #endif
-	while (p < e && *p != '\n' && *p != '\r')
-		p++;
-	return p;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '\n' || p[i] == '\r')
+			m |= (uint64_t)1 << i;
+	return m;
 }
 
-/* The segment-end markers alone: one pass over the line ends of [s,e). */
+/* Can the segment [seg,q) end in an end marker? Most line ends fail on
+ * their last byte. */
+static int may_end(const struct portable *pt, const unsigned char *seg, const unsigned char *q)
+{
+	const unsigned char *t = trim_blanks(seg, q);
+	return t > seg && (pt->end_last[t[-1]] || pt->end_last_any[t[-1]] || t[-1] == ')');
+}
+
+/* The segment-end markers alone: one pass over the line ends of [s,e),
+ * 64 bytes at a time. */
 static long tail_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
 		      const char **starts, size_t cap, const char **done)
 {
@@ -362,26 +382,41 @@ static long tail_scan(const struct portable *pt, const unsigned char *s, const u
 	*done = (const char *)e;
 	if (!pt->nends)
 		return 0;
-	for (;;) {
-		const unsigned char *q = find_eol(seg, e);
-		if (!end_match(pt, seg, q)) {
-			if (q == e)
+	for (const unsigned char *blk = s; blk < e;) {
+		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
+		uint64_t bits = eol_mask(blk, len);
+		const unsigned char *next = blk + len;
+		while (bits) {
+			const unsigned char *q = blk + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			if (!may_end(pt, seg, q) || !end_match(pt, seg, q)) {
+				if (*q == '\n')
+					ls = q + 1;
+				seg = q + 1;
+				continue;
+			}
+			starts[k++] = (const char *)ls;
+			const unsigned char *nl = *q == '\n' ? q : memchr(q, '\n', (size_t)(e - q));
+			if (!nl || nl + 1 >= e)
+				return (long)k;
+			ls = seg = nl + 1;
+			if (k == cap) {
+				*done = (const char *)ls;
+				return (long)k;
+			}
+			if (seg >= next) {
+				next = seg; /* the line ran past this block */
 				break;
-			if (*q == '\n')
-				ls = q + 1;
-			seg = q + 1;
-			continue;
+			}
+			/* drop the line ends of this block up to the new line */
+			unsigned sh = (unsigned)(seg - blk);
+			bits &= sh >= 64 ? 0 : ~(uint64_t)0 << sh;
 		}
-		starts[k++] = (const char *)ls;
-		const unsigned char *nl = q < e && *q == '\n' ? q : memchr(q, '\n', (size_t)(e - q));
-		if (!nl || nl + 1 >= e)
-			break;
-		ls = seg = nl + 1;
-		if (k == cap) {
-			*done = (const char *)ls;
-			break;
-		}
+		blk = next;
 	}
+	/* the input's last line, without a line end */
+	if (seg < e && may_end(pt, seg, e) && end_match(pt, seg, e))
+		starts[k++] = (const char *)ls;
 	return (long)k;
 }
 
@@ -611,9 +646,40 @@ long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 			     cap, done);
 }
 
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HAVE_AVX2_COUNT 1
+/* 32 bytes at a time where the CPU has AVX2 (checked at run time). */
+__attribute__((target("avx2"))) static uint64_t count_avx2(const char *s, const char *e,
+							    const char **stop)
+{
+	uint64_t n = 0;
+	const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
+	while (e - s >= 32) {
+		__m256i acc = zero;
+		int blocks = 0;
+		while (e - s >= 32 && blocks < 255) {
+			__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s);
+			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
+			s += 32;
+			blocks++;
+		}
+		__m256i sums = _mm256_sad_epu8(acc, zero);
+		n += (uint64_t)_mm256_extract_epi64(sums, 0) + (uint64_t)_mm256_extract_epi64(sums, 1) +
+		     (uint64_t)_mm256_extract_epi64(sums, 2) + (uint64_t)_mm256_extract_epi64(sums, 3);
+	}
+	*stop = s;
+	return n;
+}
+#endif
+
 uint64_t tp_count_newlines(const char *s, const char *e)
 {
 	uint64_t n = 0;
+#ifdef HAVE_AVX2_COUNT
+	if (e - s >= 64 && __builtin_cpu_supports("avx2"))
+		n = count_avx2(s, e, &s);
+#endif
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
 	const __m128i zero = _mm_setzero_si128();
