@@ -22,7 +22,7 @@
 #include "input.h"
 #include "scan.h"
 
-#define DEFAULT_CHUNK (4 * 1024 * 1024)
+#define DEFAULT_CHUNK (2 * 1024 * 1024)
 #define FLUSH_AT (256 * 1024)
 #define MIN_PARALLEL_SIZE (4 * 1024 * 1024)
 
