@@ -349,63 +349,6 @@ static uint64_t set_mask(const struct portable *pt, const unsigned char *p, size
 	return m;
 }
 
-static long portable_scan(const struct portable *pt, const unsigned char *s,
-			  const unsigned char *e, const char **starts, size_t cap,
-			  const char **done)
-{
-	const unsigned char *ls = s, *seg = s;
-	size_t k = 0;
-#ifdef HAVE_X86_TARGETS
-	int ssse3 = __builtin_cpu_supports("ssse3");
-#else
-	int ssse3 = 0;
-#endif
-	*done = (const char *)e;
-	for (const unsigned char *blk = s; blk < e;) {
-		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
-		uint64_t bits = set_mask(pt, blk, len, ssse3);
-		const unsigned char *next = blk + len;
-		while (bits) {
-			const unsigned char *q = blk + __builtin_ctzll(bits);
-			bits &= bits - 1;
-			if (*q == '\n' || *q == '\r') {
-				if (!pt->nends || !may_end(pt, seg, q) || !end_match(pt, seg, q)) {
-					if (*q == '\n')
-						ls = q + 1;
-					seg = q + 1;
-					continue;
-				}
-			} else if (!pt->count[*q] || !lit_match(pt, ls, e, q)) {
-				continue;
-			}
-			/* a hit: the line is a candidate, go on at the next one */
-			starts[k++] = (const char *)ls;
-			const unsigned char *nl = *q == '\n' ? q : memchr(q, '\n', (size_t)(e - q));
-			if (!nl || nl + 1 >= e)
-				return (long)k;
-			ls = seg = nl + 1;
-			if (k == cap) {
-				*done = (const char *)ls;
-				return (long)k;
-			}
-			if (seg >= next) {
-				next = seg;
-				break;
-			}
-			unsigned sh = (unsigned)(seg - blk);
-			bits &= ~(uint64_t)0 << sh;
-		}
-		blk = next;
-	}
-	/* the input's last line, without a line end */
-	if (seg < e && pt->nends && may_end(pt, seg, e) && end_match(pt, seg, e))
-		starts[k++] = (const char *)ls;
-	return (long)k;
-}
-
-#ifdef TPROF_VECTORSCAN
-/* ---- Vectorscan ---- */
-
 /* Bit i set: p[i] is '\n' or '\r' (n <= 64 bytes). */
 static uint64_t eol_mask(const unsigned char *p, size_t n)
 {
@@ -428,29 +371,42 @@ static uint64_t eol_mask(const unsigned char *p, size_t n)
 	return m;
 }
 
-/* The segment-end markers alone: one pass over the line ends of [s,e),
- * 64 bytes at a time. */
-static long tail_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
-		      const char **starts, size_t cap, const char **done)
+/*
+ * One pass over [s,e), 64 bytes at a time: at each '\n' and '\r' the
+ * segment-end markers are tried, and with lits also the literals anchored
+ * on each byte of the set. Lists the candidate lines (see tp_scan_lines).
+ */
+static long block_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		       const char **starts, size_t cap, const char **done, int lits)
 {
 	const unsigned char *ls = s, *seg = s;
 	size_t k = 0;
+#ifdef HAVE_X86_TARGETS
+	int ssse3 = __builtin_cpu_supports("ssse3");
+#else
+	int ssse3 = 0;
+#endif
 	*done = (const char *)e;
-	if (!pt->nends)
+	if (!lits && !pt->nends)
 		return 0;
 	for (const unsigned char *blk = s; blk < e;) {
 		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
-		uint64_t bits = eol_mask(blk, len);
+		uint64_t bits = lits ? set_mask(pt, blk, len, ssse3) : eol_mask(blk, len);
 		const unsigned char *next = blk + len;
 		while (bits) {
 			const unsigned char *q = blk + __builtin_ctzll(bits);
 			bits &= bits - 1;
-			if (!may_end(pt, seg, q) || !end_match(pt, seg, q)) {
-				if (*q == '\n')
-					ls = q + 1;
-				seg = q + 1;
+			if (*q == '\n' || *q == '\r') {
+				if (!pt->nends || !may_end(pt, seg, q) || !end_match(pt, seg, q)) {
+					if (*q == '\n')
+						ls = q + 1;
+					seg = q + 1;
+					continue;
+				}
+			} else if (!lits || !pt->count[*q] || !lit_match(pt, ls, e, q)) {
 				continue;
 			}
+			/* a hit: the line is a candidate, go on at the next one */
 			starts[k++] = (const char *)ls;
 			const unsigned char *nl = *q == '\n' ? q : memchr(q, '\n', (size_t)(e - q));
 			if (!nl || nl + 1 >= e)
@@ -464,17 +420,19 @@ static long tail_scan(const struct portable *pt, const unsigned char *s, const u
 				next = seg; /* the line ran past this block */
 				break;
 			}
-			/* drop the line ends of this block up to the new line */
-			unsigned sh = (unsigned)(seg - blk);
-			bits &= sh >= 64 ? 0 : ~(uint64_t)0 << sh;
+			/* drop the bits of this block before the new line */
+			bits &= ~(uint64_t)0 << (unsigned)(seg - blk);
 		}
 		blk = next;
 	}
 	/* the input's last line, without a line end */
-	if (seg < e && may_end(pt, seg, e) && end_match(pt, seg, e))
+	if (seg < e && pt->nends && may_end(pt, seg, e) && end_match(pt, seg, e))
 		starts[k++] = (const char *)ls;
 	return (long)k;
 }
+
+#ifdef TPROF_VECTORSCAN
+/* ---- Vectorscan ---- */
 
 /* Merges two ascending lists of line starts into out (duplicates once). */
 static size_t merge_starts(const char **a, size_t na, const char **b, size_t nb, const char **out)
@@ -587,8 +545,8 @@ static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
 	if ((rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) || c.unordered)
 		return -1;
 	const char *tdone;
-	long nt = tail_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)c.done,
-			    ss->tail, half, &tdone);
+	long nt = block_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)c.done,
+			     ss->tail, half, &tdone, 0);
 	size_t nl = c.k;
 	while (nl > 0 && ss->lit[nl - 1] >= tdone)
 		nl--; /* past where the tail pass stopped */
@@ -698,8 +656,8 @@ long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 #else
 	(void)ss;
 #endif
-	return portable_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)e, starts,
-			     cap, done);
+	return block_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)e, starts, cap,
+			  done, 1);
 }
 
 #ifdef HAVE_X86_TARGETS
