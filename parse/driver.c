@@ -373,8 +373,16 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 		}
 		have += (size_t)r;
 		int eof = r == 0;
-		if (have == 0)
+		if (have == 0) {
+			if (in_line) {
+				/* a line longer than the buffer ran to the end of the input */
+				slot_bind(&pp.seq_slot, pp.seq);
+				tp_parser_feed(pp.seq, "", 0, TP_LINE_END | TP_LINE_NOEOL);
+				deliver(&pp.seq_slot, file);
+				tp_parser_take_stats(pp.seq, stats);
+			}
 			break;
+		}
 		char *s = buf, *e = buf + have;
 		if (in_line) {
 			/* finish a line longer than the whole buffer on the true parser */

@@ -371,6 +371,8 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 	}
 	p->st.bytes += n + ((flags & TP_LINE_END) && !(flags & TP_LINE_NOEOL) ? 1 : 0);
 	if (p->line_bytes >= TP_MAX_LINE) {
+		if (n > 0)
+			p->long_line = 1; /* a part past the first TP_MAX_LINE bytes */
 		n = 0;
 	} else if (p->line_bytes + n > TP_MAX_LINE) {
 		n = TP_MAX_LINE - p->line_bytes;

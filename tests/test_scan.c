@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FUZZ_NO_MAIN
 #include "../fuzz/fuzz_scan.c"
 #include "base/base.h"
+#include "parse/driver.h"
 #include "parse/emit.h"
 #include "parse/parser.h"
 #include "parse/record.h"
@@ -220,4 +222,148 @@ Test(scan, plain_path_when_asked_or_with_rules)
 	tp_scanner_free(sc);
 	cr_assert_null(tp_scanner_for_run(1), "a rule may match any line");
 	unsetenv("TPROF_PLAIN");
+}
+
+static int sb_write(void *ctx, const char *buf, size_t n)
+{
+	strbuf_add(ctx, buf, n);
+	return 0;
+}
+
+/* Runs the driver on path as tprof-parse does; out gets the NDJSON and
+ * the warnings. */
+static void run_driver(const char *path, int threads, size_t chunk, const struct tp_scanner *sc,
+		       struct strbuf *out, struct tp_stats *st)
+{
+	struct tp_run_opts o = { .threads = threads, .fmt = TP_OUT_NDJSON, .chunk = chunk };
+	struct strbuf err = STRBUF_INIT;
+	o.scanner = sc;
+	o.write = sb_write;
+	o.ctx = out;
+	/* warnings after the records: the driver delivers them apart */
+	struct strbuf warns = STRBUF_INIT;
+	o.sink.warn = fz_scan_warn;
+	o.sink.ctx = &warns;
+	memset(st, 0, sizeof(*st));
+	cr_assert_eq(tp_run_file(path, NULL, &o, st, &err), 0, "%s", err.buf ? err.buf : "");
+	strbuf_add(out, warns.buf ? warns.buf : "", warns.len);
+	strbuf_release(&warns);
+	strbuf_release(&err);
+}
+
+/* Writes n bytes to a new temporary file; its name goes into path. */
+static void write_tmp(char path[], const char *buf, size_t n)
+{
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, buf, n), (ssize_t)n);
+	close(fd);
+}
+
+/* Appends every .log of dir to sb. */
+static void add_logs(struct strbuf *sb, const char *dir)
+{
+	DIR *d = opendir(dir);
+	cr_assert(d, "cannot open %s", dir);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name), n;
+		if (l < 5 || strcmp(de->d_name + l - 4, ".log"))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		char *buf = slurp(path, &n);
+		strbuf_add(sb, buf, n);
+		free(buf);
+	}
+	closedir(d);
+}
+
+Test(scan, driver_gives_the_plain_output_on_any_threads_and_chunks)
+{
+	/* every log, four times over, with the edge lines; the last line has
+	 * no line end; small chunks put cuts inside tables and pending records */
+	struct strbuf all = STRBUF_INIT;
+	for (int i = 0; i < 4; i++) {
+		add_logs(&all, "tests/data");
+		add_logs(&all, "samples");
+		strbuf_add(&all, edges, sizeof(edges) - 1);
+		strbuf_addch(&all, '\n');
+	}
+	strbuf_add(&all, "[STAGE] last", 12);
+	char path[] = "/tmp/tprof-scan-XXXXXX";
+	write_tmp(path, all.buf, all.len);
+	/* the threaded reader cuts a line longer than its buffer into parts
+	 * anywhere (the plain one at '\r'): keep lines shorter than 1024 */
+	size_t longest = 0, cur = 0;
+	for (size_t i = 0; i < all.len; i++)
+		cur = all.buf[i] == '\n' ? 0 : cur + 1, longest = cur > longest ? cur : longest;
+	cr_assert_lt(longest, 1024);
+
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	struct tp_stats sw, sg;
+	run_driver(path, 1, 0, NULL, &want, &sw);
+	uint64_t total = 0;
+	for (int t = 0; t < TP_NTYPES; t++)
+		total += sw.records[t];
+	cr_assert_gt(total, 1900, "%llu records", (unsigned long long)total);
+	cr_assert_gt(sw.records[TP_SUMMARY], 100, "rows of tables whose rows hold no marker");
+	struct tp_scanner *sc[] = { scanner(TP_SCAN_VECTORSCAN), scanner(TP_SCAN_PORTABLE) };
+	size_t chunks[] = { 1024, 4096, 65536 };
+	int threads[] = { 1, 2, 3 };
+	for (size_t k = 0; k < ARRAY_SIZE(sc); k++) {
+		if (!sc[k])
+			continue;
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++)
+			for (size_t t = 0; t < ARRAY_SIZE(threads); t++) {
+				strbuf_reset(&got);
+				run_driver(path, threads[t], chunks[c], sc[k], &got, &sg);
+				cr_assert_eq(got.len, want.len, "%s, %d threads, chunk %zu",
+					     tp_scanner_backend(sc[k]), threads[t], chunks[c]);
+				cr_assert(!memcmp(got.buf, want.buf, want.len), "%s, %d threads, chunk %zu",
+					  tp_scanner_backend(sc[k]), threads[t], chunks[c]);
+				cr_assert(!memcmp(&sg, &sw, sizeof(sw)), "statistics: %s, %d threads, chunk %zu",
+					  tp_scanner_backend(sc[k]), threads[t], chunks[c]);
+			}
+		tp_scanner_free(sc[k]);
+	}
+	unlink(path);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	strbuf_release(&all);
+}
+
+Test(scan, last_line_longer_than_the_buffer)
+{
+	/* 100 KB of short lines, then a line with no line end that runs past
+	 * the threaded reader's buffer and past TP_MAX_LINE: it is counted as
+	 * one long line, and read on its first TP_MAX_LINE bytes */
+	size_t head = 100000, n = head + TP_MAX_LINE + 5000;
+	char *buf = xmalloc(n);
+	for (size_t i = 0; i < head; i++)
+		buf[i] = i % 50 == 49 ? '\n' : 'x';
+	memset(buf + head, 'a', n - head);
+	memcpy(buf + head - 20, "[STAGE] x\n[STAGE] yy", 20);
+	char path[] = "/tmp/tprof-scan-XXXXXX";
+	write_tmp(path, buf, n);
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	struct tp_stats sw, sg;
+	run_driver(path, 1, 0, NULL, &want, &sw);
+	cr_assert_eq(sw.lines, head / 50 + 1);
+	cr_assert_eq(sw.long_lines, 1);
+	cr_assert_eq(sw.records[TP_STAGE], 2);
+	struct tp_scanner *sc = scanner(TP_SCAN_PORTABLE);
+	for (int threads = 1; threads <= 2; threads++) {
+		strbuf_reset(&got);
+		run_driver(path, threads, TP_MAX_LINE, sc, &got, &sg);
+		cr_assert_eq(got.len, want.len, "%d threads", threads);
+		cr_assert(!memcmp(got.buf, want.buf, want.len));
+		cr_assert(!memcmp(&sg, &sw, sizeof(sw)), "%d threads: long %llu, unrecognized %llu",
+			  threads, (unsigned long long)sg.long_lines, (unsigned long long)sg.unrecognized);
+	}
+	tp_scanner_free(sc);
+	unlink(path);
+	free(buf);
+	strbuf_release(&want);
+	strbuf_release(&got);
 }
