@@ -44,6 +44,7 @@ struct portable {
 	size_t nends;
 	unsigned char end_last[256]; /* last byte of some end marker (both cases) */
 	unsigned char end_last_any[256]; /* ... of one that needs no number before */
+	unsigned char end_ok[256];   /* either, or ')': a segment may end in a marker */
 	unsigned char in_set[256];
 	unsigned char set[MAX_SET];
 	int nset;
@@ -197,6 +198,9 @@ static int portable_build(struct portable *pt, const struct tp_marker_set *sets,
 			}
 		}
 	}
+	for (int c = 0; c < 256; c++)
+		pt->end_ok[c] = pt->end_last[c] | pt->end_last_any[c];
+	pt->end_ok[')'] = 1;
 	int bucket_of[16], nb = 0;
 	memset(bucket_of, -1, sizeof(bucket_of));
 	for (int i = 0; i < pt->nset; i++) {
@@ -305,10 +309,12 @@ static int lit_match(const struct portable *pt, const unsigned char *ls, const u
 
 /* Can the segment [seg,q) end in an end marker? Most line ends fail on
  * their last byte. */
-static int may_end(const struct portable *pt, const unsigned char *seg, const unsigned char *q)
+static inline int may_end(const struct portable *pt, const unsigned char *seg,
+			  const unsigned char *q)
 {
-	const unsigned char *t = trim_blanks(seg, q);
-	return t > seg && (pt->end_last[t[-1]] || pt->end_last_any[t[-1]] || t[-1] == ')');
+	while (q > seg && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	return q > seg && pt->end_ok[q[-1]];
 }
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
