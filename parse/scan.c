@@ -51,6 +51,9 @@ struct portable {
 	/* the set as nibble tables (shufti): byte x is in it when
 	 * lo[x & 15] & hi[x >> 4] (up to 8 high nibbles exactly) */
 	unsigned char lo[16], hi[16];
+	/* the same for the bytes a segment may end with before a marker's
+	 * end is tried: end_ok and blanks */
+	unsigned char tlo[16], thi[16];
 };
 
 struct tp_scanner {
@@ -65,7 +68,7 @@ struct tp_scan_scratch {
 #ifdef TPROF_VECTORSCAN
 	hs_scratch_t *hs;
 #endif
-	const char **lit, **tail; /* the two matchers' lines before the merge */
+	const char **hits; /* Vectorscan's hits, for the line-end pass */
 	size_t cap;
 };
 
@@ -137,6 +140,28 @@ static int lit_cmp(const void *a, const void *b)
 	return (int)x->s[x->at] - (int)y->s[y->at];
 }
 
+/*
+ * Nibble tables (shufti) for a byte set: byte x is in it when
+ * lo[x & 15] & hi[x >> 4]; exact for up to 8 distinct high nibbles, a
+ * superset past that (the matchers check every byte they stop at).
+ */
+static void nibble_tables(const unsigned char set[256], unsigned char lo[16], unsigned char hi[16])
+{
+	int bucket_of[16], nb = 0;
+	memset(bucket_of, -1, sizeof(bucket_of));
+	memset(lo, 0, 16);
+	memset(hi, 0, 16);
+	for (int c = 0; c < 256; c++) {
+		if (!set[c])
+			continue;
+		int h = c >> 4;
+		if (bucket_of[h] < 0)
+			bucket_of[h] = nb++ % 8;
+		lo[c & 15] |= (unsigned char)(1u << bucket_of[h]);
+		hi[h] |= (unsigned char)(1u << bucket_of[h]);
+	}
+}
+
 static int portable_build(struct portable *pt, const struct tp_marker_set *sets, size_t nsets,
 			  struct strbuf *err)
 {
@@ -201,16 +226,12 @@ static int portable_build(struct portable *pt, const struct tp_marker_set *sets,
 	for (int c = 0; c < 256; c++)
 		pt->end_ok[c] = pt->end_last[c] | pt->end_last_any[c];
 	pt->end_ok[')'] = 1;
-	int bucket_of[16], nb = 0;
-	memset(bucket_of, -1, sizeof(bucket_of));
-	for (int i = 0; i < pt->nset; i++) {
-		unsigned char c = pt->set[i];
-		int h = c >> 4;
-		if (bucket_of[h] < 0)
-			bucket_of[h] = nb++ % 8; /* past 8: shared, a superset */
-		pt->lo[c & 15] |= (unsigned char)(1u << bucket_of[h]);
-		pt->hi[h] |= (unsigned char)(1u << bucket_of[h]);
-	}
+	unsigned char set[256];
+	memcpy(set, pt->in_set, sizeof(set));
+	nibble_tables(set, pt->lo, pt->hi);
+	for (int c = 0; c < 256; c++)
+		set[c] = pt->end_ok[c] || c == ' ' || c == '\t';
+	nibble_tables(set, pt->tlo, pt->thi);
 	qsort(pt->lits, pt->nlits, sizeof(*pt->lits), lit_cmp);
 	for (size_t i = pt->nlits; i-- > 0;) {
 		unsigned char a = pt->lits[i].s[pt->lits[i].at];
@@ -321,11 +342,12 @@ static inline int may_end(const struct portable *pt, const unsigned char *seg,
 #include <immintrin.h>
 #define HAVE_X86_TARGETS 1
 /* 64 bytes against the nibble tables: one bit per byte that may be in the set. */
-__attribute__((target("ssse3"))) static uint64_t set_mask64_ssse3(const struct portable *pt,
+__attribute__((target("ssse3"))) static inline uint64_t set_mask64_ssse3(const unsigned char *tlo,
+								    const unsigned char *thi,
 								    const unsigned char *p)
 {
-	const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)pt->lo);
-	const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)pt->hi);
+	const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)tlo);
+	const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)thi);
 	const __m128i low4 = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
 	uint64_t m = 0;
 	for (int i = 0; i < 4; i++) {
@@ -340,11 +362,13 @@ __attribute__((target("ssse3"))) static uint64_t set_mask64_ssse3(const struct p
 #endif
 
 /* Bit i set: p[i] may be in the set (n <= 64). */
-static uint64_t set_mask(const struct portable *pt, const unsigned char *p, size_t n, int ssse3)
+static inline __attribute__((always_inline)) uint64_t set_mask(const struct portable *pt,
+							       const unsigned char *p, size_t n,
+							       int ssse3)
 {
 #ifdef HAVE_X86_TARGETS
 	if (n == 64 && ssse3)
-		return set_mask64_ssse3(pt, p);
+		return set_mask64_ssse3(pt->lo, pt->hi, p);
 #else
 	(void)ssse3;
 #endif
@@ -355,49 +379,22 @@ static uint64_t set_mask(const struct portable *pt, const unsigned char *p, size
 	return m;
 }
 
-/* Bit i set: p[i] is '\n' or '\r' (n <= 64 bytes). */
-static uint64_t eol_mask(const unsigned char *p, size_t n)
-{
-	uint64_t m = 0;
-#ifdef __SSE2__
-	if (n == 64) {
-		const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-		for (int i = 0; i < 4; i++) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
-			uint64_t b = (unsigned)_mm_movemask_epi8(
-				_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
-			m |= b << (16 * i);
-		}
-		return m;
-	}
-#endif
-	for (size_t i = 0; i < n; i++)
-		if (p[i] == '\n' || p[i] == '\r')
-			m |= (uint64_t)1 << i;
-	return m;
-}
-
 /*
- * One pass over [s,e), 64 bytes at a time: at each '\n' and '\r' the
- * segment-end markers are tried, and with lits also the literals anchored
- * on each byte of the set. Lists the candidate lines (see tp_scan_lines).
+ * The portable matcher: one pass over [s,e), 64 bytes at a time; at each
+ * '\n' and '\r' the segment-end markers are tried, at each other byte of
+ * the set the literals anchored on it. Lists the candidate lines (see
+ * tp_scan_lines).
  */
-static long block_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
-		       const char **starts, size_t cap, const char **done, int lits)
+static inline __attribute__((always_inline)) long
+block_scan_body(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		const char **starts, size_t cap, const char **done, int ssse3)
 {
 	const unsigned char *ls = s, *seg = s;
 	size_t k = 0;
-#ifdef HAVE_X86_TARGETS
-	int ssse3 = __builtin_cpu_supports("ssse3");
-#else
-	int ssse3 = 0;
-#endif
 	*done = (const char *)e;
-	if (!lits && !pt->nends)
-		return 0;
 	for (const unsigned char *blk = s; blk < e;) {
 		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
-		uint64_t bits = lits ? set_mask(pt, blk, len, ssse3) : eol_mask(blk, len);
+		uint64_t bits = set_mask(pt, blk, len, ssse3);
 		const unsigned char *next = blk + len;
 		while (bits) {
 			const unsigned char *q = blk + __builtin_ctzll(bits);
@@ -409,7 +406,7 @@ static long block_scan(const struct portable *pt, const unsigned char *s, const 
 					seg = q + 1;
 					continue;
 				}
-			} else if (!lits || !pt->count[*q] || !lit_match(pt, ls, e, q)) {
+			} else if (!pt->count[*q] || !lit_match(pt, ls, e, q)) {
 				continue;
 			}
 			/* a hit: the line is a candidate, go on at the next one */
@@ -437,21 +434,173 @@ static long block_scan(const struct portable *pt, const unsigned char *s, const 
 	return (long)k;
 }
 
+#ifdef HAVE_X86_TARGETS
+__attribute__((target("ssse3"))) static long
+block_scan_ssse3(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		 const char **starts, size_t cap, const char **done)
+{
+	return block_scan_body(pt, s, e, starts, cap, done, 1);
+}
+#endif
+
+static long block_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		       const char **starts, size_t cap, const char **done)
+{
+#ifdef HAVE_X86_TARGETS
+	if (__builtin_cpu_supports("ssse3"))
+		return block_scan_ssse3(pt, s, e, starts, cap, done);
+#endif
+	return block_scan_body(pt, s, e, starts, cap, done, 0);
+}
+
 #ifdef TPROF_VECTORSCAN
 /* ---- Vectorscan ---- */
 
-/* Merges two ascending lists of line starts into out (duplicates once). */
-static size_t merge_starts(const char **a, size_t na, const char **b, size_t nb, const char **out)
+/* Bits of the '\n' (*nl) and '\r' (*cr) among n <= 64 bytes. */
+static inline __attribute__((always_inline)) void eol_masks(const unsigned char *p, size_t n,
+								uint64_t *nl, uint64_t *cr)
 {
-	size_t i = 0, j = 0, k = 0;
-	while (i < na || j < nb) {
-		const char *x = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
-		if (!k || out[k - 1] != x)
-			out[k++] = x;
+	uint64_t a = 0, b = 0;
+#ifdef __SSE2__
+	if (n == 64) {
+		const __m128i vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
+		for (int i = 0; i < 4; i++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+			a |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vn)) << (16 * i);
+			b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vr)) << (16 * i);
+		}
+		*nl = a;
+		*cr = b;
+		return;
 	}
-	return k;
+#endif
+	for (size_t i = 0; i < n; i++) {
+		a |= (uint64_t)(p[i] == '\n') << i;
+		b |= (uint64_t)(p[i] == '\r') << i;
+	}
+	*nl = a;
+	*cr = b;
 }
 
+/* Bits of the bytes a segment may end with before an end marker is tried. */
+static inline __attribute__((always_inline)) uint64_t tail_mask(const struct portable *pt,
+								const unsigned char *p, size_t n,
+								int ssse3)
+{
+#ifdef HAVE_X86_TARGETS
+	if (n == 64 && ssse3)
+		return set_mask64_ssse3(pt->tlo, pt->thi, p);
+#else
+	(void)ssse3;
+#endif
+	uint64_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pt->end_ok[p[i]] || p[i] == ' ' || p[i] == '\t')
+			m |= (uint64_t)1 << i;
+	return m;
+}
+
+static const unsigned char *after_last(const unsigned char *blk, uint64_t bits)
+{
+	return blk + 64 - __builtin_clzll(bits);
+}
+
+/*
+ * The second half of the Vectorscan matcher: 64 bytes at a time, the
+ * literals' hits and the line ends whose previous byte may end a marker
+ * are looked at (most line ends never are one by one), and each becomes
+ * the start of its line by bit arithmetic on the block's '\n' mask.
+ */
+static inline __attribute__((always_inline)) long
+tail_scan_body(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+	       const char *const *hits, size_t nh, const char **starts, size_t cap,
+	       const char **done, int ssse3)
+{
+	const unsigned char *ls = s, *seg = s;
+	size_t k = 0, h = 0;
+	uint64_t carry = 0; /* the byte before the block may end a marker */
+	*done = (const char *)e;
+	for (const unsigned char *blk = s; blk < e;) {
+		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
+		uint64_t nl, cr, lit = 0;
+		eol_masks(blk, len, &nl, &cr);
+		uint64_t tb = pt->nends ? tail_mask(pt, blk, len, ssse3) : 0, eol = nl | cr;
+		while (h < nh && (const unsigned char *)hits[h] < blk)
+			h++; /* in a line already listed */
+		for (; h < nh && (const unsigned char *)hits[h] < blk + len; h++)
+			lit |= (uint64_t)1 << ((const unsigned char *)hits[h] - blk);
+		uint64_t want = (eol & ((tb << 1) | carry)) | lit;
+		const unsigned char *next = blk + len;
+		carry = tb >> 63;
+		while (want) {
+			unsigned i = (unsigned)__builtin_ctzll(want);
+			want &= want - 1;
+			const unsigned char *q = blk + i;
+			uint64_t below = ((uint64_t)1 << i) - 1;
+			if ((eol & below) && after_last(blk, eol & below) > seg)
+				seg = after_last(blk, eol & below);
+			if ((nl & below) && after_last(blk, nl & below) > ls)
+				ls = after_last(blk, nl & below);
+			if (!(lit >> i & 1) && (!may_end(pt, seg, q) || !end_match(pt, seg, q)))
+				continue;
+			/* a literal's hit, or a segment ending in a marker */
+			starts[k++] = (const char *)ls;
+			uint64_t at_or_after = nl & ~below;
+			const unsigned char *le = at_or_after ? blk + __builtin_ctzll(at_or_after)
+							      : memchr(next, '\n', (size_t)(e - next));
+			if (!le || le + 1 >= e)
+				return (long)k;
+			ls = seg = le + 1;
+			if (k == cap) {
+				*done = (const char *)ls;
+				return (long)k;
+			}
+			if (seg >= next) {
+				next = seg; /* the line ran past this block */
+				carry = 0;
+				break;
+			}
+			want &= ~(uint64_t)0 << (unsigned)(seg - blk);
+		}
+		if (next == blk + len) {
+			if (eol && after_last(blk, eol) > seg)
+				seg = after_last(blk, eol);
+			if (nl && after_last(blk, nl) > ls)
+				ls = after_last(blk, nl);
+		}
+		blk = next;
+	}
+	/* the input's last line, without a line end */
+	if (seg < e && pt->nends && may_end(pt, seg, e) && end_match(pt, seg, e))
+		starts[k++] = (const char *)ls;
+	return (long)k;
+}
+
+#ifdef HAVE_X86_TARGETS
+/* The body compiled for SSSE3, so that the nibble lookups inline. */
+__attribute__((target("ssse3"))) static long
+tail_scan_ssse3(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		const char *const *hits, size_t nh, const char **starts, size_t cap,
+		const char **done)
+{
+	return tail_scan_body(pt, s, e, hits, nh, starts, cap, done, 1);
+}
+#endif
+
+/*
+ * Lists the lines of [s,e) that hold one of the hits (ascending byte
+ * positions, found by Vectorscan) or end a segment in an end marker.
+ */
+static long tail_scan(const struct portable *pt, const unsigned char *s, const unsigned char *e,
+		      const char *const *hits, size_t nh, const char **starts, size_t cap,
+		      const char **done)
+{
+#ifdef HAVE_X86_TARGETS
+	if (__builtin_cpu_supports("ssse3"))
+		return tail_scan_ssse3(pt, s, e, hits, nh, starts, cap, done);
+#endif
+	return tail_scan_body(pt, s, e, hits, nh, starts, cap, done, 0);
+}
 
 static void add_escaped(struct strbuf *sb, const char *s)
 {
@@ -500,36 +649,27 @@ static int vs_build(struct tp_scanner *sc, const struct tp_marker_set *sets, siz
 }
 
 struct vs_ctx {
-	const char *s, *e;
-	const char **starts;
-	size_t cap, k;
-	const char *line_end; /* past the '\n' of the last line written (s: none) */
-	const char *done;
+	const char *s;
+	const char **hits;
+	size_t cap, n;
 	int unordered;
 };
 
+/* Keeps the position of each hit: the last byte of the match, which is in
+ * the marker's line (no marker holds a line end). */
 static int vs_hit(unsigned int id, unsigned long long from, unsigned long long to,
 		  unsigned int flags, void *arg)
 {
 	struct vs_ctx *c = arg;
 	(void)id, (void)from, (void)flags;
-	/* the last byte of a match is in its line: no marker holds a '\n' */
 	const char *h = c->s + to - 1;
-	if (h < c->line_end) {
-		if (c->k && h < c->starts[c->k - 1])
-			c->unordered = 1; /* matches come in order of their end; if not, fall back */
+	if (c->n && h <= c->hits[c->n - 1]) {
+		/* matches come in order of their end; if not, fall back */
+		c->unordered = h < c->hits[c->n - 1];
 		return c->unordered;
 	}
-	const char *from_here = c->line_end;
-	const char *nl = h > from_here ? memrchr(from_here, '\n', (size_t)(h - from_here)) : NULL;
-	c->starts[c->k++] = nl ? nl + 1 : from_here;
-	const char *le = memchr(h, '\n', (size_t)(c->e - h));
-	c->line_end = le ? le + 1 : c->e;
-	if (c->k == c->cap) {
-		c->done = c->line_end;
-		return 1;
-	}
-	return 0;
+	c->hits[c->n++] = h;
+	return c->n == c->cap;
 }
 
 static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
@@ -538,26 +678,22 @@ static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
 	if ((size_t)(e - s) > (1u << 30))
 		return -1;
 	if (ss->cap < cap) {
-		free(ss->lit);
-		free(ss->tail);
-		ss->lit = xmalloc(cap * sizeof(*ss->lit));
-		ss->tail = xmalloc(cap * sizeof(*ss->tail));
+		free(ss->hits);
+		ss->hits = xmalloc(cap * sizeof(*ss->hits));
 		ss->cap = cap;
 	}
-	/* half of cap each, so that the merge fits */
-	size_t half = cap / 2 ? cap / 2 : 1;
-	struct vs_ctx c = { s, e, ss->lit, half, 0, s, e, 0 };
+	struct vs_ctx c = { s, ss->hits, cap, 0, 0 };
 	hs_error_t rc = hs_scan(sc->db, s, (unsigned)(e - s), 0, ss->hs, vs_hit, &c);
 	if ((rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) || c.unordered)
 		return -1;
-	const char *tdone;
-	long nt = block_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)c.done,
-			     ss->tail, half, &tdone, 0);
-	size_t nl = c.k;
-	while (nl > 0 && ss->lit[nl - 1] >= tdone)
-		nl--; /* past where the tail pass stopped */
-	*done = tdone;
-	return (long)merge_starts(ss->lit, nl, ss->tail, (size_t)nt, starts);
+	const char *lim = e;
+	if (c.n == cap) {
+		/* stopped early: everything up to the last hit's line is known */
+		const char *le = memchr(c.hits[c.n - 1], '\n', (size_t)(e - c.hits[c.n - 1]));
+		lim = le ? le + 1 : e;
+	}
+	return tail_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)lim,
+			 (const char *const *)c.hits, c.n, starts, cap, done);
 }
 #endif
 
@@ -645,8 +781,7 @@ void tp_scan_scratch_free(struct tp_scan_scratch *ss)
 	if (ss->hs)
 		hs_free_scratch(ss->hs);
 #endif
-	free(ss->lit);
-	free(ss->tail);
+	free(ss->hits);
 	free(ss);
 }
 
@@ -663,7 +798,7 @@ long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 	(void)ss;
 #endif
 	return block_scan(&sc->pt, (const unsigned char *)s, (const unsigned char *)e, starts, cap,
-			  done, 1);
+			  done);
 }
 
 #ifdef HAVE_X86_TARGETS
