@@ -53,7 +53,7 @@ struct portable {
 	unsigned char lo[16], hi[16];
 	/* the same for the bytes a segment may end with before a marker's
 	 * end is tried: end_ok and blanks */
-	unsigned char tlo[16], thi[16];
+	unsigned char tlo[16], thi[16], tail_set[256];
 };
 
 struct tp_scanner {
@@ -226,12 +226,10 @@ static int portable_build(struct portable *pt, const struct tp_marker_set *sets,
 	for (int c = 0; c < 256; c++)
 		pt->end_ok[c] = pt->end_last[c] | pt->end_last_any[c];
 	pt->end_ok[')'] = 1;
-	unsigned char set[256];
-	memcpy(set, pt->in_set, sizeof(set));
-	nibble_tables(set, pt->lo, pt->hi);
+	nibble_tables(pt->in_set, pt->lo, pt->hi);
 	for (int c = 0; c < 256; c++)
-		set[c] = pt->end_ok[c] || c == ' ' || c == '\t';
-	nibble_tables(set, pt->tlo, pt->thi);
+		pt->tail_set[c] = pt->end_ok[c] || c == ' ' || c == '\t';
+	nibble_tables(pt->tail_set, pt->tlo, pt->thi);
 	qsort(pt->lits, pt->nlits, sizeof(*pt->lits), lit_cmp);
 	for (size_t i = pt->nlits; i-- > 0;) {
 		unsigned char a = pt->lits[i].s[pt->lits[i].at];
@@ -361,20 +359,21 @@ __attribute__((target("ssse3"))) static inline uint64_t set_mask64_ssse3(const u
 }
 #endif
 
-/* Bit i set: p[i] may be in the set (n <= 64). */
-static inline __attribute__((always_inline)) uint64_t set_mask(const struct portable *pt,
-							       const unsigned char *p, size_t n,
-							       int ssse3)
+/* Bit i set: p[i] may be in the set of the nibble tables lo, hi and of
+ * the byte table in (n <= 64). */
+static inline __attribute__((always_inline)) uint64_t
+set_mask(const unsigned char *lo, const unsigned char *hi, const unsigned char *in,
+	 const unsigned char *p, size_t n, int ssse3)
 {
 #ifdef HAVE_X86_TARGETS
 	if (n == 64 && ssse3)
-		return set_mask64_ssse3(pt->lo, pt->hi, p);
+		return set_mask64_ssse3(lo, hi, p);
 #else
-	(void)ssse3;
+	(void)lo, (void)hi, (void)ssse3;
 #endif
 	uint64_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (pt->in_set[p[i]])
+		if (in[p[i]])
 			m |= (uint64_t)1 << i;
 	return m;
 }
@@ -394,7 +393,7 @@ block_scan_body(const struct portable *pt, const unsigned char *s, const unsigne
 	*done = (const char *)e;
 	for (const unsigned char *blk = s; blk < e;) {
 		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
-		uint64_t bits = set_mask(pt, blk, len, ssse3);
+		uint64_t bits = set_mask(pt->lo, pt->hi, pt->in_set, blk, len, ssse3);
 		const unsigned char *next = blk + len;
 		while (bits) {
 			const unsigned char *q = blk + __builtin_ctzll(bits);
@@ -482,23 +481,6 @@ static inline __attribute__((always_inline)) void eol_masks(const unsigned char 
 	*cr = b;
 }
 
-/* Bits of the bytes a segment may end with before an end marker is tried. */
-static inline __attribute__((always_inline)) uint64_t tail_mask(const struct portable *pt,
-								const unsigned char *p, size_t n,
-								int ssse3)
-{
-#ifdef HAVE_X86_TARGETS
-	if (n == 64 && ssse3)
-		return set_mask64_ssse3(pt->tlo, pt->thi, p);
-#else
-	(void)ssse3;
-#endif
-	uint64_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (pt->end_ok[p[i]] || p[i] == ' ' || p[i] == '\t')
-			m |= (uint64_t)1 << i;
-	return m;
-}
 
 static const unsigned char *after_last(const unsigned char *blk, uint64_t bits)
 {
@@ -524,7 +506,8 @@ tail_scan_body(const struct portable *pt, const unsigned char *s, const unsigned
 		size_t len = (size_t)(e - blk) < 64 ? (size_t)(e - blk) : 64;
 		uint64_t nl, cr, lit = 0;
 		eol_masks(blk, len, &nl, &cr);
-		uint64_t tb = pt->nends ? tail_mask(pt, blk, len, ssse3) : 0, eol = nl | cr;
+		uint64_t tb = pt->nends ? set_mask(pt->tlo, pt->thi, pt->tail_set, blk, len, ssse3) : 0;
+		uint64_t eol = nl | cr;
 		while (h < nh && (const unsigned char *)hits[h] < blk)
 			h++; /* in a line already listed */
 		for (; h < nh && (const unsigned char *)hits[h] < blk + len; h++)
