@@ -182,3 +182,9 @@ make_data || exit 1
 cat "$log" > /dev/null # warm the page cache
 run_all
 print_table
+if [ -x build/bench/scanbench ]; then
+	echo
+	echo "The candidate search alone (build/bench/scanbench), built-in markers and with pack-like literals:"
+	echo
+	build/bench/scanbench "$log"
+fi

@@ -17,3 +17,13 @@ endif
 VS_STAMP := $(OBJ)/.vectorscan
 $(shell mkdir -p $(OBJ) && { [ "$$(cat $(VS_STAMP) 2>/dev/null)" = "$(VECTORSCAN)" ] || echo $(VECTORSCAN) > $(VS_STAMP); })
 $(OBJ)/parse/scan.o: $(VS_STAMP)
+
+# The candidate search alone, with and without pack-like markers (bench/).
+.PHONY: bench-scan
+bench-scan: $(OBJ)/bench/scanbench
+
+$(OBJ)/bench/scanbench: bench/scanbench.c $(LIBTPROF) $(LIBBASE)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -o $@ $< $(LIBTPROF) $(LIBBASE) $(LIBS)
+bench: $(OBJ)/bench/scanbench
