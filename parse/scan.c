@@ -24,6 +24,7 @@
 #endif
 
 #define MAX_SET 64 /* bytes the portable matcher looks for */
+#define SCAN_WINDOW (128u << 10) /* bytes searched per call, about */
 
 struct lit {
 	const unsigned char *s;
@@ -771,6 +772,13 @@ void tp_scan_scratch_free(struct tp_scan_scratch *ss)
 long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
 		   const char *e, const char **starts, size_t cap, const char **done)
 {
+	/* a window that stays in the cache between the literal pass and the
+	 * line-end pass: up to the first line end past SCAN_WINDOW bytes */
+	if ((size_t)(e - s) > SCAN_WINDOW) {
+		const char *w = memchr(s + SCAN_WINDOW, '\n', (size_t)(e - s - SCAN_WINDOW));
+		if (w)
+			e = w + 1;
+	}
 	*done = e;
 	if (s >= e || cap == 0)
 		return 0;

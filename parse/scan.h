@@ -53,8 +53,9 @@ void tp_scan_scratch_free(struct tp_scan_scratch *ss);
  * Finds the lines of [s,e) that hold a marker. s is a line start; e is a
  * line start or the end of the input. Writes the start of each such line
  * into starts[] in input order, each line once, at most cap of them, and
- * sets *done to where the search stopped: e, or the start of the line
- * after the last one written when cap was reached. Lines before *done that
+ * sets *done to where the search stopped: e, the start of the line after
+ * the last one written when cap was reached, or a line start about 128 KiB
+ * on (the search goes by windows that stay in the cache). Lines before *done that
  * are not listed hold no marker. Returns the number written, or -1 if the
  * matcher failed (the caller then reads [s,e) line by line).
  */
