@@ -1,15 +1,22 @@
 /*
  * scan.c - the candidate search over a whole chunk (see scan.h).
  *
- * Both matchers report marker hits; a hit makes the line that holds it a
- * candidate, and the search resumes at the next line (one hit per line is
- * enough). The Vectorscan matcher compiles every marker into one block-mode
- * database: literals as hex-escaped strings, segment-end markers as
- * "number, blanks, unit, blanks, optional '(' remark, then '\r' or the end
- * of the line". The portable matcher looks, 16 bytes at a time, for a small
- * set of bytes: '\n' and '\r' (where segment-end markers are tried), '('
- * (where a remark may start) and for each literal its rarest byte, where
- * the literals anchored on that byte are compared.
+ * A hit makes the line that holds it a candidate, and the search resumes
+ * at the next line (one hit per line is enough). Segment-end markers (the
+ * units of "Label: 12.3 ms" values) are tried at the '\n' and '\r' whose
+ * previous byte could end one; literals where they occur:
+ *
+ *  - Vectorscan: the literals compiled into one block-mode database, whose
+ *    hits (their last byte) are kept; then one pass, 64 bytes at a time,
+ *    over the line ends, which tries the segment ends and turns every hit
+ *    into its line's start by bit arithmetic on the block's '\n' mask;
+ *  - portable: one pass, 64 bytes at a time, that stops at '\n', '\r' and
+ *    at the rarest byte of each literal (SSSE3 nibble tables where the CPU
+ *    has them, a byte table otherwise), where the literals anchored on
+ *    that byte are compared.
+ *
+ * Both read the input in windows of about 128 KiB, so that Vectorscan's
+ * second pass finds the bytes in the cache.
  */
 #include "scan.h"
 
@@ -43,8 +50,8 @@ struct portable {
 	/* segment-end markers */
 	struct lit *ends;
 	size_t nends;
-	unsigned char end_last[256]; /* last byte of some end marker (both cases) */
-	unsigned char end_last_any[256]; /* ... of one that needs no number before */
+	unsigned char end_last[256]; /* last byte of a unit after a number (both cases) */
+	unsigned char end_last_any[256]; /* ... of another end marker */
 	unsigned char end_ok[256];   /* either, or ')': a segment may end in a marker */
 	unsigned char in_set[256];
 	unsigned char set[MAX_SET];
