@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "config.h"
 #include "rules.h"
 #include "scan.h"
 
@@ -292,6 +293,28 @@ static const char *skip_progress_bar(const char *s, const char *e)
 	return close ? close + 1 : e;
 }
 
+struct config_ctx {
+	struct tp_parser *p;
+	struct rank_state *rs;
+};
+
+/* A workload size from the line's free text (config.c) becomes a config record. */
+static void config_hit(void *ctx, enum tp_config_key k, double v, const char *s, size_t n)
+{
+	struct config_ctx *c = ctx;
+	struct tp_record r;
+	tp_rec_init(c->p, &r, TP_CONFIG);
+	r.name = tp_config_keys[k];
+	r.name_len = strlen(r.name);
+	if (s) {
+		r.text = s;
+		r.text_len = n;
+	} else {
+		tp_set(&r, S_META_VALUE, v);
+	}
+	tp_emit(c->p, c->rs, &r);
+}
+
 static void segment(struct tp_parser *p, const char *s, const char *e)
 {
 	s = skip_progress_bar(s, e);
@@ -341,6 +364,9 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 			return;
 		tp_flush_pending(p, rs);
 	}
+
+	if (p->lineno <= TP_CONFIG_LINES)
+		tp_config_scan(sg.s, (size_t)(sg.e - sg.s), config_hit, &(struct config_ctx){ p, rs });
 
 	if (p->rules) {
 		tp_flush_pending(p, rs);
@@ -468,10 +494,21 @@ static void skip_lines(struct tp_parser *p, const char *s, const char *e)
 	}
 }
 
-/* Reads lines [s,e): plainly while the parser is busy, then skips. */
+/*
+ * Must the next line be read whatever it holds? While a block is open or
+ * a record pending (rows carry no marker), and in the first
+ * TP_CONFIG_LINES lines, where config.c reads workload sizes from free
+ * text (it reads a NUL byte as a blank, which no literal can stand for).
+ */
+static int must_read(const struct tp_parser *p)
+{
+	return p->lineno < TP_CONFIG_LINES || !tp_parser_idle(p);
+}
+
+/* Reads lines [s,e): plainly while they must be read, then skips. */
 static const char *pass_to(struct tp_parser *p, const char *s, const char *e)
 {
-	while (s < e && !tp_parser_idle(p))
+	while (s < e && must_read(p))
 		s = plain_line(p, s, e);
 	if (s < e)
 		skip_lines(p, s, e);
@@ -481,7 +518,7 @@ static const char *pass_to(struct tp_parser *p, const char *s, const char *e)
 static void scan_buffer(struct tp_parser *p, const char *s, const char *e)
 {
 	while (s < e) {
-		if (!tp_parser_idle(p)) {
+		if (must_read(p)) {
 			s = plain_line(p, s, e);
 			continue;
 		}
