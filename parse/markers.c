@@ -7,6 +7,10 @@
  * is that the value, with its unit, ends the segment. Their markers are
  * therefore the units, anchored at the segment's end after a number: every
  * spelling that num.c's duration and memory readers accept.
+ *
+ * config.c's workload sizes have no entry: it reads only the first
+ * TP_CONFIG_LINES lines, and reads a NUL byte as a blank (no literal can
+ * stand for that), so those lines are always read whole (parser.c).
  */
 #include "markers.h"
 
