@@ -70,6 +70,10 @@ struct tp_parser {
 	struct tp_sink rules_sink; /* counts records from user rules */
 	size_t line_bytes;   /* bytes of the current physical line so far */
 	int long_line;
+	/* the candidate search (scan.h); NULL: every line is read */
+	const struct tp_scanner *scan;
+	struct tp_scan_scratch *scan_ss;
+	const char **cand;   /* starts of candidate lines, scan_cap of them */
 };
 
 /* A view of the current segment after prefixes were stripped. */
