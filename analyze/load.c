@@ -69,7 +69,7 @@ int an_load_inputs(struct an_model *m, char **paths, int n, int threads, const s
 	struct loader c = { m, st, NULL };
 	if (!st->tool)
 		st->tool = "tprof";
-	c.scan = tp_scanner_for_run(rules != NULL); /* compiled once for all files */
+	c.scan = tp_scanner_for_run(rules); /* compiled once for all files */
 	for (int i = 0; i < (n ? n : 1); i++)
 		if (read_input(&c, n ? paths[i] : "-", threads, rules) < 0)
 			st->failed = 1;

@@ -391,7 +391,7 @@ int main(int argc, char **argv)
 	}
 	x.o.rules = rules;
 	/* the candidate search, compiled once for all files */
-	struct tp_scanner *scanner = x.follow ? NULL : tp_scanner_for_run(rules != NULL);
+	struct tp_scanner *scanner = x.follow ? NULL : tp_scanner_for_run(rules);
 	x.o.scanner = scanner;
 	signal(SIGPIPE, SIG_IGN);
 	rc = run(&x, argv + first, argc - first);

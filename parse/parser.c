@@ -606,7 +606,7 @@ void tp_parser_set_scanner(struct tp_parser *p, const struct tp_scanner *sc)
 
 void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n)
 {
-	if (p->scan && !p->rules)
+	if (p->scan && tp_rules_scan_safe(p->rules))
 		scan_buffer(p, buf, buf + n);
 	else
 		plain_lines(p, buf, buf + n);

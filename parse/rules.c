@@ -914,6 +914,14 @@ static void refresh(struct tp_rules *rs)
 	memset(rs->has_bar, 0, sizeof(rs->has_bar));
 	memset(rs->gated, 0, sizeof(rs->gated));
 	memset(rs->ungated, 0, sizeof(rs->ungated));
+	free(rs->scan_m);
+	rs->scan_m = xcalloc(rs->nmarkers + 1, sizeof(*rs->scan_m));
+	for (size_t i = 0; i < rs->nmarkers; i++)
+		rs->scan_m[i] = (struct tp_marker){ rs->markers[i].lit, TP_AT_ANY, 0,
+						    rs->groups[rs->markers[i].group].name };
+	/* a finished progress bar, for the @bar rules */
+	rs->scan_m[rs->nmarkers] = (struct tp_marker){ "100%|", TP_AT_ANY, 0, "@bar rules" };
+	rs->scan_set = (struct tp_marker_set){ "rules", rs->scan_m, rs->nmarkers + 1 };
 	rs->min_marker = 0;
 	for (size_t i = 0; i < rs->nmarkers; i++)
 		if (!rs->min_marker || rs->markers[i].len < rs->min_marker)
@@ -1077,6 +1085,16 @@ int tp_rules_has_pass(const struct tp_rules *rs, int pass)
 	return rs && rs->has_pass[pass ? 1 : 0];
 }
 
+int tp_rules_scan_safe(const struct tp_rules *rs)
+{
+	return !rs || (!rs->ungated[0] && !rs->ungated[1]);
+}
+
+const struct tp_marker_set *tp_rules_scan_markers(const struct tp_rules *rs)
+{
+	return &rs->scan_set;
+}
+
 int tp_rules_has_bar(const struct tp_rules *rs, int pass)
 {
 	return rs && rs->has_bar[pass ? 1 : 0];
@@ -1103,6 +1121,7 @@ void tp_rules_free(struct tp_rules *rules)
 	free(rules->groups);
 	tp_gate_free(rules->mset);
 	free(rules->bar_rules);
+	free(rules->scan_m);
 	free(rules->name);
 	pcre2_general_context_free(rules->gctx);
 	free(rules);

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "gate.h"
+#include "markers.h"
 #include "parser.h"
 #include "base/base.h"
 
@@ -107,6 +108,17 @@ void tp_rules_scratch_free(struct tp_rules_scratch *scratch);
 int tp_rules_scratch_idle(const struct tp_rules_scratch *scratch, uint64_t next_line);
 /* Has the set rules for pass (0: before the built-in readers, 1: after)? */
 int tp_rules_has_pass(const struct tp_rules *rules, int pass);
+/*
+ * Can the candidate search (scan.h) choose the lines for these rules? Yes
+ * when every group declares markers (a rule of a group without them may
+ * match any line); block rows and lines after a context are read anyway
+ * while the parser is not idle.
+ */
+int tp_rules_scan_safe(const struct tp_rules *rules);
+/* The groups' markers and the finished-bar literal "100%|" of @bar rules,
+ * as a table for the candidate search (owned by rules). */
+const struct tp_marker_set *tp_rules_scan_markers(const struct tp_rules *rules);
+
 /* Has pass @bar rules (rules for progress-bar segments)? */
 int tp_rules_has_bar(const struct tp_rules *rules, int pass);
 

@@ -152,6 +152,8 @@ struct tp_rules {
 	int gated[2];     /* a pass has groups with markers */
 	int ungated[2];   /* a pass has groups without markers */
 	size_t min_marker; /* the shortest marker's length */
+	struct tp_marker *scan_m; /* the candidate search's view of the markers */
+	struct tp_marker_set scan_set;
 	uint32_t max_pairs; /* ovector pairs the largest pattern needs */
 	pcre2_general_context *gctx;
 };

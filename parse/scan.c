@@ -19,6 +19,7 @@
  * second pass finds the bytes in the cache.
  */
 #include "scan.h"
+#include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -733,10 +734,10 @@ const char *tp_scanner_backend(const struct tp_scanner *sc)
 	return sc->vs ? "vectorscan" : "portable";
 }
 
-struct tp_scanner *tp_scanner_for_run(int have_rules)
+struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules)
 {
 	const char *plain = getenv("TPROF_PLAIN");
-	if (have_rules || (plain && *plain && strcmp(plain, "0") != 0))
+	if (!tp_rules_scan_safe(rules) || (plain && *plain && strcmp(plain, "0") != 0))
 		return NULL;
 	const char *want = getenv("TPROF_SCAN");
 	enum tp_scan_backend b = TP_SCAN_AUTO;
@@ -745,7 +746,10 @@ struct tp_scanner *tp_scanner_for_run(int have_rules)
 	else if (want && !strcmp(want, "vectorscan"))
 		b = TP_SCAN_VECTORSCAN;
 	struct strbuf err = STRBUF_INIT;
-	struct tp_scanner *sc = tp_scanner_new(&tp_builtin_markers, 1, b, &err);
+	struct tp_marker_set sets[2] = { tp_builtin_markers };
+	if (rules)
+		sets[1] = *tp_rules_scan_markers(rules);
+	struct tp_scanner *sc = tp_scanner_new(sets, rules ? 2 : 1, b, &err);
 	strbuf_release(&err);
 	return sc;
 }

@@ -40,11 +40,13 @@ const char *tp_scanner_backend(const struct tp_scanner *sc);
  * The scanner for a run of the tools: the built-in markers on the backend
  * named by $TPROF_SCAN ("vectorscan", "portable"; default: the best built
  * in), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
- * set to anything but "" or "0", or when user rules are loaded (a rule may
- * match any line). A scanner that cannot be built also gives NULL: the
+ * set to anything but "" or "0", or when rules are loaded whose groups do
+ * not all declare markers (a rule may match any line); the markers of the
+ * rules' groups (format packs) join the built-in ones. A scanner that cannot be built also gives NULL: the
  * plain path reads the same records, only slower.
  */
-struct tp_scanner *tp_scanner_for_run(int have_rules);
+struct tp_rules;
+struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules);
 
 struct tp_scan_scratch *tp_scan_scratch_new(const struct tp_scanner *sc);
 void tp_scan_scratch_free(struct tp_scan_scratch *ss);

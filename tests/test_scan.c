@@ -18,6 +18,7 @@
 #include "parse/emit.h"
 #include "parse/parser.h"
 #include "parse/record.h"
+#include "parse/rules.h"
 #include "parse/scan.h"
 
 /* fz_scan_pass: parses a buffer with a scanner (NULL: the plain path) into
@@ -215,12 +216,26 @@ Test(scan, counts_newlines)
 Test(scan, plain_path_when_asked_or_with_rules)
 {
 	setenv("TPROF_PLAIN", "1", 1);
-	cr_assert_null(tp_scanner_for_run(0));
+	cr_assert_null(tp_scanner_for_run(NULL));
 	setenv("TPROF_PLAIN", "0", 1);
-	struct tp_scanner *sc = tp_scanner_for_run(0);
+	struct tp_scanner *sc = tp_scanner_for_run(NULL);
 	cr_assert_not_null(sc);
 	tp_scanner_free(sc);
-	cr_assert_null(tp_scanner_for_run(1), "a rule may match any line");
+	struct strbuf err = STRBUF_INIT;
+	static const char any[] = "timing name=\"t\" took (?<seconds>\\d+)s\n";
+	struct tp_rules *r = tp_rules_compile(any, sizeof(any) - 1, "t.rules", &err);
+	cr_assert_not_null(r);
+	cr_assert_null(tp_scanner_for_run(r), "a rule may match any line");
+	/* a group with markers (a format pack) joins the candidate search */
+	static const char gated[] = "@marker \"[step]\"\ntiming name=\"t\" took (?<seconds>\\d+)s\n";
+	struct tp_rules *g = tp_rules_compile(gated, sizeof(gated) - 1, "g.rules", &err);
+	cr_assert_not_null(g);
+	sc = tp_scanner_for_run(g);
+	cr_assert_not_null(sc);
+	tp_scanner_free(sc);
+	tp_rules_free(r);
+	tp_rules_free(g);
+	strbuf_release(&err);
 	unsetenv("TPROF_PLAIN");
 }
 
