@@ -34,6 +34,136 @@ enum {
 	AN_ALL = (1 << 11) - 1
 };
 
+/*
+ * The report's vocabulary, defined once: what each section, table, column
+ * and row is, as typed ids carried on the report (rsection.kind,
+ * rtable.kind, rcol.key, rt_row_key). Renderers select and join by these
+ * ids, never by the names and titles people read, so renaming a title or a
+ * series changes no chart. schema.c holds each table's section, machine id
+ * and columns next to their ids.
+ */
+enum an_section_kind {
+	AS_NONE,
+	AS_BREAKDOWN,
+	AS_BOTTLENECKS,
+	AS_WARMUP,
+	AS_VARIANCE,
+	AS_RANKS,
+	AS_CONVERGENCE,
+	AS_THROUGHPUT,
+	AS_SPEEDUP,
+	AS_SCALING,
+	AS_COMPARE,
+	AS_DATA,
+	AS_NKINDS
+};
+
+enum an_table_kind {
+	AT_NONE,
+	AT_BREAKDOWN,      /* stage shares of one run (or of one printed table) */
+	AT_TABLE_CHECK,
+	AT_GPM_SHARE,
+	AT_WARMUP,
+	AT_WARMUP_PRINTED,
+	AT_VARIANCE,
+	AT_OUTLIERS,
+	AT_DRIFT,
+	AT_RANKS,
+	AT_CONVERGENCE,
+	AT_THROUGHPUT,
+	AT_SPEEDUP,
+	AT_SPEEDUP_PRINTED,
+	AT_SCALING,        /* one row per fit; row key group = the fit */
+	AT_SCALING_FITS,   /* data: each fit's line (intercept, exponent, centroid) */
+	AT_COMPARE,
+	AT_POINTS,         /* data: traces of every series */
+	AT_TIMELINE,       /* data: stage start and end */
+	AT_SCALING_POINTS, /* data: the points of each fit; row key group = the fit */
+	AT_NKINDS
+};
+
+/* Columns that consumers look up (the others have key AC_NONE). */
+enum an_col_key {
+	AC_NONE,
+	AC_RUN,
+	AC_SERIES,
+	AC_UNIT,
+	AC_INDEX,
+	AC_VALUE,
+	AC_LINE,
+	AC_STAGE,
+	AC_SECONDS,
+	AC_SHARE,
+	AC_CUMULATIVE,
+	AC_START,
+	AC_END,
+	AC_PARAM,
+	AC_MEAN,
+	AC_STD,
+	AC_MEDIAN,
+	AC_EXPONENT,
+	AC_CI_LOW,
+	AC_CI_HIGH,
+	AC_EXPECTED,
+	AC_INTERCEPT,  /* of the log-log line: log(time) = intercept + exponent log(x) */
+	AC_LOG_X_MEAN, /* mean of log(x) over the fit's points: the line passes its centroid */
+	AC_LOG_Y_MEAN,
+	AC_ITEM,
+	AC_BASELINE_RUN,
+	AC_BASELINE,
+	AC_RATIO,
+	AC_P,
+	AC_WARMUP_END,
+	AC_RANK,
+	AC_OVERHEAD_PCT,
+	AC_NKEYS
+};
+
+/* What a row's series is (rkey.series). */
+enum an_series_kind {
+	AK_NONE,
+	AK_BATCH_TIME,
+	AK_EPOCH_TIME,
+	AK_CPU_MEMORY,
+	AK_GPU_MEMORY,
+	AK_LOSS,
+	AK_GPM_TOTAL,
+	AK_GPM_PATTERN,
+	AK_GPM_AVG_NODES,
+	AK_METRIC,
+	AK_OPERATION,
+	AK_RUNTIME,
+	AK_STAGE,        /* a stage or a printed table's row */
+	AK_OTHER_STAGES, /* the stages beyond the table's limit, summed */
+	AK_UNACCOUNTED,
+	AK_TOTAL,
+	AK_OVERALL,      /* a summary over the other rows (the geometric mean of ratios) */
+	AK_NKINDS
+};
+
+/* A new table of that kind, its section, id and columns from the schema; title NULL: the schema's. */
+struct rtable *an_table(struct report *rep, enum an_table_kind kind, const char *title);
+/* The section of that kind (created with the schema's id and title on first use). */
+struct rsection *an_section(struct report *rep, enum an_section_kind kind);
+/*
+ * Groups of a scaling fit (rkey.group in "scaling", "scaling-fits" and
+ * "scaling-points"): a run's sweep of one parameter, the first key of that
+ * parameter in an_run.scaling naming it; the fit across runs tagged with
+ * --param; a run's GPM windows against their graph size.
+ */
+#define AN_GROUP_ALL_RUNS 1
+struct an_opts;
+int an_sweep_group(const struct an_run *run, size_t first_key);
+int an_gpm_group(const struct an_run *run);
+/* The points of the fit across runs tagged with --param: per run, x the
+ * parameter and y the mean (GPM pattern generation when every run has it,
+ * else batch time) in ms; *what names y. Returns the count (x, y hold m->nruns). */
+size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, double *x, double *y,
+			   const char **what);
+
+/* The key of a row about a run's series: rank from the model's rank key ("-": none). */
+struct rkey an_key(int series, const char *rank, int run, int group);
+
 struct an_param {
 	char name[32];
 	double value;
@@ -71,7 +201,7 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep);
-void an_data(const struct an_model *m, struct report *rep);
+void an_data(const struct an_model *m, const struct an_opts *o, struct report *rep);
 
 /* Classifies a stage name: "data", "forward", "backward", "optimizer", "other". */
 const char *an_stage_kind(const char *name);

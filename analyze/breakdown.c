@@ -140,8 +140,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	char title[256], of[200];
 	snprintf(title, sizeof(title), "Where the time went: %s", what);
 	snprintf(of, sizeof(of), "%s", what);
-	struct rtable *t = report_table(rep, "breakdown", "breakdown", title,
-					"run,stage,seconds:s,share:%,cumulative:%,line");
+	struct rtable *t = an_table(rep, AT_BREAKDOWN, title);
 	t->bar_col = 3;
 	double cum = 0, rest = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -153,6 +152,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 			continue;
 		}
 		cum += pct;
+		rt_key(t, an_key(AK_STAGE, NULL, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, v[i].name);
 		rt_num(t, v[i].seconds, 2);
@@ -164,6 +164,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 		/* a log with a million stage names still gives a table people can read */
 		char other[64];
 		snprintf(other, sizeof(other), "(%zu other stages)", n - MAX_STAGE_ROWS);
+		rt_key(t, an_key(AK_OTHER_STAGES, NULL, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, other);
 		rt_num(t, rest, 2);
@@ -173,6 +174,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	}
 	double unacc = total - sum;
 	if (!isnan(printed_total) && fabs(unacc) > 0.005 * total + 0.01 * (double)n) {
+		rt_key(t, an_key(AK_UNACCOUNTED, NULL, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, "(unaccounted)");
 		rt_num(t, unacc, 2);
@@ -188,6 +190,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 				       total_line, NULL, "%.2f s (%.1f%%) of the TOTAL of %s is in no stage",
 				       unacc, 100 * unacc / total, what);
 	}
+	rt_key(t, an_key(AK_TOTAL, NULL, run->index, 0));
 	rt_text(t, run->label);
 	rt_text(t, "TOTAL");
 	rt_num(t, total, 2);
@@ -278,8 +281,7 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 		return;
 	char title[256];
 	snprintf(title, sizeof(title), "Printed table '%s' checked: %s", section, run->label);
-	struct rtable *t = report_table(rep, "breakdown", "table-check", title,
-					"run,section,row,seconds:s,printed:%,recomputed:%,delta:%,line");
+	struct rtable *t = an_table(rep, AT_TABLE_CHECK, title);
 	for (size_t i = 0; i < tab->rows.n; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
 		const char *name = an_map_key(&tab->rows, i);
@@ -380,8 +382,7 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 	/* GPM: pattern generation's share of the tower's forward time */
 	if (run->gpm_total_sum > 0) {
 		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
-		struct rtable *t = report_table(rep, "bottlenecks", "gpm-share", "GPM pattern generation share",
-						"run,windows,pattern_gen:ms,total:ms,share:%");
+		struct rtable *t = an_table(rep, AT_GPM_SHARE, NULL);
 		t->bar_col = 4;
 		rt_text(t, run->label);
 		rt_num(t, (double)run->gpm_total_ms.n, 0);
@@ -398,9 +399,9 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 
 void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
 {
-	report_section(rep, "breakdown", "Breakdown");
+	an_section(rep, AS_BREAKDOWN);
 	if (bottlenecks)
-		report_section(rep, "bottlenecks", "Bottlenecks");
+		an_section(rep, AS_BOTTLENECKS);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		stage_tables(rep, o, run, bottlenecks);

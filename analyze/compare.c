@@ -40,8 +40,7 @@ static void speedup_table(struct report *rep, const struct an_opts *o, const cha
 	}
 	char title[256];
 	snprintf(title, sizeof(title), "Speedups of %s against %s (%s)", what, a[base].name, label);
-	struct rtable *t = report_table(rep, "speedup", "speedup", title,
-					"run,name,seconds:s,speedup:x,uncertainty:x,baseline,line");
+	struct rtable *t = an_table(rep, AT_SPEEDUP, title);
 	t->bar_col = 3;
 	for (size_t i = 0; i < n; i++) {
 		double f = a[i].seconds > 0 ? a[base].seconds / a[i].seconds : NAN;
@@ -63,8 +62,7 @@ static void printed_speedups(struct report *rep, const struct an_run *run)
 {
 	if (!run->speedups.n)
 		return;
-	struct rtable *t = report_table(rep, "speedup", "speedup-printed", "Speedups printed in the log",
-					"run,name,printed:x,baseline,baseline_s:s,line");
+	struct rtable *t = an_table(rep, AT_SPEEDUP_PRINTED, NULL);
 	for (size_t i = 0; i < run->speedups.n; i++) {
 		const struct an_nums *x = an_map_at(&run->speedups, i);
 		rt_text(t, run->label);
@@ -78,7 +76,7 @@ static void printed_speedups(struct report *rep, const struct an_run *run)
 
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
-	report_section(rep, "speedup", "Speedups");
+	an_section(rep, AS_SPEEDUP);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		/* alternatives: the rows of each printed section (seed 001's timers),
@@ -191,13 +189,35 @@ static double expected_exponent(const char *param, const char *what, const char 
 
 struct fit_row {
 	const char *label, *what, *param;
+	struct rkey key; /* run index and fit group */
 };
 
-static void scaling_row(struct report *rep, struct rtable *t, const struct an_opts *o,
+/* The line of the fit, for charts: they draw it, they never refit it. */
+static void fit_line_row(struct report *rep, struct rtable **t, const struct fit_row *fr, const struct fit *f,
+			 double expect)
+{
+	if (!*t)
+		*t = an_table(rep, AT_SCALING_FITS, NULL);
+	rt_key(*t, fr->key);
+	rt_text(*t, fr->label);
+	rt_text(*t, fr->what);
+	rt_text(*t, fr->param);
+	rt_num(*t, f->a, -1);
+	rt_num(*t, f->b, -1);
+	rt_num(*t, f->b_lo, -1);
+	rt_num(*t, f->b_hi, -1);
+	rt_num(*t, expect, 0);
+	rt_num(*t, f->xbar, -1);
+	rt_num(*t, f->a + f->b * f->xbar, -1);
+}
+
+static void scaling_row(struct report *rep, struct rtable *t, struct rtable **lines, const struct an_opts *o,
 			const struct fit_row *fr, const struct fit *f, const char *file)
 {
 	const char *why;
 	double expect = expected_exponent(fr->param, fr->what, &why);
+	fit_line_row(rep, lines, fr, f, expect);
+	rt_key(t, fr->key);
 	rt_text(t, fr->label);
 	rt_text(t, fr->what);
 	rt_text(t, fr->param);
@@ -254,15 +274,23 @@ static void scaling_row(struct report *rep, struct rtable *t, const struct an_op
 static struct rtable *scaling_table(struct report *rep, struct rtable **t)
 {
 	if (!*t)
-		*t = report_table(rep, "scaling", "scaling", "Scaling: log(time) against log(size)",
-				  "run,series,param,points,exponent,ci_low,ci_high,r2,expected,predicted:ms,"
-				  "pred_low:ms,pred_high:ms");
+		*t = an_table(rep, AT_SCALING, NULL);
 	return *t;
 }
 
 /* Scaling records "N=100: 2.31 ms", grouped by parameter name. */
+int an_sweep_group(const struct an_run *run, size_t first_key)
+{
+	return (run->index + 1) * 65536 + (int)(first_key % 65535) + 1;
+}
+
+int an_gpm_group(const struct an_run *run)
+{
+	return (run->index + 1) * 65536;
+}
+
 static void scaling_records(const struct an_run *run, const struct an_opts *o, struct report *rep,
-			    struct rtable **t)
+			    struct rtable **t, struct rtable **lines)
 {
 	for (size_t i = 0; i < run->scaling.n; i++) {
 		const char *key = an_map_key(&run->scaling, i);
@@ -293,53 +321,71 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 			continue;
 		char param[64];
 		snprintf(param, sizeof(param), "%.*s", (int)(plen < 63 ? plen : 63), key);
-		struct fit_row fr = { run->label, "runtime", param };
-		scaling_row(rep, scaling_table(rep, t), o, &fr, &f, run->file);
+		struct fit_row fr = { run->label, "runtime", param, an_key(AK_RUNTIME, NULL, run->index, an_sweep_group(run, i)) };
+		scaling_row(rep, scaling_table(rep, t), lines, o, &fr, &f, run->file);
 	}
+}
+
+size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, double *x, double *y,
+			   const char **what)
+{
+	size_t n = 0;
+	int gpm = 1;
+	*what = NULL;
+	if (o->nrun_params < 2 || !o->run_params)
+		return 0;
+	for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++)
+		gpm &= m->runs[r]->gpm_pattern_ms.n > 0;
+	*what = gpm ? "GPM pattern gen mean" : "batch time mean";
+	for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++) {
+		const struct an_run *run = m->runs[r];
+		double yv = NAN;
+		if (gpm)
+			yv = run->gpm_pattern_ms.mean;
+		else if (run->ranks.n)
+			yv = 1000 * ((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds.mean;
+		double xv = o->run_params[r].value;
+		if (!o->run_params[r].set || !(xv > 0) || !(yv > 0))
+			continue;
+		x[n] = xv, y[n++] = yv;
+	}
+	return n;
 }
 
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
-	struct rtable *t = NULL;
-	report_section(rep, "scaling", "Scaling");
+	struct rtable *t = NULL, *lines = NULL;
+	an_section(rep, AS_SCALING);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		scaling_records(run, o, rep, &t);
+		scaling_records(run, o, rep, &t, &lines);
 		/* GPM windows: pattern generation against the window's average graph size */
 		if (run->gl_n >= 3 && run->gpm_avg_nodes.n && run->gpm_avg_nodes.max > 1.2 * run->gpm_avg_nodes.min) {
 			struct fit f;
 			if (fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
-				struct fit_row fr = { run->label, "GPM pattern gen per window", "avg_nodes" };
-				scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, run->file);
+				struct fit_row fr = { run->label, "GPM pattern gen per window", "avg_nodes",
+						      an_key(AK_GPM_PATTERN, NULL, run->index, an_gpm_group(run)) };
+				scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, run->file);
 			}
 		}
 	}
 	/* several runs tagged with --param NAME=VALUE */
-	if (o->nrun_params >= 2 && o->run_params) {
-		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
-		int gpm = 1;
-		for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++)
-			gpm &= m->runs[r]->gpm_pattern_ms.n > 0;
-		for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++) {
-			const struct an_run *run = m->runs[r];
-			double y = NAN;
-			if (gpm)
-				y = run->gpm_pattern_ms.mean;
-			else if (run->ranks.n)
-				y = 1000 * ((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds.mean;
-			double x = o->run_params[r].value;
-			if (!o->run_params[r].set || !(x > 0) || !(y > 0))
-				continue;
-			x = log(x), y = log(y);
-			n++, sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y;
-		}
-		struct fit f;
-		if (fit_sums(n, sx, sy, sxx, sxy, syy, &f)) {
-			struct fit_row fr = { "all runs", gpm ? "GPM pattern gen mean" : "batch time mean",
-					      o->run_params[0].name };
-			scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, NULL);
-		}
+	double *xs = xcalloc(m->nruns + 1, sizeof(*xs)), *ys = xcalloc(m->nruns + 1, sizeof(*ys));
+	const char *what;
+	size_t k = an_run_param_points(m, o, xs, ys, &what);
+	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+	for (size_t i = 0; i < k; i++) {
+		double x = log(xs[i]), y = log(ys[i]);
+		n++, sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y;
 	}
+	struct fit f;
+	if (k && fit_sums(n, sx, sy, sxx, sxy, syy, &f)) {
+		struct fit_row fr = { "all runs", what, o->run_params[0].name,
+				      an_key(AK_NONE, NULL, -1, AN_GROUP_ALL_RUNS) };
+		scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, NULL);
+	}
+	free(xs);
+	free(ys);
 }
 
 /* ---- run comparison ---- */
@@ -349,6 +395,7 @@ struct item {
 	const char *unit;
 	double value;                 /* seconds / ms summary */
 	const struct tp_series *s;    /* samples, or NULL */
+	struct rkey key;
 };
 
 #define MAX_ITEMS 2048
@@ -360,6 +407,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		const struct an_stage *s = an_map_at(&run->stages, i);
 		snprintf(v[n].name, sizeof(v[n].name), "stage %s", an_map_key(&run->stages, i));
 		v[n].unit = "s", v[n].value = s->seconds, v[n].s = NULL;
+		v[n].key = an_key(AK_STAGE, NULL, run->index, 0);
 		n++;
 	}
 	if (!run->stages.n)
@@ -372,6 +420,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 				snprintf(v[n].name, sizeof(v[n].name), "%s: %s", an_map_key(&run->tables, i),
 					 an_map_key(&t->rows, k));
 				v[n].unit = "s", v[n].value = row->seconds, v[n].s = NULL;
+				v[n].key = an_key(AK_STAGE, NULL, run->index, 0);
 				n++;
 			}
 		}
@@ -385,6 +434,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		else
 			snprintf(v[n].name, sizeof(v[n].name), "batch time");
 		v[n].unit = "s", v[n].value = tp_series_quantile(&b->seconds, 0.5), v[n].s = &b->seconds;
+		v[n].key = an_key(AK_BATCH_TIME, rk, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
@@ -397,14 +447,17 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		else
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time");
 		v[n].unit = "s", v[n].value = tp_series_quantile(&b->epochs, 0.5), v[n].s = &b->epochs;
+		v[n].key = an_key(AK_EPOCH_TIME, rk, run->index, 0);
 		n++;
 	}
 	if (run->gpm_total_ms.n && n + 1 < max) {
 		snprintf(v[n].name, sizeof(v[n].name), "GPM window total");
 		v[n].unit = "ms", v[n].value = tp_series_quantile(&run->gpm_total_ms, 0.5), v[n].s = &run->gpm_total_ms;
+		v[n].key = an_key(AK_GPM_TOTAL, NULL, run->index, 0);
 		n++;
 		snprintf(v[n].name, sizeof(v[n].name), "GPM window pattern gen");
 		v[n].unit = "ms", v[n].value = tp_series_quantile(&run->gpm_pattern_ms, 0.5), v[n].s = &run->gpm_pattern_ms;
+		v[n].key = an_key(AK_GPM_PATTERN, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
@@ -413,12 +466,14 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "metric %s avg", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
+		v[n].key = an_key(AK_METRIC, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
 		const struct an_named_series *s = an_map_at(&run->perfs, i);
 		snprintf(v[n].name, sizeof(v[n].name), "operation %s", an_map_key(&run->perfs, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
+		v[n].key = an_key(AK_OPERATION, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->runtimes.n && n < max; i++) {
@@ -427,6 +482,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "runtime %s", an_map_key(&run->runtimes, i));
 		v[n].unit = "ms", v[n].value = x->num[S_RT_MEAN_MS], v[n].s = NULL;
+		v[n].key = an_key(AK_RUNTIME, NULL, run->index, 0);
 		n++;
 	}
 	return n;
@@ -436,7 +492,7 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 {
 	if (m->nruns < 2)
 		return 0;
-	report_section(rep, "compare", "Run comparison");
+	an_section(rep, AS_COMPARE);
 	struct item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
 	const struct an_run *r0 = m->runs[0];
 	size_t nb = run_items(r0, base, MAX_ITEMS);
@@ -455,8 +511,7 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 			if (!x)
 				continue;
 			if (!t)
-				t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
-						 "item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
+				t = an_table(rep, AT_COMPARE, NULL);
 			double ratio = b->value > 0 ? x->value / b->value : NAN;
 			double change = 100 * (ratio - 1);
 			double p = NAN;
@@ -477,6 +532,7 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 				logsum += log(ratio);
 				nlog++;
 			}
+			rt_key(t, (struct rkey){ x->key.series, x->key.rank, run->index, (int)i + 1, r0->index });
 			rt_text(t, b->name);
 			rt_text(t, b->unit);
 			rt_text(t, r0->label);
@@ -502,6 +558,7 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 		}
 		if (nlog) {
 			double g = exp(logsum / (double)nlog);
+			rt_key(t, (struct rkey){ AK_OVERALL, -1, run->index, 0, r0->index });
 			rt_text(t, "(geometric mean of ratios)");
 			rt_text(t, "");
 			rt_text(t, r0->label);

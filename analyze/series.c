@@ -17,6 +17,7 @@ struct named {
 	const struct tp_series *s;
 	int is_batch; /* first-batch advice applies */
 	int is_memory;
+	struct rkey key;
 };
 
 #define MAX_SERIES 4096
@@ -35,29 +36,35 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 		if (!memory && b->seconds.n) {
 			snprintf(v[n].name, sizeof(v[n].name), "batch time%s", suffix);
 			v[n].unit = "s", v[n].s = &b->seconds, v[n].is_batch = 1, v[n].is_memory = 0;
+			v[n].key = an_key(AK_BATCH_TIME, rk, run->index, 0);
 			n++;
 		}
 		if (!memory && b->epochs.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time%s", suffix);
 			v[n].unit = "s", v[n].s = &b->epochs, v[n].is_batch = 0, v[n].is_memory = 0;
+			v[n].key = an_key(AK_EPOCH_TIME, rk, run->index, 0);
 			n++;
 		}
 		if (memory && b->cpu_mb.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "CPU memory%s", suffix);
 			v[n].unit = "MB", v[n].s = &b->cpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
+			v[n].key = an_key(AK_CPU_MEMORY, rk, run->index, 0);
 			n++;
 		}
 		if (memory && b->gpu_mb.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "GPU memory%s", suffix);
 			v[n].unit = "MB", v[n].s = &b->gpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
+			v[n].key = an_key(AK_GPU_MEMORY, rk, run->index, 0);
 			n++;
 		}
 	}
 	if (memory)
 		return n;
 	if (run->gpm_total_ms.n && n + 1 < max) {
-		v[n++] = (struct named){ "GPM window total", "ms", &run->gpm_total_ms, 0, 0 };
-		v[n++] = (struct named){ "GPM window pattern gen", "ms", &run->gpm_pattern_ms, 0, 0 };
+		v[n++] = (struct named){ "GPM window total", "ms", &run->gpm_total_ms, 0, 0,
+					 an_key(AK_GPM_TOTAL, NULL, run->index, 0) };
+		v[n++] = (struct named){ "GPM window pattern gen", "ms", &run->gpm_pattern_ms, 0, 0,
+					 an_key(AK_GPM_PATTERN, NULL, run->index, 0) };
 	}
 	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
@@ -65,12 +72,14 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "%s avg", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
+		v[n].key = an_key(AK_METRIC, NULL, run->index, (int)i + 1);
 		n++;
 	}
 	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
 		const struct an_named_series *s = an_map_at(&run->perfs, i);
 		snprintf(v[n].name, sizeof(v[n].name), "%s", an_map_key(&run->perfs, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
+		v[n].key = an_key(AK_OPERATION, NULL, run->index, (int)i + 1);
 		n++;
 	}
 	return n;
@@ -107,9 +116,7 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		if (s->n < 2 || v[i].is_memory)
 			continue;
 		if (!*tab)
-			*tab = report_table(rep, "warmup", "warmup", "Warmup: first sample vs steady state",
-					    "run,series,unit,n,first,steady_mean,steady_median,overhead,overhead_pct:%,"
-					    "warmup_ends_at,mean_after_warmup");
+			*tab = an_table(rep, AT_WARMUP, NULL);
 		double first = s->head[0].v;
 		double steady = (s->sum - first) / (double)(s->n - 1);
 		double med = steady_median(s);
@@ -121,6 +128,7 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		if (s->n < 5)
 			after = NAN;
 		struct rtable *t = *tab;
+		rt_key(t, v[i].key);
 		rt_text(t, run->label);
 		rt_text(t, v[i].name);
 		rt_text(t, v[i].unit);
@@ -149,8 +157,7 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 {
 	if (!run->warmups.n)
 		return;
-	struct rtable *t = report_table(rep, "warmup", "warmup-printed", "Warmup analyses printed in the log",
-					"run,name,first:s,steady:s,overhead:s,overhead_pct:%,line");
+	struct rtable *t = an_table(rep, AT_WARMUP_PRINTED, NULL);
 	for (size_t i = 0; i < run->warmups.n; i++) {
 		const struct an_nums *x = an_map_at(&run->warmups, i);
 		rt_text(t, run->label);
@@ -169,11 +176,11 @@ static void variance(const struct an_run *run, const struct named *v, size_t n,
 		if (s->n < 2 || v[i].is_memory)
 			continue;
 		if (!*tab)
-			*tab = report_table(rep, "variance", "variance", "Variance of repeated measurements",
-					    "run,series,unit,n,mean,std,min,max,median,p90,p99,max/min:x,cv:%");
+			*tab = an_table(rep, AT_VARIANCE, NULL);
 		struct rtable *t = *tab;
 		double sd = tp_series_std(s);
 		double ratio = s->min > 0 ? s->max / s->min : NAN;
+		rt_key(t, v[i].key);
 		rt_text(t, run->label);
 		rt_text(t, v[i].name);
 		rt_text(t, v[i].unit);
@@ -198,11 +205,10 @@ static void variance(const struct an_run *run, const struct named *v, size_t n,
 		if (!k)
 			continue;
 		if (!*out)
-			*out = report_table(rep, "variance", "outliers",
-					    "Outliers (modified z-score, median/MAD, |z| > threshold)",
-					    "run,series,unit,index,value,median,line");
+			*out = an_table(rep, AT_OUTLIERS, NULL);
 		double med = tp_series_quantile(s, 0.5);
 		for (size_t j = 0; j < k; j++) {
+			rt_key(*out, v[i].key);
 			rt_text(*out, run->label);
 			rt_text(*out, v[i].name);
 			rt_text(*out, v[i].unit);
@@ -228,9 +234,9 @@ static void drift(const struct an_run *run, const struct named *v, size_t n, con
 		if (s->n < 10 || tp_series_trend(s, &f) < 0)
 			continue;
 		if (!*tab)
-			*tab = report_table(rep, "variance", "drift", "Drift within the run (least squares against the sample index)",
-					    "run,series,unit,n,slope_per_step,change_over_run:%,r2,p");
+			*tab = an_table(rep, AT_DRIFT, NULL);
 		double change = s->mean != 0 ? 100 * f.slope * (double)(s->n - 1) / s->mean : NAN;
+		rt_key(*tab, v[i].key);
 		rt_text(*tab, run->label);
 		rt_text(*tab, v[i].name);
 		rt_text(*tab, v[i].unit);
@@ -270,13 +276,13 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 	}
 	qsort(sorted, k, sizeof(*sorted), cmp_double);
 	double mm = k ? (k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2) : NAN;
-	struct rtable *t = report_table(rep, "ranks", "ranks", "Per-rank batch times",
-					"run,rank,batches,median:s,mean:s,p90:s,vs_median_rank:%");
+	struct rtable *t = an_table(rep, AT_RANKS, NULL);
 	t->bar_col = 6;
 	for (size_t i = 0; i < run->ranks.n; i++) {
 		const struct an_batches *b = an_map_at(&run->ranks, i);
 		const char *rk = an_map_key(&run->ranks, i);
 		double rel = mm > 0 ? 100 * (med[i] - mm) / mm : NAN;
+		rt_key(t, an_key(AK_BATCH_TIME, rk, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, rk);
 		rt_num(t, (double)b->seconds.n, 0);
@@ -304,8 +310,7 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 		if (!*tab) {
 			char title[128];
 			snprintf(title, sizeof(title), "Convergence: first batch with loss <= %g", m->loss_threshold);
-			*tab = report_table(rep, "convergence", "convergence", title,
-					    "run,rank,reached,steps,epoch,seconds:s,min_loss,line");
+			*tab = an_table(rep, AT_CONVERGENCE, title);
 		}
 		struct rtable *t = *tab;
 		rt_text(t, run->label);
@@ -380,7 +385,7 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 	if (!n)
 		return;
 	if (!*tab)
-		*tab = report_table(rep, "throughput", "throughput", "Throughput", "run,measure,value,unit");
+		*tab = an_table(rep, AT_THROUGHPUT, NULL);
 	for (size_t i = 0; i < n; i++) {
 		rt_text(*tab, run->label);
 		rt_text(*tab, rows[i].what);
@@ -394,9 +399,9 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 	struct named *v = xcalloc(MAX_SERIES, sizeof(*v));
 	struct rtable *wu = NULL, *var = NULL, *out = NULL, *dr = NULL, *conv = NULL, *thr = NULL;
 	if (o->which & AN_WARMUP)
-		report_section(rep, "warmup", "Warmup");
+		an_section(rep, AS_WARMUP);
 	if (o->which & AN_VARIANCE)
-		report_section(rep, "variance", "Variance, outliers and drift");
+		an_section(rep, AS_VARIANCE);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		size_t n = run_series(run, v, MAX_SERIES, 0);

@@ -15,18 +15,19 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analyses.h"
 #include "gnuplot.h"
 #include "render.h"
 
-/* Where each chart goes: the first of its sections that the report has. */
+/* Where each chart goes: the first of its sections (analysis' kinds) that the report has. */
 static const struct {
 	enum gp_chart chart;
-	const char *sections[2];
+	enum an_section_kind sections[2];
 } placement[] = {
-	{ GP_STAGES, { "breakdown", NULL } },   { GP_TIMELINE, { "breakdown", NULL } },
-	{ GP_BATCHES, { "warmup", "variance" } }, { GP_MEMORY, { "variance", "warmup" } },
-	{ GP_GPM, { "bottlenecks", "variance" } }, { GP_SCALING, { "scaling", NULL } },
-	{ GP_COMPARE, { "compare", NULL } },
+	{ GP_STAGES, { AS_BREAKDOWN, AS_NONE } },   { GP_TIMELINE, { AS_BREAKDOWN, AS_NONE } },
+	{ GP_BATCHES, { AS_WARMUP, AS_VARIANCE } }, { GP_MEMORY, { AS_VARIANCE, AS_WARMUP } },
+	{ GP_GPM, { AS_BOTTLENECKS, AS_VARIANCE } }, { GP_SCALING, { AS_SCALING, AS_NONE } },
+	{ GP_COMPARE, { AS_COMPARE, AS_NONE } },
 };
 
 struct charts {
@@ -209,24 +210,26 @@ static void chart_html(struct strbuf *sb, struct charts *ch, enum gp_chart c)
 		    gp_chart_what(c));
 }
 
-static int has_section(const struct report *rep, const char *id)
+static int has_section(const struct report *rep, enum an_section_kind kind)
 {
 	for (size_t i = 0; i < rep->nsections; i++)
-		if (!strcmp(rep->sections[i].id, id))
+		if (rep->sections[i].kind == (int)kind)
 			return 1;
 	return 0;
 }
 
-/* The charts that belong to section id (the first of their sections the report has). */
-static int section_charts(const struct report *rep, const char *id, struct charts *ch, struct strbuf *sb)
+/* The charts that belong to section s (the first of their sections the report has). */
+static int section_charts(const struct report *rep, const struct rsection *s, struct charts *ch,
+			  struct strbuf *sb)
 {
 	int n = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(placement); i++) {
-		const char *home = NULL;
-		for (int k = 0; k < 2 && !home; k++)
-			if (placement[i].sections[k] && has_section(rep, placement[i].sections[k]))
+		enum an_section_kind home = AS_NONE;
+		for (int k = 0; k < 2 && home == AS_NONE; k++)
+			if (placement[i].sections[k] != AS_NONE && has_section(rep, placement[i].sections[k]))
 				home = placement[i].sections[k];
-		if (home && !strcmp(home, id) && ch->svg[placement[i].chart].len && !ch->placed[placement[i].chart]) {
+		if (home != AS_NONE && (int)home == s->kind && ch->svg[placement[i].chart].len &&
+		    !ch->placed[placement[i].chart]) {
 			if (sb)
 				chart_html(sb, ch, placement[i].chart);
 			n++;
@@ -319,7 +322,7 @@ static size_t people_tables(const struct rsection *s)
 
 static int section_shown(const struct report *rep, const struct rsection *s, struct charts *ch)
 {
-	return people_tables(s) || section_findings(rep, s->id) || section_charts(rep, s->id, ch, NULL);
+	return people_tables(s) || section_findings(rep, s->id) || section_charts(rep, s, ch, NULL);
 }
 
 static void section_html(struct strbuf *sb, const struct report *rep, const struct rsection *s, struct charts *ch)
@@ -329,7 +332,7 @@ static void section_html(struct strbuf *sb, const struct report *rep, const stru
 	strbuf_addstr(sb, "\">\n<h2>");
 	h_esc(sb, s->title);
 	strbuf_addstr(sb, "</h2>\n");
-	section_charts(rep, s->id, ch, sb);
+	section_charts(rep, s, ch, sb);
 	for (size_t k = 0; k < s->ntables; k++)
 		if (!s->tables[k]->data_only)
 			table_html(sb, s->tables[k]);

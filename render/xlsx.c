@@ -30,6 +30,7 @@
 
 #include <xlsxwriter.h>
 
+#include "analyses.h"
 #include "render.h"
 
 #define SHEET_ROWS (LXW_ROW_MAX - 1) /* data rows on a sheet: one is the header */
@@ -41,7 +42,7 @@
 #define CHART_POINTS 200             /* categories of a bar chart; more are unreadable */
 #define SCATTER_POINTS 10000
 #define SCATTER_SERIES 16
-#define POINTS_CHARTS 24             /* traces charted from the "points" table */
+#define POINTS_CHARTS 24             /* traces charted from the AT_POINTS table */
 #define POINTS_CHART_ROWS 16         /* rows between stacked charts */
 #define NPREC 16                     /* "0" to "0.000000000000000" */
 #define SUMMARY_COLS 6
@@ -68,17 +69,19 @@ struct xlsx {
 	struct strbuf text;  /* scratch: the cleaned text of one cell */
 };
 
-/* A native chart of one column against another, for tables with this id. */
+/* A native chart of one column against another, for tables of this kind (analyses.h ids). */
 struct chart_spec {
-	const char *id, *cat, *val, *title;
+	enum an_table_kind kind;
+	enum an_col_key cat, val;
+	const char *title;
 	uint8_t type;
 };
 
 static const struct chart_spec chart_specs[] = {
-	{ "breakdown", "stage", "share", "Share of the total per stage", LXW_CHART_BAR },
-	{ "ranks", "rank", "median", "Median batch time per rank", LXW_CHART_COLUMN },
-	{ "compare", "item", "ratio", "Ratio to the baseline run", LXW_CHART_COLUMN },
-	{ "warmup", "series", "overhead_pct", "Warmup overhead of the first sample", LXW_CHART_COLUMN },
+	{ AT_BREAKDOWN, AC_STAGE, AC_SHARE, "Share of the total per stage", LXW_CHART_BAR },
+	{ AT_RANKS, AC_RANK, AC_MEDIAN, "Median batch time per rank", LXW_CHART_COLUMN },
+	{ AT_COMPARE, AC_ITEM, AC_RATIO, "Ratio to the baseline run", LXW_CHART_COLUMN },
+	{ AT_WARMUP, AC_SERIES, AC_OVERHEAD_PCT, "Warmup overhead of the first sample", LXW_CHART_COLUMN },
 };
 
 /* Keeps the first libxlsxwriter error; the caller stops writing. */
@@ -556,24 +559,20 @@ static int write_summary(struct xlsx *x, lxw_worksheet *ws)
 
 /* ---- Charts ---- */
 
-static int col_index(const struct rtable *t, const char *name)
+/* The column with that key (analyses.h), or -1. */
+static int col_index(const struct rtable *t, enum an_col_key key)
 {
-	for (size_t c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c].name, name))
-			return (int)c;
-	return -1;
+	return rt_col(t, (int)key);
 }
 
 /* Rows charted: those before a TOTAL row (the whole would dwarf its
  * parts), at most CHART_POINTS. */
-static size_t chart_rows(const struct part *p, size_t cat)
+static size_t chart_rows(const struct part *p)
 {
 	size_t n = p->n < CHART_POINTS ? p->n : CHART_POINTS;
-	for (size_t r = 0; r < n; r++) {
-		const struct rcell *c = rt_cell(p->t, p->first + r, cat);
-		if (c->kind == RC_TEXT && !strcmp(c->s, "TOTAL"))
+	for (size_t r = 0; r < n; r++)
+		if (rt_row_key(p->t, p->first + r).series == AK_TOTAL)
 			return r;
-	}
 	return n;
 }
 
@@ -616,7 +615,7 @@ static int place_chart(struct xlsx *x, const struct part *p, size_t row, lxw_cha
 static int spec_chart(struct xlsx *x, const struct part *p, const struct chart_spec *sp)
 {
 	int cat = col_index(p->t, sp->cat), val = col_index(p->t, sp->val);
-	size_t n = cat < 0 || val < 0 ? 0 : chart_rows(p, (size_t)cat);
+	size_t n = cat < 0 || val < 0 ? 0 : chart_rows(p);
 	if (!n)
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -630,7 +629,7 @@ static int spec_chart(struct xlsx *x, const struct part *p, const struct chart_s
 		lxw_chart_axis *val_axis = sp->type == LXW_CHART_BAR ? ch->x_axis : ch->y_axis;
 		chart_series_set_name(se, sb.buf);
 		chart_axis_set_name(val_axis, sb.buf);
-		chart_axis_set_name(cat_axis, sp->cat);
+		chart_axis_set_name(cat_axis, p->t->cols[cat].name);
 		if (sp->type == LXW_CHART_BAR) {
 			/* the first row on top, as in the table; the values stay below */
 			chart_axis_set_reverse(cat_axis);
@@ -643,10 +642,10 @@ static int spec_chart(struct xlsx *x, const struct part *p, const struct chart_s
 	return place_chart(x, p, 1, ch, sp->type == LXW_CHART_BAR ? (double)n / 12 : 1.2);
 }
 
-static const struct part *first_part(const struct xlsx *x, const char *id)
+static const struct part *first_part(const struct xlsx *x, enum an_table_kind kind)
 {
 	for (size_t i = 0; i < x->nparts; i++)
-		if (!strcmp(x->parts[i].t->id, id))
+		if (x->parts[i].t->kind == (int)kind)
 			return &x->parts[i];
 	return NULL;
 }
@@ -700,19 +699,17 @@ static int all_positive(const struct part *p, size_t col, size_t n)
 	return 1;
 }
 
-/* The column of the mean time: "mean_ms", or "mean" in ms. */
+/* The column of the mean time, in ms. */
 static int mean_ms_col(const struct rtable *t)
 {
-	int c = col_index(t, "mean_ms");
-	if (c < 0 && (c = col_index(t, "mean")) >= 0 && strcmp(t->cols[c].unit, "ms"))
-		c = -1;
-	return c;
+	int c = col_index(t, AC_MEAN);
+	return c >= 0 && !strcmp(t->cols[c].unit, "ms") ? c : -1;
 }
 
 /* One series per (run, param): the points of one sweep. */
 static int scaling_series(struct xlsx *x, lxw_chart *ch, const struct part *pts, int xc, int yc, size_t n)
 {
-	const int key[2] = { col_index(pts->t, "run"), col_index(pts->t, "param") };
+	const int key[2] = { col_index(pts->t, AC_RUN), col_index(pts->t, AC_PARAM) };
 	int run = several(pts, key[0], n) ? key[0] : -1;
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
@@ -731,14 +728,14 @@ static int scaling_series(struct xlsx *x, lxw_chart *ch, const struct part *pts,
 }
 
 /* The time against the size on log axes, from the points of the sweeps
- * in "scaling-points" (the exponents of "scaling" alone cannot be drawn),
- * shown beside the "scaling" table, else beside the points. */
+ * in AT_SCALING_POINTS (the exponents of AT_SCALING alone cannot be drawn),
+ * shown beside the AT_SCALING table, else beside the points. */
 static int scaling_chart(struct xlsx *x)
 {
-	const struct part *pts = first_part(x, "scaling-points"), *host = first_part(x, "scaling");
-	if (!pts || col_index(pts->t, "param") < 0)
+	const struct part *pts = first_part(x, AT_SCALING_POINTS), *host = first_part(x, AT_SCALING);
+	if (!pts || col_index(pts->t, AC_PARAM) < 0)
 		return 0;
-	int xc = col_index(pts->t, "value"), yc = mean_ms_col(pts->t);
+	int xc = col_index(pts->t, AC_VALUE), yc = mean_ms_col(pts->t);
 	size_t n = pts->n < SCATTER_POINTS ? pts->n : SCATTER_POINTS;
 	if (xc < 0 || yc < 0 || !n)
 		return 0;
@@ -758,9 +755,9 @@ static int scaling_chart(struct xlsx *x)
 /* One chart of the series: its value against the sample index. */
 static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e, int run, size_t slot)
 {
-	const int xc = col_index(p->t, "index"), yc = col_index(p->t, "value"), uc = col_index(p->t, "unit");
+	const int xc = col_index(p->t, AC_INDEX), yc = col_index(p->t, AC_VALUE), uc = col_index(p->t, AC_UNIT);
 	struct strbuf sb = STRBUF_INIT;
-	group_name(p, r, col_index(p->t, "series"), run, &sb);
+	group_name(p, r, col_index(p->t, AC_SERIES), run, &sb);
 	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, sb.buf));
 	lxw_chart_series *se = ch ? add_series(x, ch, p->name, r + 1, e, (size_t)xc, (size_t)yc) : NULL;
 	if (se) {
@@ -776,13 +773,13 @@ static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e
 	return se ? place_chart(x, p, 1 + slot * POINTS_CHART_ROWS, ch, 1) : -1;
 }
 
-/* The per-sample traces of "points", one chart per (run, series), stacked. */
+/* The per-sample traces of AT_POINTS, one chart per (run, series), stacked. */
 static int points_charts(struct xlsx *x)
 {
-	const struct part *p = first_part(x, "points");
-	if (!p || col_index(p->t, "index") < 0 || col_index(p->t, "value") < 0 || col_index(p->t, "series") < 0)
+	const struct part *p = first_part(x, AT_POINTS);
+	if (!p || col_index(p->t, AC_INDEX) < 0 || col_index(p->t, AC_VALUE) < 0 || col_index(p->t, AC_SERIES) < 0)
 		return 0;
-	const int key[2] = { col_index(p->t, "run"), col_index(p->t, "series") };
+	const int key[2] = { col_index(p->t, AC_RUN), col_index(p->t, AC_SERIES) };
 	size_t n = p->n < SCATTER_POINTS ? p->n : SCATTER_POINTS;
 	int run = several(p, key[0], n) ? key[0] : -1;
 	for (size_t r = 0, slot = 0; r < n && slot < POINTS_CHARTS; slot++) {
@@ -799,7 +796,7 @@ static int add_charts(struct xlsx *x)
 	for (size_t i = 0; i < x->nparts; i++) {
 		const struct part *p = &x->parts[i];
 		for (size_t k = 0; p->no == 1 && k < ARRAY_SIZE(chart_specs); k++)
-			if (!strcmp(p->t->id, chart_specs[k].id) && spec_chart(x, p, &chart_specs[k]) < 0)
+			if (p->t->kind == (int)chart_specs[k].kind && spec_chart(x, p, &chart_specs[k]) < 0)
 				return -1;
 	}
 	return scaling_chart(x) < 0 ? -1 : points_charts(x);

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyses.h"
 #include "render.h"
 #include "util.h"
 
@@ -138,11 +139,22 @@ static int render_to(const struct report *rep, const char *path, size_t max_rows
 #define LONG_TITLE "A title with []:*?/\\ that is much longer than thirty-one characters"
 #define LONG_ID "weird[]:*?/\\ id, longer than thirty-one characters"
 
+/* Gives a hand-built table the kind and column keys that tprof-analyze's schema gives it
+ * (charts select by these, never by names). */
+static struct rtable *keyed(struct rtable *t, enum an_table_kind kind, const int *keys)
+{
+	t->kind = kind;
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cols[c].key = keys[c];
+	return t;
+}
+
 static void build(struct report *r)
 {
 	report_init(r);
 	struct rtable *t = report_table(r, "breakdown", "breakdown", "Where the time went",
 					"run,stage,seconds:s,share:%,line");
+	keyed(t, AT_BREAKDOWN, (const int[]){ AC_RUN, AC_STAGE, AC_SECONDS, AC_SHARE, AC_LINE });
 	static const struct {
 		const char *stage;
 		double s, pct, line;
@@ -151,6 +163,7 @@ static void build(struct report *r)
 		     { "data loading", 0.9, 20.4, 10 },
 		     { "TOTAL", 4.41, 100, 280 } };
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		rt_key(t, (struct rkey){ i + 1 < ARRAY_SIZE(rows) ? AK_STAGE : AK_TOTAL, -1, 0, 0, -1 });
 		rt_text(t, "a.log");
 		rt_text(t, rows[i].stage);
 		rt_num(t, rows[i].s, 2);
@@ -165,6 +178,7 @@ static void build(struct report *r)
 		rt_text(t, k ? "second" : "first");
 	}
 	t = report_table(r, "ranks", "ranks", "Per-rank batch times", "run,rank,batches,median:s");
+	keyed(t, AT_RANKS, (const int[]){ AC_RUN, AC_RANK, AC_NONE, AC_MEDIAN });
 	for (int k = 0; k < 4; k++) {
 		char rk[16];
 		snprintf(rk, sizeof(rk), "%d", k);
@@ -174,8 +188,10 @@ static void build(struct report *r)
 		rt_num(t, 0.5 + 0.01 * k, 3);
 	}
 	t = report_table(r, "data", "timeline", "Stage timeline", "run,stage");
+	keyed(t, AT_TIMELINE, (const int[]){ AC_RUN, AC_STAGE });
 	t->data_only = 1; /* chart data with no rows: no sheet */
 	t = report_table(r, "data", "scaling-points", "Scaling points", "run,param,value,mean:ms");
+	keyed(t, AT_SCALING_POINTS, (const int[]){ AC_RUN, AC_PARAM, AC_VALUE, AC_MEAN });
 	t->data_only = 1;
 	for (int k = 0; k < 6; k++) {
 		rt_text(t, "a.log");
@@ -381,6 +397,7 @@ Test(xlsx, points_are_charted_per_series)
 	struct strbuf err = STRBUF_INIT;
 	report_init(&rep);
 	struct rtable *t = report_table(&rep, "data", "points", "Series points", "run,series,unit,index,value,line");
+	keyed(t, AT_POINTS, (const int[]){ AC_RUN, AC_SERIES, AC_UNIT, AC_INDEX, AC_VALUE, AC_LINE });
 	t->data_only = 1;
 	for (int k = 0; k < 6; k++) {
 		rt_text(t, "a.log");
