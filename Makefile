@@ -5,8 +5,8 @@
 #   make check      install missing packages, build, run the whole test suite
 #   make install    PREFIX=/usr/local DESTDIR=
 #
-# Every layer is a static library (parse/ -> libtprof.a, analyze/, render/,
-# replay/); the CLI mains are thin and link them.
+# Every layer is a static library (base/, parse/, analyze/,
+# render/, replay/); the mains in cli/ are thin and link them.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -15,7 +15,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wvla -Wformat=2 \
            -Wno-format-nonliteral
-CPPFLAGS_ALL := -D_GNU_SOURCE -Iparse -Ianalyze -Irender -Ireplay $(CPPFLAGS)
+CPPFLAGS_ALL := -D_GNU_SOURCE -I. $(CPPFLAGS)
 LIBS    := -lpcre2-8 -lcsv -lz -lm -lpthread
 TEST_LIBS := -lcriterion
 
@@ -31,13 +31,18 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-PARSE_MAINS := parse/tprof-parse.c
-PARSE_SRC := $(filter-out $(PARSE_MAINS),$(wildcard parse/*.c))
-PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o)
-LIBTPROF := $(OBJ)/libtprof.a
+# The layers, each a static library of every .c in its folder (see README,
+# "How the code is laid out"): base <- parse <- analyze <- render <- cli,
+# replay beside analyze. cli/*.c are the mains, one tool each.
+BASE_SRC := $(wildcard base/*.c)
+BASE_OBJ := $(BASE_SRC:%.c=$(OBJ)/%.o)
+LIBBASE := $(OBJ)/libtprof-base.a
 
-ANALYZE_MAINS := analyze/tprof-analyze.c
-ANALYZE_SRC := $(filter-out $(ANALYZE_MAINS),$(wildcard analyze/*.c))
+PARSE_SRC := $(wildcard parse/*.c)
+PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o)
+LIBTPROF := $(OBJ)/libtprof-parse.a
+
+ANALYZE_SRC := $(wildcard analyze/*.c)
 ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(OBJ)/%.o)
 LIBANALYZE := $(OBJ)/libtprof-analyze.a
 
@@ -45,20 +50,25 @@ RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(OBJ)/%.o)
 LIBRENDER := $(OBJ)/libtprof-render.a
 
-TOOLS := $(BIN)/tprof $(BIN)/tprof-parse $(if $(wildcard $(ANALYZE_MAINS)),$(BIN)/tprof-analyze)
+CLI_SRC := $(wildcard cli/*.c)
+TOOLS := $(CLI_SRC:cli/%.c=$(BIN)/%)
 
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 
-# Optional parts add to TOOLS, CHECK_DEPS (built before the tests),
-# CHECK_SCRIPTS (run after the Criterion suites) and CLEAN_EXTRA here, and
+# Optional parts add to CHECK_DEPS (built before the tests), CHECK_SCRIPTS
+# (run after the Criterion suites), LAYER_LIBS and CLEAN_EXTRA here, and
 # bring their own rules: one file per part.
 .DEFAULT_GOAL := all
 CHECK_DEPS :=
-CHECK_SCRIPTS :=
-TEST_LIBDEPS := $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+CHECK_SCRIPTS := scripts/check-layers.sh
 CLEAN_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
+
+# Every tool links every layer: an archive only contributes the objects a
+# tool uses, so tprof-parse gets no analysis code.
+LAYER_LIBS := $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
+TEST_LIBDEPS := $(LAYER_LIBS)
 
 .PHONY: all deps demo check test install uninstall clean bench
 
@@ -69,43 +79,30 @@ $(OBJ)/%.o: %.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# one archive rule for every layer
+$(OBJ)/libtprof%.a:
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $(filter %.o,$^)
+
+$(LIBBASE): $(BASE_OBJ)
 $(LIBTPROF): $(PARSE_OBJ)
-	@mkdir -p $(dir $@)
-	$(call say,AR,$@)
-	$(Q)rm -f $@
-	$(Q)$(AR) rcs $@ $^
-
 $(LIBANALYZE): $(ANALYZE_OBJ)
-	@mkdir -p $(dir $@)
-	$(call say,AR,$@)
-	$(Q)rm -f $@
-	$(Q)$(AR) rcs $@ $^
-
 $(LIBRENDER): $(RENDER_OBJ)
-	@mkdir -p $(dir $@)
-	$(call say,AR,$@)
-	$(Q)rm -f $@
-	$(Q)$(AR) rcs $@ $^
 
-$(BIN)/tprof-analyze: $(OBJ)/analyze/tprof-analyze.o $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+# the mains stay built between links
+.SECONDARY: $(CLI_SRC:%.c=$(OBJ)/%.o)
+
+$(BIN)/%: $(OBJ)/cli/%.o $(LAYER_LIBS)
 	@mkdir -p $(BIN)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-
-$(BIN)/tprof-parse: $(OBJ)/parse/tprof-parse.o $(LIBTPROF)
-	@mkdir -p $(BIN)
-	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-
-$(BIN)/tprof: $(OBJ)/tprof.o $(LIBTPROF)
-	@mkdir -p $(BIN)
-	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TOOL_LIBS)
 
 $(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(call say,TEST,$@)
-	$(Q)$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(TEST_LIBDEPS) $(LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(TEST_LIBDEPS) $(LIBS) $(TOOL_LIBS) $(TEST_LIBS)
 
 deps:
 	@sh scripts/deps.sh

@@ -17,7 +17,7 @@
 #define TPROF_ANALYSES_H
 
 #include "model.h"
-#include "report.h"
+#include "base/base.h"
 
 enum {
 	AN_BREAKDOWN = 1 << 0,

@@ -6,12 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "docinput.h"
-#include "driver.h"
-#include "input.h"
-#include "json.h"
+#include "parse/parse.h"
+#include "base/base.h"
 #include "load.h"
-#include "ndjson_in.h"
 
 struct loader {
 	struct an_model *model;

@@ -12,7 +12,7 @@
 #define TPROF_LOAD_H
 
 #include "model.h"
-#include "rules.h"
+#include "parse/parse.h"
 
 struct an_load_stats {
 	const char *tool;       /* in: message prefix, e.g. "tprof-analyze" */

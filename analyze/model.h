@@ -13,8 +13,8 @@
 
 #include <stdint.h>
 
-#include "record.h"
-#include "stats.h"
+#include "parse/parse.h"
+#include "base/base.h"
 
 /* A string-keyed table of entries of one struct type (open addressing). */
 struct an_map {

@@ -23,12 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "json.h"
-#include "ndjson_in.h"
-#include "parser.h"
-#include "record.h"
-#include "util.h"
+#include "parse/emit.h"
+#include "base/json.h"
+#include "parse/ndjson_in.h"
+#include "parse/parser.h"
+#include "parse/record.h"
+#include "base/util.h"
 
 __attribute__((format(printf, 1, 2), noreturn, unused)) static void fz_fail(const char *fmt, ...)
 {

@@ -14,7 +14,7 @@
  * tests/test_regress.c includes this file with FUZZ_NO_MAIN defined and
  * calls fuzz_docs_one().
  */
-#include "docinput.h"
+#include "parse/docinput.h"
 #include "fuzz_common.h"
 
 /* "fuzz.doc:LINE:COL: " with LINE, COL >= 1. */

@@ -16,7 +16,7 @@
  * this file with FUZZ_NO_MAIN defined and calls fuzz_lines_one().
  */
 #include "fuzz_common.h"
-#include "rules.h"
+#include "parse/rules.h"
 
 static const char fz_lines_rules_text[] =
 	"# a small rules set touching every kind of captured value\n"

@@ -1,5 +1,5 @@
 /*
- * fuzz_ndjson.c - libFuzzer target for the JSON parser (parse/json.c) and
+ * fuzz_ndjson.c - libFuzzer target for the JSON parser (base/json.c) and
  * the NDJSON record reader (parse/ndjson_in.c), the path tprof-analyze
  * takes for the output of tprof-parse.
  *

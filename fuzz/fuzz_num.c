@@ -1,6 +1,6 @@
 /*
  * fuzz_num.c - libFuzzer target for the number, duration and memory-size
- * readers of parse/num.c, which every line of every log goes through.
+ * readers of base/num.c, which every line of every log goes through.
  *
  * The whole input is [p, end) (no NUL: libFuzzer's buffer is exactly the
  * input, so a read past end is an ASan error). Checked (num.h's contract):
@@ -19,7 +19,7 @@
  * calls fuzz_num_one().
  */
 #include "fuzz_common.h"
-#include "num.h"
+#include "base/num.h"
 
 static const char fz_num_sentinel[1];
 #define FZ_UNSET (&fz_num_sentinel[0])

@@ -16,7 +16,7 @@
  * calls fuzz_rules_one().
  */
 #include "fuzz_common.h"
-#include "rules.h"
+#include "parse/rules.h"
 
 static void fz_rules_split(const char *buf, size_t n, size_t *rules_n, const char **log,
 			   size_t *log_n)

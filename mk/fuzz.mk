@@ -5,8 +5,8 @@
 #   make fuzz-build             build only (into $(OBJ)/fuzz/)
 #
 # The targets (fuzz/fuzz_*.c) are built with clang and
-# -fsanitize=fuzzer,address,undefined from the parse/ sources themselves
-# (libtprof.a is gcc-built without sanitizers). Each run starts from the
+# -fsanitize=fuzzer,address,undefined from the base/ and parse/ sources themselves
+# (the layer libraries are gcc-built without sanitizers). Each run starts from the
 # committed seeds fuzz/corpus/<target>/ plus what earlier runs found
 # ($(OBJ)/fuzz/corpus/<target>/); a crash fails the run and leaves its input
 # in fuzz/crashes/ (not committed: minimize it, move it to
@@ -18,7 +18,7 @@ FUZZ_TARGETS ?= lines rules ndjson docs num
 FUZZ_DIR     := $(OBJ)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN)
-FUZZ_OBJS    := $(PARSE_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_OBJS    := $(BASE_SRC:%.c=$(FUZZ_DIR)/%.o) $(PARSE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
 .PHONY: fuzz fuzz-build fuzz-deps
@@ -32,7 +32,7 @@ fuzz-build: fuzz-deps
 fuzz: fuzz-build
 	@sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-$(FUZZ_DIR)/parse/%.o: parse/%.c
+$(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$<)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS_ALL) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@

@@ -14,7 +14,6 @@
 # loaded on demand) is needed to use a GPU, and without it the tool falls
 # back to the CPU.
 
-REPLAY_MAINS := replay/tprof-replay.c
 LIBREPLAY := $(OBJ)/libtprof-replay.a
 
 # nvcc on PATH, else CUDA's default place; `make NVCC=` builds as without it
@@ -28,7 +27,7 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(REPLAY_CUDA))
 NVCC_ARCH ?= -arch=sm_90
 NVCCFLAGS ?= -O2 -std=c++17 $(NVCC_ARCH) --Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 
-REPLAY_C_SRC := $(filter-out $(REPLAY_MAINS),$(wildcard replay/*.c))
+REPLAY_C_SRC := $(wildcard replay/*.c)
 ifneq ($(REPLAY_CUDA),)
 REPLAY_C_SRC := $(filter-out replay/cuda_stub.c,$(REPLAY_C_SRC))
 REPLAY_CU_OBJ := $(patsubst %.cu,$(OBJ)/%.cu.o,$(wildcard replay/*.cu))
@@ -47,8 +46,6 @@ REPLAY_MODE := $(if $(REPLAY_CUDA),cuda $(REPLAY_CUDA),stub)
 $(shell mkdir -p $(OBJ)/replay && [ "$$(cat $(REPLAY_MODE_FILE) 2>/dev/null)" = "$(REPLAY_MODE)" ] || \
 	echo "$(REPLAY_MODE)" >$(REPLAY_MODE_FILE))
 
-TOOLS += $(BIN)/tprof-replay
-
 # The kernels' loops only vectorize at -O3 (gcc's -O2 cost model refuses
 # loops that need a remainder), and the softmax's clamp only without
 # -ftrapping-math (no FP exceptions are used); the rest keeps the defaults.
@@ -65,27 +62,18 @@ $(LIBREPLAY): $(REPLAY_OBJ) $(REPLAY_MODE_FILE)
 	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $(REPLAY_OBJ)
 
-$(BIN)/tprof-replay: $(OBJ)/replay/tprof-replay.o $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
-	@mkdir -p $(BIN)
-	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(REPLAY_LIBS)
-
-# The Makefile sets TEST_LIBDEPS after including this file, so a global
-# assignment here would be overwritten; target-specific values win.
-$(OBJ)/tests/test_replay: $(LIBREPLAY)
-$(OBJ)/tests/test_replay: TEST_LIBDEPS = $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
-$(OBJ)/tests/test_replay: LIBS += $(REPLAY_LIBS)
+# Only the tools that call the kernels link the CUDA runtime.
+$(BIN)/tprof-replay $(OBJ)/tests/test_replay: TOOL_LIBS = $(REPLAY_LIBS)
 
 CHECK_DEPS += $(BIN)/tprof-replay
 
 .PHONY: check-gpu
 ifneq ($(REPLAY_CUDA),)
 GPU_CHECK := $(OBJ)/tests/gpu_replay
-$(GPU_CHECK): tests/gpu_replay.c $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF)
+$(GPU_CHECK): tests/gpu_replay.c $(LAYER_LIBS)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -o $@ $< $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) \
-		$(LIBTPROF) $(LIBS) $(REPLAY_LIBS)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -o $@ $< $(LAYER_LIBS) $(LIBS) $(REPLAY_LIBS)
 
 check-gpu: $(GPU_CHECK)
 	@$(GPU_CHECK)

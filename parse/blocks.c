@@ -19,14 +19,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "parser_int.h"
-
-static int ends_with(const char *s, const char *e, const char *lit)
-{
-	size_t n = strlen(lit);
-	return (size_t)(e - s) >= n && !memcmp(e - n, lit, n);
-}
 
 static void open_block(struct tp_parser *p, struct rank_state *rs, enum block_kind k,
 		       const char *name, size_t n)
@@ -100,7 +94,7 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 		}
 		break;
 	case '*':
-		if (TP_EAT(t, e, "***** ") && ends_with(t, e, " *****") && e - t > 12) {
+		if (TP_EAT(t, e, "***** ") && tp_ends_with(t, e, " *****") && e - t > 12) {
 			open_block(p, rs, BLK_HFHEADER, t + 6, (size_t)(e - t - 12));
 			return 1;
 		}
@@ -110,15 +104,15 @@ int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg 
 	}
 	if (e[-1] != ':')
 		return 0;
-	if (ends_with(t, e, " - Detailed Breakdown:")) {
+	if (tp_ends_with(t, e, " - Detailed Breakdown:")) {
 		open_block(p, rs, BLK_BREAKDOWN, t, (size_t)(e - t) - 22);
 		return 1;
 	}
-	if (ends_with(t, e, " Inference Benchmark:")) {
+	if (tp_ends_with(t, e, " Inference Benchmark:")) {
 		open_block(p, rs, BLK_INFERENCE, t, (size_t)(e - t) - 21);
 		return 1;
 	}
-	if (ends_with(t, e, " - Warmup Analysis:")) {
+	if (tp_ends_with(t, e, " - Warmup Analysis:")) {
 		open_block(p, rs, BLK_WARMUP, t, (size_t)(e - t) - 19);
 		return 1;
 	}

@@ -17,8 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "json.h"
-#include "num.h"
+#include "base/base.h"
 
 /* ---- emitting records ----------------------------------------------- */
 
@@ -26,7 +25,7 @@ struct emitter {
 	const struct tp_sink *sink;
 	const char *file;
 	const char *ts;  /* every record's timestamp, or NULL */
-	char tsbuf[24];  /* normalized timestamp that ts points to */
+	char tsbuf[TP_TS_MAX]; /* normalized timestamp that ts points to */
 	int stopped;     /* the sink asked to stop */
 	struct strbuf msg;  /* warning text */
 	struct strbuf path; /* dotted name of the meta value being walked */
@@ -108,38 +107,17 @@ static int is_tz(const char *s, size_t n)
 }
 
 /*
- * Normalizes an ISO 8601 date-time ("2024-01-01T12:00:00", a space for the
- * 'T', any fraction, an optional time zone) to the record form
- * "YYYY-MM-DDTHH:MM:SS[.fff]". Returns 0, or -1 if s is not one.
+ * An ISO 8601 date-time ("2024-01-01T12:00:00", a space for the 'T', any
+ * fraction, an optional time zone) in the record form, the fraction cut or
+ * padded to milliseconds. Returns 0, or -1 if s is not one.
  */
-static int norm_ts(const char *s, size_t n, char out[24])
+static int norm_ts(const char *s, size_t n, char out[TP_TS_MAX])
 {
-	size_t i = 19, nf = 0;
-
-	if (n < 19 || !all_digits(s, 4) || s[4] != '-' || !all_digits(s + 5, 2) ||
-	    s[7] != '-' || !all_digits(s + 8, 2) || (s[10] != 'T' && s[10] != ' ') ||
-	    !all_digits(s + 11, 2) || s[13] != ':' || !all_digits(s + 14, 2) ||
-	    s[16] != ':' || !all_digits(s + 17, 2))
+	char buf[TP_TS_MAX];
+	const char *end = tp_ts_read(s, s + n, TP_TS_MS, buf);
+	if (!end || (end < s + n && !is_tz(end, (size_t)(s + n - end))))
 		return -1;
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			nf++;
-		if (nf == 0)
-			return -1;
-	}
-	if (i < n && !is_tz(s + i, n - i))
-		return -1;
-	memcpy(out, s, 19);
-	out[10] = 'T';
-	if (nf == 0) {
-		out[19] = '\0';
-		return 0;
-	}
-	/* Milliseconds: truncate longer fractions, pad shorter ones. */
-	out[19] = '.';
-	for (size_t k = 0; k < 3; k++)
-		out[20 + k] = k < nf ? s[20 + k] : '0';
-	out[23] = '\0';
+	memcpy(out, buf, sizeof(buf));
 	return 0;
 }
 

@@ -39,7 +39,7 @@
 #include <stddef.h>
 
 #include "parser.h"
-#include "util.h"
+#include "base/base.h"
 
 enum tp_doc_kind {
 	TP_DOC_NONE = 0,

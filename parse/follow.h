@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "base/base.h"
 
 struct tp_follow {
 	const char *path;

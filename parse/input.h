@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
-#include "util.h"
+#include "base/base.h"
 
 #define TP_INPUT_BUF (1024 * 1024)
 

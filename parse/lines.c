@@ -20,18 +20,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "parser_int.h"
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int is_word(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
 
 static void set_name(struct tp_record *r, const char *s, const char *e)
 {
@@ -85,7 +75,7 @@ static void ts_before(struct tp_parser *p, const struct seg *sg, const char *mar
 		const char *o = q - 1;
 		while (o > sg->s && o[-1] != '[')
 			o--;
-		if (o > sg->s && parse_iso_ts(o, q - 1, p->tsbuf) == q - 1)
+		if (o > sg->s && tp_ts_read(o, q - 1, TP_TS_AS_PRINTED, p->tsbuf) == q - 1)
 			p->cur_ts = p->tsbuf;
 	}
 }
@@ -123,7 +113,7 @@ static const char *find_key(const char *t, const char *e, const char *key)
 {
 	size_t n = strlen(key);
 	for (const char *q = find_str(t, e, key); q; q = find_str(q + 1, e, key)) {
-		if (q > t && is_word(q[-1]))
+		if (q > t && tp_is_word(q[-1]))
 			continue;
 		const char *r = q + n;
 		if (r < e && (*r == '\'' || *r == '"'))
@@ -187,7 +177,7 @@ static int label_mb(const char *t, const char *e, const char *label, double *mb)
 {
 	size_t n = strlen(label);
 	for (const char *q = find_str(t, e, label); q; q = find_str(q + 1, e, label)) {
-		if (q > t && is_word(q[-1]))
+		if (q > t && tp_is_word(q[-1]))
 			continue;
 		const char *r = tp_skip_blanks(q + n, e), *x;
 		if (r < e && *r == ':')
@@ -260,7 +250,7 @@ static int read_batch(struct tp_parser *p, struct rank_state *rs, const char *t,
 	q = tp_skip_blanks(q + 1, e);
 	if (!tp_read_duration(q, e, -1, &sec, &n)) {
 		/* "Batch 17: 0.2" at the end of a cut-off log is a damaged record */
-		if (find_str(q, e, "GPU") || find_str(q, e, "loss") || (q < e && is_digit(*q)))
+		if (find_str(q, e, "GPU") || find_str(q, e, "loss") || (q < e && tp_is_digit(*q)))
 			tp_warn(p, "Batch line without a readable duration");
 		return 0;
 	}
@@ -393,7 +383,7 @@ static int read_wandb_keys(struct tp_parser *p, struct rank_state *rs, const str
 	const char *e = sg->e;
 	for (const char *k = find_str(sg->t, e, "profiling/"); k; k = find_str(k + 1, e, "profiling/")) {
 		const char *ns = k + 10, *ke = ns;
-		while (ke < e && (is_word(*ke) || *ke == '.' || *ke == '-' || *ke == '/'))
+		while (ke < e && (tp_is_word(*ke) || *ke == '.' || *ke == '-' || *ke == '/'))
 			ke++;
 		for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
 			size_t sl = strlen(sfx[i].suffix);
@@ -525,16 +515,10 @@ int tp_read_meta_row(struct tp_parser *p, struct rank_state *rs, const struct se
 	return 1;
 }
 
-static int ends_with(const char *s, const char *e, const char *lit)
-{
-	size_t n = strlen(lit);
-	return (size_t)(e - s) >= n && !memcmp(e - n, lit, n);
-}
-
 /* A plausible label for generic "Label: value" lines. */
 static int is_label(const char *s, const char *e)
 {
-	if (e <= s || e - s > 80 || !(is_word(*s)))
+	if (e <= s || e - s > 80 || !(tp_is_word(*s)))
 		return 0;
 	for (const char *q = s; q < e; q++)
 		if (*q == '{' || *q == '[' || *q == '\'' || *q == '"' || *q == '=' || *q == '|')
@@ -635,7 +619,7 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 	if (!eq || eq == t)
 		return 0;
 	for (const char *q = t; q < eq; q++)
-		if (!is_word(*q))
+		if (!tp_is_word(*q))
 			return 0;
 	double value, ms, std = 0;
 	const char *x;
@@ -667,7 +651,7 @@ static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char 
 	const char *q = tp_skip_blanks(c + 1, e), *x;
 	/* every value here starts with a number or "RuntimeStats(": most noise
 	 * lines with a colon stop at this test */
-	if (q >= e || !(is_digit(*q) || *q == '.' || *q == '-' || *q == '+' || *q == 'R'))
+	if (q >= e || !(tp_is_digit(*q) || *q == '.' || *q == '-' || *q == '+' || *q == 'R'))
 		return 0;
 	if (!is_label(t, trim_end(t, c)))
 		return 0;
@@ -730,7 +714,7 @@ static int generic_colon(struct tp_parser *p, struct rank_state *rs, const struc
 	if (!c || c == t)
 		return 0;
 	const char *ne = trim_end(t, c);
-	if (ends_with(t, ne, " complete"))
+	if (tp_ends_with(t, ne, " complete"))
 		return read_complete(p, rs, t, c, e);
 	const char *q = tp_skip_blanks(c + 1, e);
 	if (TP_EAT(q, e, "avg="))
@@ -749,7 +733,7 @@ int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct s
 	case 'B':
 		if (TP_EAT(t, e, "Batch timing:"))
 			return read_batch_timing(p, rs, t, e);
-		if (TP_EAT(t, e, "Batch ") && e - t > 6 && is_digit(t[6]))
+		if (TP_EAT(t, e, "Batch ") && e - t > 6 && tp_is_digit(t[6]))
 			return read_batch(p, rs, t, e);
 		break;
 	case 'E':
@@ -775,7 +759,7 @@ int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct s
 	default:
 		break;
 	}
-	if (!is_word(*t))
+	if (!tp_is_word(*t))
 		return 0;
 	return generic_colon(p, rs, sg);
 }

@@ -6,7 +6,7 @@
 #ifndef TPROF_NDJSON_IN_H
 #define TPROF_NDJSON_IN_H
 
-#include "json.h"
+#include "base/base.h"
 #include "record.h"
 
 /*

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "rules.h"
 
 #define MAX_RANK 65535
@@ -124,127 +124,6 @@ static struct rank_state *rank_state(struct tp_parser *p, int rank)
 	return p->ranks[i];
 }
 
-void name_set(struct name_buf *b, const char *s, size_t n)
-{
-	if (n >= sizeof(b->s))
-		n = sizeof(b->s) - 1;
-	memcpy(b->s, s, n);
-	b->s[n] = '\0';
-	b->n = n;
-}
-
-const char *trim_end(const char *s, const char *e)
-{
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	return e;
-}
-
-const char *find_byte(const char *s, const char *e, char c)
-{
-	return s < e ? memchr(s, c, (size_t)(e - s)) : NULL;
-}
-
-/* memchr on the first byte then memcmp: for the short needles used here
- * this beats glibc's two-way memmem several times over. */
-const char *find_str(const char *s, const char *e, const char *lit)
-{
-	size_t n = strlen(lit);
-	if (n == 0)
-		return s;
-	while (s < e && (size_t)(e - s) >= n) {
-		const char *q = memchr(s, lit[0], (size_t)(e - s) - n + 1);
-		if (!q)
-			return NULL;
-		if (!memcmp(q + 1, lit + 1, n - 1))
-			return q;
-		s = q + 1;
-	}
-	return NULL;
-}
-
-/* A line of at least 3 c's and nothing else but blanks. */
-int is_separator_line(const char *t, const char *e, char c)
-{
-	e = trim_end(t, e);
-	if (e - t < 3)
-		return 0;
-	for (const char *q = t; q < e; q++)
-		if (*q != c)
-			return 0;
-	return 1;
-}
-
-void tp_rec_init(struct tp_parser *p, struct tp_record *r, enum tp_type t)
-{
-	memset(r, 0, sizeof(*r));
-	r->type = t;
-	r->file = p->file;
-	r->line = p->lineno;
-	r->ts = p->cur_ts;
-	r->rank = p->cur_rank;
-}
-
-void tp_warn(struct tp_parser *p, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	p->st.malformed++;
-	if (p->sink.warn)
-		p->sink.warn(p->sink.ctx, p->file, p->lineno, msg);
-}
-
-int tp_check_set(struct tp_parser *p, struct tp_record *r, int slot, double v, int nonneg,
-		 const char *what)
-{
-	if (!isfinite(v)) {
-		tp_warn(p, "%s %s: %s is not a finite number, field left empty",
-			tp_schemas[r->type].type_name, what, isnan(v) ? "nan" : "inf");
-		return 0;
-	}
-	if (nonneg && v < 0)
-		tp_warn(p, "%s %s: negative value %g", tp_schemas[r->type].type_name, what, v);
-	tp_set(r, slot, v);
-	return 1;
-}
-
-static void flush_pending(struct tp_parser *p, struct rank_state *rs)
-{
-	if (!rs->has_pending)
-		return;
-	rs->has_pending = 0;
-	rs->pending.name = rs->pending_name.s;
-	rs->pending.ts = rs->pending_ts.n ? rs->pending_ts.s : NULL;
-	struct tp_record r = rs->pending;
-	p->st.records[r.type]++;
-	if (p->sink.emit)
-		p->sink.emit(p->sink.ctx, &r);
-}
-
-/*
- * Emits r now, or holds it when it may be continued on the next line
- * ([Performance] and its "GPU peak:" line).
- */
-void tp_emit(struct tp_parser *p, struct rank_state *rs, struct tp_record *r)
-{
-	p->emitted++;
-	flush_pending(p, rs);
-	if (r->type == TP_PERF && !tp_has(r, S_PERF_GPU_PEAK_MB)) {
-		rs->has_pending = 1;
-		rs->pending = *r;
-		name_set(&rs->pending_name, r->name, r->name_len);
-		rs->pending.name_len = rs->pending_name.n;
-		name_set(&rs->pending_ts, r->ts ? r->ts : "", r->ts ? strlen(r->ts) : 0);
-		return;
-	}
-	p->st.records[r->type]++;
-	if (p->sink.emit)
-		p->sink.emit(p->sink.ctx, r);
-}
-
 /* "GPU peak: 1024.3MB" right after a [Performance] line completes it. */
 static int continue_pending(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
 {
@@ -259,63 +138,24 @@ static int continue_pending(struct tp_parser *p, struct rank_state *rs, const st
 	}
 	tp_check_set(p, &rs->pending, S_PERF_GPU_PEAK_MB, mb, 1, "gpu_peak_mb");
 	p->emitted++;
-	flush_pending(p, rs);
+	tp_flush_pending(p, rs);
 	return 1;
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/*
- * "YYYY-MM-DD HH:MM:SS[.,fff]" or with 'T'; writes ISO 8601 into out.
- * Returns the end of the timestamp or NULL.
- */
-const char *parse_iso_ts(const char *p, const char *e, char out[40])
-{
-	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
-	/* nearly every line fails here, before the loop */
-	if (e - p < 19 || p[4] != '-' || p[7] != '-' || p[13] != ':')
-		return NULL;
-	for (int i = 0; i < 19; i++) {
-		char c = p[i];
-		if (shape[i] == 'd' ? !is_digit(c) : shape[i] == '?' ? (c != ' ' && c != 'T')
-							  : c != shape[i])
-			return NULL;
-	}
-	memcpy(out, p, 19);
-	out[10] = 'T';
-	size_t n = 19;
-	const char *q = p + 19;
-	if (q + 1 < e && (*q == '.' || *q == ',') && is_digit(q[1])) {
-		out[n++] = '.';
-		q++;
-		while (q < e && is_digit(*q)) {
-			if (n < 29)
-				out[n++] = *q;
-			q++;
-		}
-	}
-	out[n] = '\0';
-	return q;
-}
-
-/* Launcher prefixes: "[rank3]:", "[default3]:", "[1,3]<stdout>:", "3: " (srun -l). */
 static const char *strip_rank(const char *s, const char *e, int *rank)
 {
 	const char *q = s;
 	long v = 0;
-	if (q >= e || (*q != '[' && !is_digit(*q)))
+	if (q >= e || (*q != '[' && !tp_is_digit(*q)))
 		return s;
 	if (*q == '[') {
 		const char *r = TP_EAT(q + 1, e, "rank");
 		if (!r)
 			r = TP_EAT(q + 1, e, "default");
 		if (r) {
-			if (r >= e || !is_digit(*r))
+			if (r >= e || !tp_is_digit(*r))
 				return s;
-			while (r < e && is_digit(*r) && v <= MAX_RANK)
+			while (r < e && tp_is_digit(*r) && v <= MAX_RANK)
 				v = v * 10 + (*r++ - '0');
 			if (r + 1 < e && r[0] == ']' && r[1] == ':') {
 				*rank = (int)v;
@@ -325,14 +165,14 @@ static const char *strip_rank(const char *s, const char *e, int *rank)
 		}
 		/* mpirun --tag-output: [job,rank]<stdout>: */
 		r = q + 1;
-		while (r < e && is_digit(*r))
+		while (r < e && tp_is_digit(*r))
 			r++;
 		if (r == q + 1 || r >= e || *r != ',')
 			return s;
 		r++;
-		if (r >= e || !is_digit(*r))
+		if (r >= e || !tp_is_digit(*r))
 			return s;
-		while (r < e && is_digit(*r) && v <= MAX_RANK)
+		while (r < e && tp_is_digit(*r) && v <= MAX_RANK)
 			v = v * 10 + (*r++ - '0');
 		if (r < e && *r == ']') {
 			const char *t = TP_EAT(r + 1, e, "<stdout>:");
@@ -346,7 +186,7 @@ static const char *strip_rank(const char *s, const char *e, int *rank)
 		return s;
 	}
 	/* srun --label: up to 5 digits, ": " */
-	while (q < e && is_digit(*q) && q - s < 6)
+	while (q < e && tp_is_digit(*q) && q - s < 6)
 		v = v * 10 + (*q++ - '0');
 	if (q > s && q - s <= 5 && q + 1 < e && q[0] == ':' && q[1] == ' ') {
 		*rank = (int)v;
@@ -408,7 +248,7 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 		bracket = 1;
 		q++;
 	}
-	const char *r = parse_iso_ts(q, e, p->tsbuf);
+	const char *r = tp_ts_read(q, e, TP_TS_AS_PRINTED, p->tsbuf);
 	if (!r)
 		return t;
 	if (bracket) {
@@ -433,7 +273,7 @@ static const char *skip_progress_bar(const char *s, const char *e)
 {
 	size_t look = (size_t)(e - s) < 96 ? (size_t)(e - s) : 96;
 	const char *pct = memchr(s, '%', look);
-	if (!pct || pct == s || pct + 1 >= e || pct[1] != '|' || !is_digit(pct[-1]))
+	if (!pct || pct == s || pct + 1 >= e || pct[1] != '|' || !tp_is_digit(pct[-1]))
 		return s;
 	const char *bar_end = memchr(pct + 2, '|', (size_t)(e - pct - 2));
 	if (!bar_end)
@@ -490,11 +330,11 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 		/* the "GPU peak:" line must follow its [Performance] line */
 		if (continue_pending(p, rs, &sg))
 			return;
-		flush_pending(p, rs);
+		tp_flush_pending(p, rs);
 	}
 
 	if (p->rules) {
-		flush_pending(p, rs);
+		tp_flush_pending(p, rs);
 		if (tp_rules_match(p->rules, p->scratch, sg.t, (size_t)(sg.e - sg.t), p->file,
 				   p->lineno, &p->rules_sink) != 0)
 			return;
@@ -561,7 +401,7 @@ void tp_parser_finish(struct tp_parser *p)
 		p->cur_rank = i ? (int)i - 1 : -1;
 		if (rs->blk.kind != BLK_NONE)
 			tp_block_end(p, rs);
-		flush_pending(p, rs);
+		tp_flush_pending(p, rs);
 	}
 }
 

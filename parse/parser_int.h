@@ -64,7 +64,7 @@ struct tp_parser {
 	size_t nranks;
 	int cur_rank;
 	const char *cur_ts;  /* timestamp of the current segment or NULL */
-	char tsbuf[40];
+	char tsbuf[TP_TS_MAX];
 	int emitted;         /* records emitted for the current line */
 	struct strbuf clean; /* segment with ANSI escapes removed */
 	struct tp_sink rules_sink; /* counts records from user rules */
@@ -78,8 +78,10 @@ struct seg {
 	const char *t;       /* first byte after launcher/timestamp/level prefixes and blanks */
 };
 
-/* parser.c */
+/* sink.c: records and warnings out of the format readers */
 void tp_emit(struct tp_parser *p, struct rank_state *rs, struct tp_record *r);
+/* Emits the record held by tp_emit, if any. */
+void tp_flush_pending(struct tp_parser *p, struct rank_state *rs);
 void tp_warn(struct tp_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tp_rec_init(struct tp_parser *p, struct tp_record *r, enum tp_type t);
 /* Stores v in slot after checking it is finite (warns and drops otherwise);
@@ -87,11 +89,6 @@ void tp_rec_init(struct tp_parser *p, struct tp_record *r, enum tp_type t);
 int tp_check_set(struct tp_parser *p, struct tp_record *r, int slot, double v, int nonneg,
 		 const char *what);
 void name_set(struct name_buf *b, const char *s, size_t n);
-const char *trim_end(const char *s, const char *e);
-const char *find_byte(const char *s, const char *e, char c);
-const char *find_str(const char *s, const char *e, const char *lit);
-int is_separator_line(const char *t, const char *e, char c);
-const char *parse_iso_ts(const char *p, const char *e, char out[40]);
 
 /* lines.c: one-line formats; returns 1 if the segment was consumed. */
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/base.h"
 
 enum tp_type {
 	TP_STAGE,

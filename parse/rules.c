@@ -20,7 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "num.h"
+#include "base/base.h"
 #include "record.h"
 
 /* How a field's text becomes a value. */
@@ -42,7 +42,6 @@ enum conv {
 enum { FID_TS = TP_NUM_SLOTS + 2, FID_RANK = TP_NUM_SLOTS + 3 };
 
 /* "YYYY-MM-DDTHH:MM:SS.fff" and its NUL. */
-#define TS_MAX 24
 
 /* Longest excerpt of a value quoted in a message. */
 #define EXCERPT_MAX 40
@@ -102,7 +101,7 @@ struct tp_rules_scratch {
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *jit;
 	struct strbuf msg; /* warning text, reused */
-	char ts[TS_MAX];   /* the record's normalised timestamp */
+	char ts[TP_TS_MAX]; /* the record's normalised timestamp */
 };
 
 /* Where the line being loaded is, for "name:LINE:COL:" messages. */
@@ -185,8 +184,7 @@ static void add_field_names(struct strbuf *sb, enum tp_type t)
 
 static int ends_with(const char *s, const char *suffix)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
+	return tp_ends_with(s, s + strlen(s), suffix);
 }
 
 /* A numeric field's reader follows its unit (record.c), and its name for
@@ -226,52 +224,6 @@ static int fspec_lookup(enum tp_type t, const char *name, size_t n, struct fspec
 	*out = (struct fspec){ f->name, f->unit, by_kind[f->kind], f->slot, i };
 	if (f->kind == TP_F_NUM)
 		out->conv = conv_for_num(f);
-	return 1;
-}
-
-/* Reads two digits at p into *v if they are in [lo, hi]. */
-static int two_digits(const char *p, int lo, int hi, int *v)
-{
-	if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-		return 0;
-	*v = (p[0] - '0') * 10 + (p[1] - '0');
-	return *v >= lo && *v <= hi;
-}
-
-/* "YYYY-MM-DD[T ]HH:MM:SS[.,]ddd" -> "YYYY-MM-DDTHH:MM:SS[.ddd]" in out
- * (fraction cut to milliseconds, the record's precision). */
-static int normalize_ts(const char *p, size_t n, char *out)
-{
-	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
-	int v;
-	if (n < 19)
-		return 0;
-	for (int i = 0; i < 19; i++) {
-		char c = p[i];
-		int ok = shape[i] == 'd' ? (c >= '0' && c <= '9')
-		       : shape[i] == '?' ? (c == 'T' || c == ' ') : c == shape[i];
-		if (!ok)
-			return 0;
-	}
-	if (!two_digits(p + 5, 1, 12, &v) || !two_digits(p + 8, 1, 31, &v) ||
-	    !two_digits(p + 11, 0, 23, &v) || !two_digits(p + 14, 0, 59, &v) ||
-	    !two_digits(p + 17, 0, 60, &v))
-		return 0;
-	memcpy(out, p, 19);
-	out[10] = 'T';
-	size_t k = 19;
-	if (n > 19) {
-		if ((p[19] != '.' && p[19] != ',') || n == 20)
-			return 0;
-		out[k++] = '.';
-		for (size_t i = 20; i < n; i++) {
-			if (p[i] < '0' || p[i] > '9')
-				return 0;
-			if (i < 23)
-				out[k++] = p[i];
-		}
-	}
-	out[k] = '\0';
 	return 1;
 }
 
@@ -373,7 +325,7 @@ static int read_value(const struct fspec *f, const char *p, size_t n, struct val
 		v->is_num = tp_read_number(p, end, &v->num, &q) && q == end && isfinite(v->num);
 		return 1;
 	case CV_TS:
-		if (!normalize_ts(p, n, tsbuf))
+		if (tp_ts_read(p, end, TP_TS_MS, tsbuf) != end)
 			return 0;
 		v->str = tsbuf;
 		v->len = strlen(tsbuf);
@@ -468,7 +420,7 @@ static int has_constant(const struct rule *ru, int id)
 static int add_constant(const struct src *s, const char *at, struct rule *ru,
 			const struct fspec *f, struct strbuf *val)
 {
-	char tsbuf[TS_MAX];
+	char tsbuf[TP_TS_MAX];
 	struct value v;
 	if (!val->len || !read_value(f, val->buf, val->len, &v, tsbuf)) {
 		struct strbuf *e = load_error(s, at);

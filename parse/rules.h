@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "parser.h"
-#include "util.h"
+#include "base/base.h"
 
 /* Largest rules file tp_rules_load reads (a guard against reading a device). */
 #define TP_RULES_MAX_FILE (1024 * 1024)

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "emit.h"
+#include "parse/parse.h"
 #include "render.h"
 
 static void cell(struct strbuf *sb, const char *s, int last)

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "gpint.h"
-#include "outfile.h"
+#include "base/base.h"
 
 static const struct {
 	const char *name, *what;

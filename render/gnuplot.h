@@ -31,8 +31,7 @@
 
 #include <stddef.h>
 
-#include "report.h"
-#include "util.h"
+#include "base/base.h"
 
 enum gp_chart { GP_STAGES, GP_BATCHES, GP_GPM, GP_SCALING, GP_COMPARE, GP_TIMELINE, GP_MEMORY, GP_NCHARTS };
 

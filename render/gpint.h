@@ -7,7 +7,7 @@
 #ifndef TPROF_GPINT_H
 #define TPROF_GPINT_H
 
-#include "analyses.h"
+#include "analyze/analyze.h"
 #include "gnuplot.h"
 
 struct gp_job {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyses.h"
+#include "analyze/analyze.h"
 #include "gnuplot.h"
 #include "render.h"
 

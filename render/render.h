@@ -11,8 +11,7 @@
 #ifndef TPROF_RENDER_H
 #define TPROF_RENDER_H
 
-#include "outfile.h"
-#include "report.h"
+#include "base/base.h"
 
 struct render_ctx {
 	int color;            /* ANSI colours (terminal renderer) */
@@ -53,5 +52,8 @@ int render_xlsx(const struct report *rep, const struct render_ctx *ctx, struct o
 /* render_xlsx with at most max_rows data rows per sheet (0: Excel's limit), for tests of the split. */
 int render_xlsx_split(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		      struct strbuf *err, size_t max_rows);
+
+/* The charts drawn by gnuplot: the rest of the layer's public interface. */
+#include "gnuplot.h"
 
 #endif

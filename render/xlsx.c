@@ -30,7 +30,7 @@
 
 #include <xlsxwriter.h>
 
-#include "analyses.h"
+#include "analyze/analyze.h"
 #include "render.h"
 
 #define SHEET_ROWS (LXW_ROW_MAX - 1) /* data rows on a sheet: one is the header */

@@ -16,7 +16,7 @@
 
 #include "pool.h"
 #include "types.h"
-#include "util.h"
+#include "base/base.h"
 
 /* Rows of queries per work item: small enough to spread one large graph over the threads. */
 #define TPR_ATTN_ROWS 64

@@ -12,14 +12,7 @@
 #include "attn.h"
 #include "cpu.h"
 #include "cuda_api.h"
-#include "stats.h"
-
-double tpr_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "base/base.h"
 
 static void open_cpu(struct tpr_backend *be, int threads)
 {
@@ -115,48 +108,4 @@ int tpr_bench_attn(struct tpr_backend *be, const struct tpr_attn_job *j,
 	if (be->kind == TPR_BE_CPU)
 		return tpr_cpu_bench_attn(be->pool, j, o, m);
 	return cuda_failed(tpr_cuda_bench_attn(be->cuda, j, o, m, &e), &e, err);
-}
-
-static void samples_init(struct tpr_samples *s, int cap)
-{
-	s->n = 0;
-	s->cap = cap;
-	s->ms = xcalloc((size_t)cap, sizeof(*s->ms));
-}
-
-void tpr_measure_init(struct tpr_measure *m, int cap)
-{
-	memset(m, 0, sizeof(*m));
-	cap = cap < 1 ? 1 : cap;
-	samples_init(&m->kernel, cap);
-	samples_init(&m->call, cap);
-	samples_init(&m->h2d_pinned, cap);
-	samples_init(&m->h2d_pageable, cap);
-	samples_init(&m->d2h_pinned, cap);
-	samples_init(&m->d2h_pageable, cap);
-}
-
-void tpr_measure_free(struct tpr_measure *m)
-{
-	free(m->kernel.ms);
-	free(m->call.ms);
-	free(m->h2d_pinned.ms);
-	free(m->h2d_pageable.ms);
-	free(m->d2h_pinned.ms);
-	free(m->d2h_pageable.ms);
-	memset(m, 0, sizeof(*m));
-}
-
-void tpr_stat_of(const struct tpr_samples *s, struct tpr_stat *st)
-{
-	struct tp_series *ser = xmalloc(sizeof(*ser));
-	tp_series_init(ser);
-	for (int i = 0; i < s->n; i++)
-		tp_series_add(ser, s->ms[i], 0);
-	st->n = (int)ser->n;
-	st->median = ser->n ? tp_series_quantile(ser, 0.5) : NAN;
-	st->min = ser->n ? ser->min : NAN;
-	st->max = ser->n ? ser->max : NAN;
-	tp_series_free(ser);
-	free(ser);
 }

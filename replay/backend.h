@@ -5,15 +5,16 @@
  *
  * Timing is the same on both (types.h, struct tpr_measure): warm-up runs,
  * then up to `trials` timed runs within a time budget; medians, minima and
- * maxima come from tpr_stat_of. On the CPU the kernel and the call are
+ * maxima come from tpr_stat_of (measure.h). On the CPU the kernel and the call are
  * one thing (the monotonic clock around the call) and there are no copies.
  */
 #ifndef TPROF_REPLAY_BACKEND_H
 #define TPROF_REPLAY_BACKEND_H
 
+#include "measure.h"
 #include "pool.h"
 #include "types.h"
-#include "util.h"
+#include "base/base.h"
 
 enum tpr_backend_kind { TPR_BE_CPU, TPR_BE_CUDA };
 
@@ -47,21 +48,5 @@ int tpr_bench_walks(struct tpr_backend *be, const struct tpr_graph *g, const str
 		    struct strbuf *err);
 int tpr_bench_attn(struct tpr_backend *be, const struct tpr_attn_job *j,
 		   const struct tpr_timing_opts *o, struct tpr_measure *m, struct strbuf *err);
-
-void tpr_measure_init(struct tpr_measure *m, int cap);
-void tpr_measure_free(struct tpr_measure *m);
-
-struct tpr_stat {
-	double median, min, max; /* ms; NAN when n == 0 */
-	int n;
-};
-/* Through analyze/stats.h's tp_series (exact quantiles for these sizes). */
-void tpr_stat_of(const struct tpr_samples *s, struct tpr_stat *st);
-
-/* Monotonic clock in milliseconds. */
-double tpr_now_ms(void);
-
-/* CPU peaks: measured memcpy bandwidth and a documented FP32 estimate. */
-void tpr_cpu_info(struct tpr_device_info *info, int threads);
 
 #endif

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "cpu.h"
+#include "measure.h"
 
 typedef void (*run_fn)(void *ctx);
 

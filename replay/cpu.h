@@ -18,4 +18,7 @@ int tpr_cpu_bench_attn(struct tpr_pool *pool, const struct tpr_attn_job *j,
 /* Bytes of the memcpy used to measure bandwidth. */
 #define TPR_MEMCPY_BYTES (64u << 20)
 
+/* CPU peaks: measured memcpy bandwidth and a documented FP32 estimate. */
+void tpr_cpu_info(struct tpr_device_info *info, int threads);
+
 #endif

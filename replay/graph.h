@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "types.h"
-#include "util.h"
+#include "base/base.h"
 
 enum tpr_family {
 	TPR_FAM_MOLECULE, /* trees of max degree 4 plus 5- and 6-rings */

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "parse/parse.h"
 #include "logcfg.h"
-#include "parser.h"
 
 #define LINE_MAX_SCAN 4096 /* sizes are printed on short lines; longer lines are cut */
 

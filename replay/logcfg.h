@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "util.h"
+#include "base/base.h"
 
 enum tpr_cfg_key {
 	CFG_PATTERNS,     /* num_patterns= */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "pool.h"
-#include "util.h"
+#include "base/base.h"
 
 #define SPIN 20000 /* polls before sleeping: ~10-50 microseconds */
 

@@ -1,6 +1,6 @@
 /*
  * replay.h - tprof-replay's two jobs, as library calls that fill a report
- * (analyze/report.h) for the renderers:
+ * (base/report.h) for the renderers:
  *
  *   tpr_benchmark  replay the workload the flags describe and report its
  *                  timings, throughput and roofline
@@ -18,7 +18,7 @@
 
 #include "backend.h"
 #include "graph.h"
-#include "report.h"
+#include "base/base.h"
 #include "walk.h"
 
 /* Defaults (documented in tprof-replay(1)). */

@@ -29,8 +29,7 @@
 #include <strings.h>
 #include <sys/types.h>
 
-#include "docinput.h"
-#include "driver.h"
+#include "parse/parse.h"
 #include "logcfg.h"
 #include "flops.h"
 #include "replay.h"

@@ -15,7 +15,7 @@
 
 #include "pool.h"
 #include "types.h"
-#include "util.h"
+#include "base/base.h"
 
 struct tpr_walk_params {
 	int32_t patterns, length;

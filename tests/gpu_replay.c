@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attn.h"
-#include "backend.h"
-#include "replay.h"
-#include "walk.h"
+#include "replay/attn.h"
+#include "replay/backend.h"
+#include "replay/replay.h"
+#include "replay/walk.h"
 
 struct tally {
 	int passed, failed;

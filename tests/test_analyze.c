@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analyses.h"
+#include "analyze/analyses.h"
 #include "testutil.h"
 
 static int feed(void *ctx, const struct tp_record *r)

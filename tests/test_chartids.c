@@ -14,11 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
-#include "gnuplot.h"
-#include "load.h"
+#include "analyze/analyze.h"
+#include "render/gnuplot.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 static void analyze_files(const char *const *files, int n, struct an_model *m, struct report *rep,
 			  const struct an_opts *o)

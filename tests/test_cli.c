@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <zlib.h>
 
-#include "driver.h"
+#include "parse/driver.h"
 #include "testutil.h"
 
 #define result tu_result

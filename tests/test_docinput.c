@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "docinput.h"
+#include "parse/docinput.h"
 #include "testutil.h"
 
 /* The "JSON Output" example of seed 002, verbatim. */

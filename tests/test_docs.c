@@ -31,10 +31,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emit.h"
-#include "json.h"
-#include "record.h"
-#include "util.h"
+#include "parse/emit.h"
+#include "base/json.h"
+#include "parse/record.h"
+#include "base/util.h"
 
 #define PARSE_PAGE "man/tprof-parse.1"
 #define TPROF_PAGE "man/tprof.1"

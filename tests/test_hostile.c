@@ -35,7 +35,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 

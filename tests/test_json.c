@@ -1,5 +1,5 @@
 /*
- * test_json.c - unit tests of the JSON parser (parse/json.c) and of the
+ * test_json.c - unit tests of the JSON parser (base/json.c) and of the
  * NDJSON record reader (parse/ndjson_in.c): literals, numbers (fast path
  * against strtod, range errors), string escapes and surrogates, invalid
  * UTF-8, the nesting limit, error positions for truncated and trailing
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "json.h"
-#include "ndjson_in.h"
+#include "parse/emit.h"
+#include "base/json.h"
+#include "parse/ndjson_in.h"
 #include "testutil.h"
 
 /* Parses s (NUL-terminated) into a fresh doc and expects success. */

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "num.h"
+#include "base/num.h"
 #include "testutil.h"
 
 static struct tp_stats parse_text(const char *text, struct collector *c)

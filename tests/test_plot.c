@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpint.h"
+#include "render/gpint.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define result tu_result
 #define run tu_run

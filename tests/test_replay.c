@@ -18,16 +18,16 @@
 #include <sys/wait.h>
 
 #include "testutil.h"
-#include "attn.h"
-#include "backend.h"
-#include "cpu.h"
-#include "graph.h"
-#include "json.h"
-#include "logcfg.h"
-#include "flops.h"
-#include "philox.h"
-#include "replay.h"
-#include "walk.h"
+#include "replay/attn.h"
+#include "replay/backend.h"
+#include "replay/cpu.h"
+#include "replay/graph.h"
+#include "base/json.h"
+#include "replay/logcfg.h"
+#include "replay/flops.h"
+#include "replay/philox.h"
+#include "replay/replay.h"
+#include "replay/walk.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

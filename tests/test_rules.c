@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "rules.h"
-#include "util.h"
+#include "parse/record.h"
+#include "parse/rules.h"
+#include "base/util.h"
 
 /* A record with owned copies of its strings. */
 struct rt_rec {
@@ -111,7 +111,7 @@ static int rt_match(const struct tp_rules *r, struct rt_sink *k, const char *lin
 	return tp_rules_match(r, NULL, line, strlen(line), "log", 7, &s);
 }
 
-static double rt_num(const struct rt_rec *c, int slot)
+static double rec_num(const struct rt_rec *c, int slot)
 {
 	cr_assert(c->has & (1u << slot), "slot %d not set", slot);
 	return c->num[slot];
@@ -134,7 +134,7 @@ Test(rules, example_timing)
 	cr_assert_eq(k.n, 1);
 	cr_assert_eq(k.recs[0].type, TP_TIMING);
 	cr_assert_str_eq(k.recs[0].name, "stage");
-	cr_assert_eq(rt_num(&k.recs[0], S_SECONDS), 1.234);
+	cr_assert_eq(rec_num(&k.recs[0], S_SECONDS), 1.234);
 	cr_assert_str_eq(k.recs[0].file, "log");
 	cr_assert_eq(k.recs[0].line, 7);
 	cr_assert_eq(k.recs[0].rank, -1);
@@ -155,9 +155,9 @@ Test(rules, example_aggregate)
 	cr_assert_eq(k.n, 1);
 	cr_assert_eq(k.recs[0].type, TP_AGGREGATE);
 	cr_assert_str_eq(k.recs[0].name, "stage");
-	cr_assert_eq(rt_num(&k.recs[0], S_AGG_TOTAL_S), 10.123);
-	cr_assert_eq(rt_num(&k.recs[0], S_AGG_MEAN_S), 1.2);
-	cr_assert_eq(rt_num(&k.recs[0], S_AGG_COUNT), 3);
+	cr_assert_eq(rec_num(&k.recs[0], S_AGG_TOTAL_S), 10.123);
+	cr_assert_eq(rec_num(&k.recs[0], S_AGG_MEAN_S), 1.2);
+	cr_assert_eq(rec_num(&k.recs[0], S_AGG_COUNT), 3);
 	cr_assert_eq(k.recs[0].has,
 		     (1u << S_AGG_TOTAL_S) | (1u << S_AGG_MEAN_S) | (1u << S_AGG_COUNT));
 	rt_clear(&k);
@@ -179,7 +179,7 @@ Test(rules, durations_to_seconds)
 		struct rt_sink k = { 0 };
 		cr_assert_eq(rt_match(r, &k, cases[i].line), 1, "%s: %s", cases[i].line,
 			     k.last_warn);
-		RT_EQ(rt_num(&k.recs[0], S_SECONDS), cases[i].s);
+		RT_EQ(rec_num(&k.recs[0], S_SECONDS), cases[i].s);
 		rt_clear(&k);
 	}
 	tp_rules_free(r);
@@ -191,11 +191,11 @@ Test(rules, durations_to_ms)
 		"latency L (?<name>\\w+) mean=(?<mean_ms>[^,]+), max=(?<max_ms>[^,]+)\n");
 	struct rt_sink k = { 0 };
 	cr_assert_eq(rt_match(r, &k, "L fwd mean=1.2, max=1.5s"), 1, "%s", k.last_warn);
-	cr_assert_eq(rt_num(&k.recs[0], S_LAT_MEAN_MS), 1.2); /* bare = ms, exact */
-	RT_EQ(rt_num(&k.recs[0], S_LAT_MAX_MS), 1500);
+	cr_assert_eq(rec_num(&k.recs[0], S_LAT_MEAN_MS), 1.2); /* bare = ms, exact */
+	RT_EQ(rec_num(&k.recs[0], S_LAT_MAX_MS), 1500);
 	cr_assert_eq(rt_match(r, &k, "L fwd mean=3.25 ms, max=250us"), 1, "%s", k.last_warn);
-	cr_assert_eq(rt_num(&k.recs[1], S_LAT_MEAN_MS), 3.25);
-	RT_EQ(rt_num(&k.recs[1], S_LAT_MAX_MS), 0.25);
+	cr_assert_eq(rec_num(&k.recs[1], S_LAT_MEAN_MS), 3.25);
+	RT_EQ(rec_num(&k.recs[1], S_LAT_MAX_MS), 0.25);
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -211,15 +211,15 @@ Test(rules, memory_and_plain_numbers)
 	cr_assert_eq(rt_match(r, &k, "fwd: 1.5s 12.5% cpu=2 GB gpu=512"), 1, "%s", k.last_warn);
 	struct rt_rec *c = &k.recs[0];
 	cr_assert_str_eq(c->text, "Train");
-	cr_assert_eq(rt_num(c, S_SECONDS), 1.5);
-	cr_assert_eq(rt_num(c, S_SUM_PERCENT), 12.5);
-	cr_assert_eq(rt_num(c, S_SUM_CPU_MB), 2048);
-	cr_assert_eq(rt_num(c, S_SUM_GPU_MB), 512);
+	cr_assert_eq(rec_num(c, S_SECONDS), 1.5);
+	cr_assert_eq(rec_num(c, S_SUM_PERCENT), 12.5);
+	cr_assert_eq(rec_num(c, S_SUM_CPU_MB), 2048);
+	cr_assert_eq(rec_num(c, S_SUM_GPU_MB), 512);
 	cr_assert_eq(rt_match(r, &k, "kan is 2.5x faster than mlp"), 1, "%s", k.last_warn);
-	cr_assert_eq(rt_num(&k.recs[1], S_SPD_FACTOR), 2.5);
+	cr_assert_eq(rec_num(&k.recs[1], S_SPD_FACTOR), 2.5);
 	cr_assert_str_eq(k.recs[1].text, "mlp");
 	cr_assert_eq(rt_match(r, &k, "model 12.75 GFLOPs"), 1, "%s", k.last_warn);
-	cr_assert_eq(rt_num(&k.recs[2], S_FLOPS_GFLOPS), 12.75);
+	cr_assert_eq(rec_num(&k.recs[2], S_FLOPS_GFLOPS), 12.75);
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -238,7 +238,7 @@ Test(rules, meta_value_number_or_text)
 	cr_assert_eq(rt_match(r, &k, "lr = 3e-4"), 1);
 	cr_assert_eq(rt_match(r, &k, "optim = adamw"), 1);
 	cr_assert_str_eq(k.recs[0].name, "lr");
-	cr_assert_eq(rt_num(&k.recs[0], S_META_VALUE), 3e-4);
+	cr_assert_eq(rec_num(&k.recs[0], S_META_VALUE), 3e-4);
 	cr_assert_null(k.recs[0].text);
 	cr_assert_eq(k.recs[1].has, 0);
 	cr_assert_str_eq(k.recs[1].text, "adamw");
@@ -272,7 +272,7 @@ Test(rules, constant_name_with_escapes)
 	struct rt_sink k = { 0 };
 	cr_assert_eq(rt_match(r, &k, "LOAD 4.5s"), 1);
 	cr_assert_str_eq(k.recs[0].name, "load \"ckpt\" \\ x");
-	cr_assert_eq(rt_num(&k.recs[0], S_SECONDS), 4.5);
+	cr_assert_eq(rec_num(&k.recs[0], S_SECONDS), 4.5);
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -287,10 +287,10 @@ Test(rules, capture_overrides_constant_default)
 	cr_assert_eq(rt_match(r, &k, "fwd: total=3s n=5"), 1);
 	cr_assert_eq(rt_match(r, &k, "fwd: total=3s n="), 1); /* empty group = absent */
 	cr_assert_str_eq(k.recs[0].name, "step");
-	cr_assert_eq(rt_num(&k.recs[0], S_AGG_COUNT), 1);
+	cr_assert_eq(rec_num(&k.recs[0], S_AGG_COUNT), 1);
 	cr_assert_str_eq(k.recs[1].name, "fwd");
-	cr_assert_eq(rt_num(&k.recs[1], S_AGG_COUNT), 5);
-	cr_assert_eq(rt_num(&k.recs[2], S_AGG_COUNT), 1);
+	cr_assert_eq(rec_num(&k.recs[1], S_AGG_COUNT), 5);
+	cr_assert_eq(rec_num(&k.recs[2], S_AGG_COUNT), 1);
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -302,8 +302,8 @@ Test(rules, duplicate_names_in_alternatives)
 	struct rt_sink k = { 0 };
 	cr_assert_eq(rt_match(r, &k, "a in 2ms"), 1, "%s", k.last_warn);
 	cr_assert_eq(rt_match(r, &k, "b took 7 seconds"), 1, "%s", k.last_warn);
-	RT_EQ(rt_num(&k.recs[0], S_SECONDS), 0.002);
-	cr_assert_eq(rt_num(&k.recs[1], S_SECONDS), 7);
+	RT_EQ(rec_num(&k.recs[0], S_SECONDS), 0.002);
+	cr_assert_eq(rec_num(&k.recs[1], S_SECONDS), 7);
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -334,7 +334,7 @@ Test(rules, comments_blanks_crlf_bom)
 	cr_assert_eq(tp_rules_count(r), 1);
 	struct rt_sink k = { 0 };
 	cr_assert_eq(rt_match(r, &k, "[T] a=1\r"), 1, "%s", k.last_warn);
-	cr_assert_eq(rt_num(&k.recs[0], S_SECONDS), 1);
+	cr_assert_eq(rec_num(&k.recs[0], S_SECONDS), 1);
 	rt_clear(&k);
 	tp_rules_free(r);
 }

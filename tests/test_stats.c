@@ -1,5 +1,5 @@
 /*
- * test_stats.c - unit tests of analyze/stats.c: the quantile sketch
+ * test_stats.c - unit tests of base/stats.c: the quantile sketch
  * (relative error, zeros and negatives, collapse, merge equal to one
  * sketch), the series summary (moments, head, extremes, exact and sketch
  * quantiles, merge equal to the whole), trend, MSER warmup, fences,
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "base/stats.h"
+#include "base/util.h"
 
 /* ---- helpers ---- */
 

@@ -18,9 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyses.h"
-#include "render.h"
-#include "util.h"
+#include "analyze/analyze.h"
+#include "render/render.h"
+#include "base/util.h"
 
 /* A member of a zip, whole, or NULL if it is missing or empty. */
 static char *member(const char *zip, const char *name)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parser.h"
-#include "record.h"
-#include "util.h"
+#include "parse/parser.h"
+#include "parse/record.h"
+#include "base/util.h"
 
 /* A record whose strings point into the owned copies beside it. */
 struct collected {

@@ -12,11 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses.h"
-#include "driver.h"
-#include "load.h"
-#include "render.h"
-#include "rules.h"
+#include "analyze/analyze.h"
+#include "parse/parse.h"
+#include "render/render.h"
 
 static const char usage[] =
 	"usage: tprof-analyze [OPTIONS] [FILE...]\n"

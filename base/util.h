@@ -78,22 +78,6 @@ void strbuf_add_utf8(struct strbuf *sb, const char *s, size_t n);
 /* Appends s as a JSON string body (no quotes); invalid UTF-8 becomes U+FFFD. */
 void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t n);
 
-/*
- * A checked output stream: every write is checked; the first failure is
- * remembered (errno) and reported by out_close. EPIPE is reported as such
- * so that `tool | head` can end quietly.
- */
-struct out {
-	FILE *fp;
-	const char *name; /* for messages */
-	int err;          /* first errno seen, 0 if none */
-};
-void out_init(struct out *o, FILE *fp, const char *name);
-void out_write(struct out *o, const void *p, size_t n);
-void out_sb(struct out *o, struct strbuf *sb); /* writes and resets sb */
-/* Flushes and closes (unless stdout); returns 0 or the errno of the first failure. */
-int out_finish(struct out *o);
-
 /* Prints "tool: message" to stderr. */
 void tp_error(const char *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -8,6 +8,7 @@
  * most 22. Everything else falls back to strtod on a bounded copy.
  */
 #include "num.h"
+#include "text.h"
 #include "util.h"
 
 #include <math.h>
@@ -19,16 +20,6 @@ static const double exact_pow10[] = {
 	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
-
-static inline int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static inline char lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
-}
 
 const char *tp_eat(const char *p, const char *end, const char *lit)
 {
@@ -43,15 +34,9 @@ static const char *eat_ci(const char *p, const char *end, const char *lit)
 {
 	const char *q = p;
 	for (; *lit; lit++, q++)
-		if (q >= end || lower(*q) != *lit)
+		if (q >= end || tp_lower(*q) != *lit)
 			return NULL;
 	return q;
-}
-
-static int is_alpha(char c)
-{
-	c = lower(c);
-	return c >= 'a' && c <= 'z';
 }
 
 static int read_special(const char *p, const char *end, double *v, const char **next)
@@ -61,10 +46,10 @@ static int read_special(const char *p, const char *end, double *v, const char **
 	if (q < end && (*q == '-' || *q == '+'))
 		neg = *q++ == '-';
 	const char *r;
-	if ((r = eat_ci(q, end, "nan")) && (r >= end || !is_alpha(*r))) {
+	if ((r = eat_ci(q, end, "nan")) && (r >= end || !tp_is_alpha(*r))) {
 		*v = NAN;
 	} else if ((r = eat_ci(q, end, "infinity")) || (r = eat_ci(q, end, "inf"))) {
-		if (r < end && is_alpha(*r))
+		if (r < end && tp_is_alpha(*r))
 			return 0;
 		*v = neg ? -INFINITY : INFINITY;
 	} else {
@@ -98,14 +83,14 @@ int tp_read_number(const char *p, const char *end, double *v, const char **next)
 	int neg = 0;
 	if (q < end && (*q == '-' || *q == '+'))
 		neg = *q++ == '-';
-	if (q >= end || (!is_digit(*q) && !(*q == '.' && q + 1 < end && is_digit(q[1]))))
+	if (q >= end || (!tp_is_digit(*q) && !(*q == '.' && q + 1 < end && tp_is_digit(q[1]))))
 		return read_special(p, end, v, next);
 
 	uint64_t mant = 0;
 	int ndig = 0, exp10 = 0, exact = 1, ngroup = 0;
 	const char *s = q;
 	while (q < end) {
-		if (is_digit(*q)) {
+		if (tp_is_digit(*q)) {
 			unsigned dg = (unsigned)(*q - '0');
 			if (ndig < 19) {
 				mant = mant * 10 + dg;
@@ -117,8 +102,8 @@ int tp_read_number(const char *p, const char *end, double *v, const char **next)
 			q++;
 			ngroup++;
 		} else if (*q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 &&
-			   is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
-			   (end - q == 4 || !is_digit(q[4]))) {
+			   tp_is_digit(q[1]) && tp_is_digit(q[2]) && tp_is_digit(q[3]) &&
+			   (end - q == 4 || !tp_is_digit(q[4]))) {
 			/* thousands separator: exactly three digits follow */
 			q++;
 			ngroup = 0;
@@ -128,7 +113,7 @@ int tp_read_number(const char *p, const char *end, double *v, const char **next)
 	}
 	if (q < end && *q == '.') {
 		const char *d = q + 1;
-		while (d < end && is_digit(*d)) {
+		while (d < end && tp_is_digit(*d)) {
 			unsigned dg = (unsigned)(*d - '0');
 			if (ndig < 19) {
 				mant = mant * 10 + dg;
@@ -146,7 +131,7 @@ int tp_read_number(const char *p, const char *end, double *v, const char **next)
 		int eneg = 0, ev = 0, any = 0;
 		if (e < end && (*e == '-' || *e == '+'))
 			eneg = *e++ == '-';
-		while (e < end && is_digit(*e)) {
+		while (e < end && tp_is_digit(*e)) {
 			if (ev < 100000)
 				ev = ev * 10 + (*e - '0');
 			e++;
@@ -174,7 +159,7 @@ int tp_read_uint(const char *p, const char *end, unsigned long long *v, const ch
 	unsigned long long r = 0;
 	int ngroup = 0, any = 0;
 	while (q < end) {
-		if (is_digit(*q)) {
+		if (tp_is_digit(*q)) {
 			unsigned d = (unsigned)(*q - '0');
 			if (r > (~0ULL - d) / 10)
 				return 0; /* overflow */
@@ -183,8 +168,8 @@ int tp_read_uint(const char *p, const char *end, unsigned long long *v, const ch
 			ngroup++;
 			any = 1;
 		} else if (*q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 &&
-			   is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
-			   (end - q == 4 || !is_digit(q[4]))) {
+			   tp_is_digit(q[1]) && tp_is_digit(q[2]) && tp_is_digit(q[3]) &&
+			   (end - q == 4 || !tp_is_digit(q[4]))) {
 			q++;
 			ngroup = 0;
 		} else {
@@ -220,7 +205,7 @@ static const struct unit *read_unit_full(const char *p, const char *end, const c
 {
 	if (p >= end)
 		return NULL;
-	char c = lower(*p);
+	char c = tp_lower(*p);
 	/* every unit starts with one of these bytes */
 	if (c != 'n' && c != 'u' && c != 'm' && c != 's' && c != 'h' && *p != '\xc2' && *p != '\xce')
 		return NULL;
@@ -230,7 +215,7 @@ static const struct unit *read_unit_full(const char *p, const char *end, const c
 		const char *q = eat_ci(p, end, duration_units[i].name);
 		if (!q)
 			continue;
-		if (q < end && is_alpha(*q))
+		if (q < end && tp_is_alpha(*q))
 			continue;
 		*next = q;
 		return &duration_units[i];
@@ -263,7 +248,7 @@ static int decimals_of(const char *p, const char *q)
 	const char *dot = memchr(p, '.', (size_t)(q - p));
 	int d = 0;
 	if (dot)
-		for (const char *c = dot + 1; c < q && is_digit(*c); c++)
+		for (const char *c = dot + 1; c < q && tp_is_digit(*c); c++)
 			d++;
 	const char *e = p;
 	while (e < q && *e != 'e' && *e != 'E')
@@ -274,7 +259,7 @@ static int decimals_of(const char *p, const char *q)
 		const char *c = e + 1;
 		if (c < q && (*c == '-' || *c == '+'))
 			neg = *c++ == '-';
-		for (; c < q && is_digit(*c); c++)
+		for (; c < q && tp_is_digit(*c); c++)
 			if (x < 100000)
 				x = x * 10 + (*c - '0');
 		d += neg ? x : -x;
@@ -361,7 +346,7 @@ int tp_read_mb(const char *p, const char *end, int allow_bare, double *mb, const
 		scale = 1.0 / 1024;
 	else if ((r = eat_ci(u, end, "b")))
 		scale = 1.0 / (1024.0 * 1024.0);
-	if (scale > 0 && r < end && is_alpha(*r))
+	if (scale > 0 && r < end && tp_is_alpha(*r))
 		scale = 0;
 	if (scale == 0) {
 		if (!allow_bare)

@@ -11,10 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
-#include "gnuplot.h"
-#include "load.h"
-#include "rules.h"
+#include "analyze/analyze.h"
+#include "render/render.h"
+#include "parse/parse.h"
 
 #define TOOL "tprof-plot"
 

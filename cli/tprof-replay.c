@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "replay.h"
+#include "render/render.h"
+#include "replay/replay.h"
 
 static const char usage[] =
 	"usage: tprof-replay [OPTIONS]                 replay the workload the options describe\n"

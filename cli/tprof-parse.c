@@ -11,11 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "docinput.h"
-#include "driver.h"
-#include "emit.h"
-#include "outfile.h"
-#include "rules.h"
+#include "parse/parse.h"
+#include "base/base.h"
 
 static const char usage[] =
 	"usage: tprof-parse [OPTIONS] [FILE...]\n"

@@ -288,41 +288,6 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t n)
 	}
 }
 
-void out_init(struct out *o, FILE *fp, const char *name)
-{
-	o->fp = fp;
-	o->name = name;
-	o->err = 0;
-}
-
-void out_write(struct out *o, const void *p, size_t n)
-{
-	if (o->err || !n)
-		return;
-	if (fwrite(p, 1, n, o->fp) != n)
-		o->err = errno ? errno : EIO;
-}
-
-void out_sb(struct out *o, struct strbuf *sb)
-{
-	out_write(o, sb->buf, sb->len);
-	strbuf_reset(sb);
-}
-
-int out_finish(struct out *o)
-{
-	if (!o->err && fflush(o->fp) != 0)
-		o->err = errno ? errno : EIO;
-	if (!o->err && ferror(o->fp))
-		o->err = EIO;
-	if (o->fp != stdout && o->fp != stderr) {
-		if (fclose(o->fp) != 0 && !o->err)
-			o->err = errno ? errno : EIO;
-		o->fp = NULL;
-	}
-	return o->err;
-}
-
 void tp_error(const char *tool, const char *fmt, ...)
 {
 	va_list ap;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/base.h"
 
 static const struct {
 	const char *name;

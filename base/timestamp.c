@@ -1,0 +1,48 @@
+/*
+ * timestamp.c - the one date-time normalizer (see timestamp.h).
+ */
+#include "timestamp.h"
+
+#include <string.h>
+
+#include "text.h"
+
+static int field(const char *p, int lo, int hi)
+{
+	int v = (p[0] - '0') * 10 + (p[1] - '0');
+	return v >= lo && v <= hi;
+}
+
+const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
+{
+	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
+	/* nearly every line of a log fails here, before the loop */
+	if (e - p < 19 || p[4] != '-' || p[7] != '-' || p[13] != ':')
+		return NULL;
+	for (int i = 0; i < 19; i++) {
+		char c = p[i];
+		if (shape[i] == 'd' ? !tp_is_digit(c)
+		    : shape[i] == '?' ? (c != ' ' && c != 'T') : c != shape[i])
+			return NULL;
+	}
+	if (!field(p + 5, 1, 12) || !field(p + 8, 1, 31) || !field(p + 11, 0, 23) ||
+	    !field(p + 14, 0, 59) || !field(p + 17, 0, 60))
+		return NULL;
+	char buf[TP_TS_MAX];
+	memcpy(buf, p, 19);
+	buf[10] = 'T';
+	size_t n = 19, digits = 0;
+	const char *q = p + 19;
+	if (q + 1 < e && (*q == '.' || *q == ',') && tp_is_digit(q[1])) {
+		buf[n++] = '.';
+		for (q++; q < e && tp_is_digit(*q); q++, digits++)
+			if (digits < (frac == TP_TS_MS ? 3u : 9u))
+				buf[n++] = *q;
+	}
+	if (frac == TP_TS_MS && digits) /* pad "12:00:00.5" to ".500" */
+		for (; digits < 3; digits++)
+			buf[n++] = '0';
+	buf[n] = '\0';
+	memcpy(out, buf, n + 1);
+	return q;
+}

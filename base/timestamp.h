@@ -1,0 +1,27 @@
+/*
+ * timestamp.h - the one reader of the date-times that logs and documents
+ * print, into the record's form "YYYY-MM-DDTHH:MM:SS[.fraction]" (ISO 8601
+ * without a time zone). The line prefixes (parse/parser.c), the rules'
+ * ts captures (parse/rules.c) and the documents' timestamp members
+ * (parse/docinput.c) all go through it, so a timestamp reads the same
+ * wherever it stands.
+ */
+#ifndef TPROF_BASE_TIMESTAMP_H
+#define TPROF_BASE_TIMESTAMP_H
+
+/* Room for the longest form: 19 + '.' + 9 digits + NUL, rounded up. */
+#define TP_TS_MAX 40
+
+/* Fraction of a second: as printed (up to nanoseconds), or exactly three
+ * digits (cut or padded), the precision of exports that mix sources. */
+enum tp_ts_frac { TP_TS_AS_PRINTED, TP_TS_MS };
+
+/*
+ * Reads "YYYY-MM-DD[T ]HH:MM:SS" with an optional fraction after '.' or
+ * ',' at p (before e), checking each field's range (month 1-12, second
+ * 0-60, ...). Writes the record form into out and returns the end of what
+ * was read, or NULL (out untouched) when p does not start with one.
+ */
+const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX]);
+
+#endif
