@@ -59,5 +59,6 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		gate = an_compare(m, o, rep);
 	if (o->which & AN_DATA)
 		an_data(m, o, rep);
+	an_summary(m, o, rep);
 	return gate;
 }

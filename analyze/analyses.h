@@ -44,6 +44,7 @@ enum {
  */
 enum an_section_kind {
 	AS_NONE,
+	AS_SUMMARY,
 	AS_BREAKDOWN,
 	AS_BOTTLENECKS,
 	AS_WARMUP,
@@ -60,6 +61,8 @@ enum an_section_kind {
 
 enum an_table_kind {
 	AT_NONE,
+	AT_SUMMARY_RUNS,   /* per run: wall time, stages, steady step, throughput, warmup cost */
+	AT_SUMMARY_TOP,    /* the findings with the most time at stake, largest first */
 	AT_BREAKDOWN,      /* stage shares of one run (or of one printed table) */
 	AT_TABLE_CHECK,
 	AT_GPM_SHARE,
@@ -116,6 +119,17 @@ enum an_col_key {
 	AC_WARMUP_END,
 	AC_RANK,
 	AC_OVERHEAD_PCT,
+	AC_WALL,
+	AC_AT_STAKE,
+	AC_MESSAGE,
+	AC_ADVICE,
+	AC_WHERE,
+	AC_UNACCOUNTED,
+	AC_N,
+	AC_THROUGHPUT,
+	AC_WARMUP_COST,
+	AC_SEVERITY,
+	AC_KIND,
 	AC_NKEYS
 };
 
@@ -202,6 +216,28 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_data(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* Last: the summary that leads the report (its section comes first), from the
+ * model and the findings of the other analyses, which it ranks and groups. */
+void an_summary(const struct an_model *m, const struct an_opts *o, struct report *rep);
+
+/*
+ * The steady state of a series (after an_warmup_end): its median, half its
+ * interquartile range, the samples in it, and what the warmup cost (the
+ * warmup samples' excess over the median, in the series' unit).
+ */
+struct an_steady {
+	double median, spread, mean, sd, warmup_cost;
+	uint64_t n, warmup;
+};
+void an_steady_state(const struct tp_series *s, struct an_steady *st);
+
+/*
+ * Where a series' warmup ends: MSER's truncation point, less the samples
+ * before it that already lie in the steady band (3 MADs, at least 5 %),
+ * so that flat data has none (0). *after: the mean after it (NAN if the
+ * series has fewer than 5 samples, which tells no warmup).
+ */
+uint64_t an_warmup_end(const struct tp_series *s, double *after);
 
 /* Classifies a stage name: "data", "forward", "backward", "optimizer", "other". */
 const char *an_stage_kind(const char *name);

@@ -45,6 +45,8 @@ const char *an_advice(const char *kind)
 		{ "gpm", "pattern generation (random walks) dominates the GPM tower: generate patterns on "
 			 "the GPU, cache them per graph, or use fewer/shorter patterns" },
 		{ "sync", "GPU work is asynchronous: call torch.cuda.synchronize() before reading a timer" },
+		{ "straggler", "every rank waits for the slowest at each step: check that rank's GPU (clocks, "
+			       "temperature, other processes), its data shard and its host's load" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(advice); i++)
 		if (!strcmp(advice[i].kind, kind))
@@ -105,14 +107,26 @@ static double table_total(const struct an_table *t, uint64_t *line)
 	return NAN;
 }
 
-static void bottleneck_findings(struct report *rep, const struct an_opts *o, const struct an_run *run,
-				const char *what, const char *name, double pct, uint64_t line)
+/*
+ * Time at stake of a stage finding: data loading can be overlapped with
+ * compute entirely (prefetching), so all of it; a compute stage, what
+ * halving it would save (no log tells how far a stage can be sped up).
+ */
+static double stage_stake(const char *kind, double seconds)
 {
-	const char *kind = an_stage_kind(name);
+	return !strcmp(kind, "data") ? seconds : seconds / 2;
+}
+
+static void bottleneck_findings(struct report *rep, const struct an_opts *o, const struct an_run *run,
+				const char *what, const struct stage_ref *st, double pct)
+{
+	const char *kind = an_stage_kind(st->name), *name = st->name;
+	uint64_t line = st->line;
 	if (!strcmp(kind, "data") && pct > o->data_pct && pct <= o->bottleneck_pct) {
 		report_finding(rep, SEV_WARNING, "bottlenecks", "data-loading", run->label, run->file, line,
 			       an_advice("data"), "%s '%s' is %.1f%% of %s (data loading above %.0f%%)",
 			       "data loading", name, pct, what, o->data_pct);
+		report_stake(rep, stage_stake(kind, st->seconds));
 		return;
 	}
 	if (pct > o->bottleneck_pct)
@@ -121,6 +135,23 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 	else if (pct > o->optimize_pct)
 		report_finding(rep, SEV_NOTICE, "bottlenecks", "optimize", run->label, run->file, line,
 			       an_advice(kind), "consider optimizing '%s': %.1f%% of %s", name, pct, what);
+	else
+		return;
+	report_stake(rep, stage_stake(kind, st->seconds));
+}
+
+/*
+ * A printed table whose rows are mostly none of the pipeline's stages
+ * (data, forward, backward, optimizer) compares alternatives, e.g. the models of
+ * an experiment (seed 001's sections): its shares are no bottleneck and
+ * call for no advice.
+ */
+static int is_variant_table(const struct stage_ref *v, size_t n)
+{
+	size_t pipeline = 0;
+	for (size_t i = 0; i < n; i++)
+		pipeline += strcmp(an_stage_kind(v[i].name), "other") != 0;
+	return pipeline * 2 < n;
 }
 
 /*
@@ -146,7 +177,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	for (size_t i = 0; i < n; i++) {
 		double pct = total > 0 ? 100 * v[i].seconds / total : NAN;
 		if (bottlenecks && total > 0)
-			bottleneck_findings(rep, o, run, of, v[i].name, pct, v[i].line);
+			bottleneck_findings(rep, o, run, of, &v[i], pct);
 		if (i >= MAX_STAGE_ROWS) {
 			rest += v[i].seconds;
 			continue;
@@ -244,7 +275,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		char what[200];
 		snprintf(what, sizeof(what), "'%s'", an_map_key(&run->tables, i));
 		if (n)
-			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks);
+			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !is_variant_table(v, n));
 		free(v);
 	}
 }
@@ -377,7 +408,8 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 		const char *name = an_map_key(&run->metrics, i);
 		if (isnan(s->last_total) || s->last_total == step_total)
 			continue;
-		bottleneck_findings(rep, o, run, "the training step", name, 100 * s->last_total / denom, s->line);
+		struct stage_ref st = { name, s->last_total, s->line };
+		bottleneck_findings(rep, o, run, "the training step", &st, 100 * s->last_total / denom);
 	}
 	/* GPM: pattern generation's share of the tower's forward time */
 	if (run->gpm_total_sum > 0) {
@@ -394,6 +426,7 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 			       share > o->optimize_pct ? an_advice("gpm") : NULL,
 			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
 			       share, (unsigned long long)run->gpm_total_ms.n);
+		report_stake(rep, run->gpm_pattern_sum / 2000); /* halved, in seconds */
 	}
 }
 

@@ -243,22 +243,27 @@ static void scaling_row(struct report *rep, struct rtable *t, struct rtable **li
 	rt_num(t, hi, 3);
 	if (isnan(expect) || !why)
 		return;
-	const char *verdict;
+	const char *verdict, *advice = NULL;
 	enum severity sev = SEV_INFO;
-	if (isnan(f->b_lo))
+	if (isnan(f->b_lo)) {
 		verdict = "too few points for an interval";
-	else if (expect >= f->b_lo && expect <= f->b_hi)
+	} else if (expect >= f->b_lo && expect <= f->b_hi) {
 		verdict = "consistent with the expected complexity";
-	else if (f->b_lo > expect)
+	} else if (f->b_lo > expect) {
 		verdict = "grows FASTER than expected", sev = SEV_WARNING;
-	else
+		advice = "profile the largest size: some cost grows faster than the algorithm "
+			 "(memory traffic, a quadratic step, swapping)";
+	} else {
 		verdict = "grows slower than expected (fixed overheads dominate at these sizes?)", sev = SEV_NOTICE;
+		advice = "fixed costs (launches, copies, Python overhead) dominate at these sizes: "
+			 "measure larger sizes before extrapolating, and batch small work";
+	}
 	char ci[96];
 	if (isnan(f->b_lo))
 		snprintf(ci, sizeof(ci), "no interval from %zu points", f->n);
 	else
 		snprintf(ci, sizeof(ci), "95%% CI %.2f..%.2f, R^2 %.3f", f->b_lo, f->b_hi, f->r2);
-	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, NULL,
+	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, advice,
 		       "%s vs %s: time ~ %s^%.2f (%s); %s; %s", fr->what, fr->param, fr->param, f->b, ci,
 		       why, verdict);
 	if (!isnan(pred) && !isnan(lo))

@@ -18,6 +18,7 @@ static const struct {
 	enum an_section_kind kind;
 	const char *id, *title;
 } sections[] = {
+	{ AS_SUMMARY, "summary", "Summary" },
 	{ AS_BREAKDOWN, "breakdown", "Breakdown" },
 	{ AS_BOTTLENECKS, "bottlenecks", "Bottlenecks" },
 	{ AS_WARMUP, "warmup", "Warmup" },
@@ -38,6 +39,15 @@ static const struct schema {
 	int data_only;
 	struct rcol_spec cols[MAX_COLS]; /* up to the first with no name */
 } tables[] = {
+	{ AT_SUMMARY_RUNS, AS_SUMMARY, "summary-runs", "At a glance", 0,
+	  { C(AC_RUN, "run", ""), C(AC_WALL, "wall", "s"), C(AC_SECONDS, "in_stages", "s"),
+	    C(AC_UNACCOUNTED, "unaccounted", "s"), C(AC_SERIES, "step", ""), C(AC_MEDIAN, "step_median", "s"),
+	    C(AC_STD, "step_spread", "s"), C(AC_N, "steps", ""), C(AC_THROUGHPUT, "throughput", "steps/s"),
+	    C(AC_WARMUP_COST, "warmup_cost", "s") } },
+	{ AT_SUMMARY_TOP, AS_SUMMARY, "summary-top", "Top findings by time at stake", 0,
+	  { C(AC_INDEX, "rank", ""), C(AC_RUN, "run", ""), C(AC_AT_STAKE, "at_stake", "s"),
+	    C(AC_SEVERITY, "severity", ""), C(AC_KIND, "kind", ""), C(AC_MESSAGE, "finding", ""),
+	    C(AC_ADVICE, "advice", ""), C(AC_WHERE, "where", "") } },
 	{ AT_BREAKDOWN, AS_BREAKDOWN, "breakdown", "Where the time went", 0,
 	  { C(AC_RUN, "run", ""), C(AC_STAGE, "stage", ""), C(AC_SECONDS, "seconds", "s"),
 	    C(AC_SHARE, "share", "%"), C(AC_CUMULATIVE, "cumulative", "%"), C(AC_LINE, "line", "") } },

@@ -108,6 +108,87 @@ static double steady_median(const struct tp_series *s)
 	return med;
 }
 
+/* Median and MAD of head[from..to). */
+static void head_median_mad(const struct tp_series *s, size_t from, size_t to, double *med, double *mad)
+{
+	size_t k = to - from;
+	double *v = xmalloc((k ? k : 1) * sizeof(*v));
+	for (size_t i = 0; i < k; i++)
+		v[i] = s->head[from + i].v;
+	qsort(v, k, sizeof(*v), cmp_double);
+	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	for (size_t i = 0; i < k; i++)
+		v[i] = fabs(v[i] - *med);
+	qsort(v, k, sizeof(*v), cmp_double);
+	*mad = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	free(v);
+}
+
+uint64_t an_warmup_end(const struct tp_series *s, double *after)
+{
+	*after = NAN;
+	if (s->n < 5)
+		return 0;
+	uint64_t d = tp_series_warmup_end(s, after);
+	size_t end = s->n < s->nhead ? (size_t)s->n : s->nhead;
+	if (d >= end)
+		return d;
+	/* MSER alone cuts into a flat start when a slight trend makes a shorter
+	 * tail less variable: the samples before its cut that already lie in the
+	 * steady band (3 MADs, at least 5 %) are no warmup */
+	double med, mad;
+	head_median_mad(s, (size_t)d, end, &med, &mad);
+	double tol = fmax(3 * 1.4826 * mad, 0.05 * fabs(med));
+	uint64_t d0 = d;
+	while (d > 0 && fabs(s->head[d - 1].v - med) <= tol)
+		d--;
+	if (d != d0) {
+		double head_sum = 0;
+		for (uint64_t i = 0; i < d; i++)
+			head_sum += s->head[i].v;
+		*after = (s->sum - head_sum) / (double)(s->n - d);
+	}
+	return d;
+}
+
+/* Seconds the warmup costs: its samples' excess over the steady median. */
+static double warmup_cost(const struct tp_series *s, uint64_t d, double med)
+{
+	double c = 0;
+	for (uint64_t i = 0; i < d && i < s->nhead; i++)
+		c += s->head[i].v - med;
+	return c > 0 ? c : 0;
+}
+
+/*
+ * The samples after the warmup as a series of their own, so that variance
+ * and outliers speak of the steady state: exact while the series fits in
+ * its head; beyond, the whole series (the warmup is then a small part of
+ * it). *offset is the index of its first sample in s.
+ */
+static const struct tp_series *post_warmup(const struct tp_series *s, uint64_t d, struct tp_series **tmp,
+					   uint64_t *offset)
+{
+	*tmp = NULL;
+	*offset = 0;
+	if (d == 0 || s->n > s->nhead || s->n - d < 2)
+		return s;
+	*tmp = xmalloc(sizeof(**tmp));
+	tp_series_init(*tmp);
+	for (uint64_t i = d; i < s->n; i++)
+		tp_series_add(*tmp, s->head[i].v, s->head[i].line);
+	*offset = d;
+	return *tmp;
+}
+
+static void post_warmup_free(struct tp_series *tmp)
+{
+	if (tmp) {
+		tp_series_free(tmp);
+		free(tmp);
+	}
+}
+
 static void warmup(const struct an_run *run, const struct named *v, size_t n, struct report *rep,
 		   struct rtable **tab)
 {
@@ -124,9 +205,7 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		double pct = steady != 0 ? 100 * over / steady : NAN;
 		double after = NAN;
 		/* too few samples to tell where a warmup ends */
-		uint64_t d = s->n >= 5 ? tp_series_warmup_end(s, &after) : 0;
-		if (s->n < 5)
-			after = NAN;
+		uint64_t d = an_warmup_end(s, &after);
 		struct rtable *t = *tab;
 		rt_key(t, v[i].key);
 		rt_text(t, run->label);
@@ -140,16 +219,26 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		rt_num(t, pct, 1);
 		rt_num(t, s->n >= 5 ? (double)d : NAN, 0);
 		rt_num(t, after, 3);
-		if (v[i].is_batch && !isnan(med) && med > 0 && first > 2 * med)
+		double scale = strcmp(v[i].unit, "ms") ? 1 : 0.001;
+		if (v[i].is_batch && !isnan(med) && med > 0 && first > 2 * med) {
+			/* one finding for the warmup: the first sample and, when MSER sees more, its end */
+			char more[96] = "";
+			if (d > 1 && s->n >= 10)
+				snprintf(more, sizeof(more), "; warmup lasts %llu samples (MSER)", (unsigned long long)d);
 			report_finding(rep, SEV_NOTICE, "warmup", "first-batch", run->label, run->file,
 				       s->head[0].line, an_advice("first-batch"),
-				       "%s: the first sample (%.3f %s) is %.1fx the steady-state median (%.3f %s)",
-				       v[i].name, first, v[i].unit, first / med, med, v[i].unit);
-		if (d > 1 && s->n >= 10)
+				       "%s: the first sample (%.3f %s) is %.1fx the steady-state median (%.3f %s)%s",
+				       v[i].name, first, v[i].unit, first / med, med, v[i].unit, more);
+			report_stake(rep, scale * warmup_cost(s, d > 1 ? d : 1, med));
+			report_fkey(rep, v[i].key);
+		} else if (d > 1 && s->n >= 10) {
 			report_finding(rep, SEV_INFO, "warmup", "warmup", run->label, run->file,
 				       d < s->nhead ? s->head[d].line : 0, NULL,
 				       "%s: warmup lasts %llu samples (MSER); after it the mean is %.4g %s",
 				       v[i].name, (unsigned long long)d, after, v[i].unit);
+			report_stake(rep, scale * warmup_cost(s, d, med));
+			report_fkey(rep, v[i].key);
+		}
 	}
 }
 
@@ -168,60 +257,89 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 	}
 }
 
+static void variance_rows(const struct an_run *run, const struct named *v, const struct tp_series *s,
+			  uint64_t off, const struct an_opts *o, struct report *rep, struct rtable **tab,
+			  struct rtable **out);
+
 static void variance(const struct an_run *run, const struct named *v, size_t n,
 		     const struct an_opts *o, struct report *rep, struct rtable **tab, struct rtable **out)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct tp_series *s = v[i].s;
-		if (s->n < 2 || v[i].is_memory)
+		if (v[i].s->n < 2 || v[i].is_memory)
 			continue;
-		if (!*tab)
-			*tab = an_table(rep, AT_VARIANCE, NULL);
-		struct rtable *t = *tab;
-		double sd = tp_series_std(s);
-		double ratio = s->min > 0 ? s->max / s->min : NAN;
-		rt_key(t, v[i].key);
-		rt_text(t, run->label);
-		rt_text(t, v[i].name);
-		rt_text(t, v[i].unit);
-		rt_num(t, (double)s->n, 0);
-		rt_num(t, s->mean, 4);
-		rt_num(t, sd, 4);
-		rt_num(t, s->min, 4);
-		rt_num(t, s->max, 4);
-		rt_num(t, tp_series_quantile(s, 0.5), 4);
-		rt_num(t, tp_series_quantile(s, 0.9), 4);
-		rt_num(t, tp_series_quantile(s, 0.99), 4);
-		rt_num(t, ratio, 2);
-		rt_num(t, s->mean != 0 ? 100 * sd / s->mean : NAN, 1);
-		if (!isnan(ratio) && ratio > o->variance_ratio)
-			report_finding(rep, SEV_WARNING, "variance", "high-variance", run->label, run->file,
-				       s->max_s.line, an_advice("high-variance"),
-				       "%s: high variance (%.1fx): max %.4g %s at line %llu, min %.4g %s", v[i].name,
-				       ratio, s->max, v[i].unit, (unsigned long long)s->max_s.line, s->min, v[i].unit);
+		double after;
+		struct tp_series *tmp;
+		uint64_t off;
+		const struct tp_series *s = post_warmup(v[i].s, an_warmup_end(v[i].s, &after), &tmp, &off);
+		variance_rows(run, &v[i], s, off, o, rep, tab, out);
+		post_warmup_free(tmp);
+	}
+}
 
-		struct tp_sample ol[16];
-		size_t k = tp_series_outliers(s, o->outlier_z, ol, 16);
-		if (!k)
-			continue;
-		if (!*out)
-			*out = an_table(rep, AT_OUTLIERS, NULL);
-		double med = tp_series_quantile(s, 0.5);
-		for (size_t j = 0; j < k; j++) {
-			rt_key(*out, v[i].key);
-			rt_text(*out, run->label);
-			rt_text(*out, v[i].name);
-			rt_text(*out, v[i].unit);
-			rt_num(*out, (double)ol[j].index, 0);
-			rt_num(*out, ol[j].v, 4);
-			rt_num(*out, med, 4);
-			rt_num(*out, (double)ol[j].line, 0);
-		}
+/* One series' variance row, outliers and their one finding; s holds its post-warmup samples,
+ * the first at index off of the whole series. */
+static void variance_rows(const struct an_run *run, const struct named *v, const struct tp_series *s,
+			  uint64_t off, const struct an_opts *o, struct report *rep, struct rtable **tab,
+			  struct rtable **out)
+{
+	double scale = strcmp(v->unit, "ms") ? 1 : 0.001;
+	if (!*tab)
+		*tab = an_table(rep, AT_VARIANCE, NULL);
+	struct rtable *t = *tab;
+	double sd = tp_series_std(s), med = tp_series_quantile(s, 0.5);
+	double ratio = s->min > 0 ? s->max / s->min : NAN;
+	rt_key(t, v->key);
+	rt_text(t, run->label);
+	rt_text(t, v->name);
+	rt_text(t, v->unit);
+	rt_num(t, (double)s->n, 0);
+	rt_num(t, s->mean, 4);
+	rt_num(t, sd, 4);
+	rt_num(t, s->min, 4);
+	rt_num(t, s->max, 4);
+	rt_num(t, med, 4);
+	rt_num(t, tp_series_quantile(s, 0.9), 4);
+	rt_num(t, tp_series_quantile(s, 0.99), 4);
+	rt_num(t, ratio, 2);
+	rt_num(t, s->mean != 0 ? 100 * sd / s->mean : NAN, 1);
+
+	struct tp_sample ol[16];
+	size_t k = tp_series_outliers(s, o->outlier_z, ol, 16);
+	double slow = 0; /* seconds the slow outliers took beyond the median */
+	for (size_t j = 0; j < k; j++) {
+		ol[j].index += off;
+		slow += ol[j].v > med ? ol[j].v - med : 0;
+	}
+	if (k && !*out)
+		*out = an_table(rep, AT_OUTLIERS, NULL);
+	for (size_t j = 0; j < k; j++) {
+		rt_key(*out, v->key);
+		rt_text(*out, run->label);
+		rt_text(*out, v->name);
+		rt_text(*out, v->unit);
+		rt_num(*out, (double)ol[j].index, 0);
+		rt_num(*out, ol[j].v, 4);
+		rt_num(*out, med, 4);
+		rt_num(*out, (double)ol[j].line, 0);
+	}
+	char outl[200] = "";
+	if (k)
+		snprintf(outl, sizeof(outl), "%zu%s outlier%s (modified z-score > %.1f), the largest sample %llu = %.4g %s",
+			 k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z, (unsigned long long)ol[0].index + 1,
+			 ol[0].v, v->unit);
+	/* one finding per series: the spread and the outliers that cause it are one fact */
+	if (!isnan(ratio) && ratio > o->variance_ratio) {
+		report_finding(rep, SEV_WARNING, "variance", "high-variance", run->label, run->file, s->max_s.line,
+			       an_advice("high-variance"), "%s: high variance after warmup (%.1fx): max %.4g %s, min %.4g %s%s%s",
+			       v->name, ratio, s->max, v->unit, s->min, v->unit, k ? "; " : "", outl);
+		double excess = (double)s->n * (s->mean - med);
+		report_stake(rep, scale * (excess > slow ? excess : slow));
+		report_fkey(rep, v->key);
+	} else if (k) {
 		report_finding(rep, SEV_NOTICE, "variance", "outlier", run->label, run->file, ol[0].line, NULL,
-			       "%s: %zu%s outlier%s by the modified z-score (median/MAD, |z| > %.1f); the "
-			       "largest is sample %llu = %.4g %s (median %.4g)",
-			       v[i].name, k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z,
-			       (unsigned long long)ol[0].index, ol[0].v, v[i].unit, med);
+			       "%s: %s (median %.4g)", v->name, outl, med);
+		report_stake(rep, scale * slow);
+		report_fkey(rep, v->key);
 	}
 }
 
@@ -231,11 +349,15 @@ static void drift(const struct an_run *run, const struct named *v, size_t n, con
 	for (size_t i = 0; i < n; i++) {
 		const struct tp_series *s = v[i].s;
 		struct tp_fit f;
-		if (s->n < 10 || tp_series_trend(s, &f) < 0)
+		/* a constant series has no drift to show (slope 0, p 1) */
+		if (s->n < 10 || tp_series_trend(s, &f) < 0 || f.slope == 0)
 			continue;
 		if (!*tab)
 			*tab = an_table(rep, AT_DRIFT, NULL);
-		double change = s->mean != 0 ? 100 * f.slope * (double)(s->n - 1) / s->mean : NAN;
+		/* the fitted line's change from the first to the last sample, relative to
+		 * its start: a time falls by 100 % at most */
+		double start = f.intercept, end = f.intercept + f.slope * (double)(s->n - 1);
+		double change = start > 0 ? 100 * ((end > 0 ? end : 0) - start) / start : NAN;
 		rt_key(*tab, v[i].key);
 		rt_text(*tab, run->label);
 		rt_text(*tab, v[i].name);
@@ -251,10 +373,17 @@ static void drift(const struct an_run *run, const struct named *v, size_t n, con
 				       s->max_s.line, NULL,
 				       "%s grows %.3g MB per batch (%.1f%% over %llu batches, R^2 %.2f): a leak?",
 				       v[i].name, f.slope, change, (unsigned long long)s->n, f.r2);
-		else if (!v[i].is_memory && significant && change > 10)
+		else if (!v[i].is_memory && significant && change > 10) {
 			report_finding(rep, SEV_WARNING, "variance", "drift", run->label, run->file, s->max_s.line,
 				       NULL, "%s slows down over the run: +%.3g %s per step (%.1f%% over %llu samples)",
 				       v[i].name, f.slope, v[i].unit, change, (unsigned long long)s->n);
+			/* the time the slowdown added: the triangle under the fitted line */
+			double added = f.slope * (double)s->n * (double)(s->n - 1) / 2;
+			report_stake(rep, (strcmp(v[i].unit, "ms") ? 1 : 0.001) * added);
+			report_fkey(rep, v[i].key);
+		}
+		if (v[i].is_memory && significant && f.slope > 0 && change > 1)
+			report_fkey(rep, v[i].key);
 	}
 }
 
@@ -290,11 +419,14 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 		rt_num(t, b->seconds.n ? b->seconds.mean : NAN, 4);
 		rt_num(t, b->seconds.n ? tp_series_quantile(&b->seconds, 0.9) : NAN, 4);
 		rt_num(t, rel, 1);
-		if (!isnan(rel) && rel > o->straggler_pct)
+		if (!isnan(rel) && rel > o->straggler_pct) {
 			report_finding(rep, SEV_WARNING, "ranks", "straggler", run->label, run->file,
-				       b->first_line, NULL,
+				       b->first_line, an_advice("straggler"),
 				       "rank %s is a straggler: median batch %.4g s, %.1f%% slower than the median rank (%.4g s)",
 				       rk, med[i], rel, mm);
+			/* in lockstep training every rank waits for it at each step */
+			report_stake(rep, (med[i] - mm) * (double)b->seconds.n);
+		}
 	}
 	free(med);
 	free(sorted);
@@ -423,4 +555,26 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 			throughput(run, rep, &thr);
 	}
 	free(v);
+}
+
+void an_steady_state(const struct tp_series *s, struct an_steady *st)
+{
+	double after;
+	struct tp_series *tmp;
+	uint64_t off;
+	memset(st, 0, sizeof(*st));
+	st->median = st->spread = st->mean = st->sd = NAN;
+	if (!s->n)
+		return;
+	st->warmup = an_warmup_end(s, &after);
+	const struct tp_series *p = post_warmup(s, st->warmup, &tmp, &off);
+	st->n = p->n;
+	st->median = tp_series_quantile(p, 0.5);
+	st->spread = (tp_series_quantile(p, 0.75) - tp_series_quantile(p, 0.25)) / 2;
+	st->mean = p->mean;
+	st->sd = tp_series_std(p);
+	/* the first sample alone counts as warmup when it is more than twice the steady median */
+	uint64_t d = st->warmup ? st->warmup : s->head[0].v > 2 * st->median ? 1 : 0;
+	st->warmup_cost = warmup_cost(s, d, st->median);
+	post_warmup_free(tmp);
 }

@@ -52,6 +52,7 @@ void report_free(struct report *r)
 	}
 	free(r->sections);
 	free(r->findings);
+	free(r->headline);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -208,6 +209,21 @@ void report_finding(struct report *r, enum severity sev, const char *section, co
 	f->advice = advice ? xstrdup(advice) : NULL;
 	f->file = file ? xstrdup(file) : NULL;
 	f->line = line;
+	f->at_stake = NAN;
+	f->merged = 0;
+	f->key = RKEY_NONE;
+}
+
+void report_fkey(struct report *r, struct rkey key)
+{
+	if (r->nfindings)
+		r->findings[r->nfindings - 1].key = key;
+}
+
+void report_stake(struct report *r, double seconds)
+{
+	if (r->nfindings)
+		r->findings[r->nfindings - 1].at_stake = seconds;
 }
 
 const char *severity_name(enum severity s)

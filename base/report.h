@@ -75,6 +75,9 @@ struct finding {
 	char *advice;  /* or NULL */
 	char *file;    /* or NULL */
 	uint64_t line; /* 0 if none */
+	double at_stake; /* seconds a fix could save over the run; NAN: not a matter of time */
+	int merged;    /* folded into another finding about the same fact: not shown on its own */
+	struct rkey key; /* the series it is about, as the producer's ids (RKEY_NONE: none) */
 };
 
 struct rsection {
@@ -90,6 +93,7 @@ struct report {
 	struct rsection *sections;
 	size_t nfindings, falloc;
 	struct finding *findings;
+	char *headline; /* the answer in one line (several runs: which is faster, by how much), or NULL */
 };
 
 void report_init(struct report *r);
@@ -121,6 +125,10 @@ const struct rcell *rt_cell(const struct rtable *t, size_t row, size_t col);
 void report_finding(struct report *r, enum severity sev, const char *section, const char *kind,
 		    const char *run, const char *file, uint64_t line, const char *advice,
 		    const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+
+/* Sets the time at stake, or the series key, of the latest finding. */
+void report_stake(struct report *r, double seconds);
+void report_fkey(struct report *r, struct rkey key);
 
 const char *severity_name(enum severity s);
 

@@ -143,6 +143,7 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 		ctx.title = "tprof-analyze report";
 		ctx.color = !strcmp(oo->color, "always") ||
 			    (!strcmp(oo->color, "auto") && !oo->output && isatty(1) && !tp_no_color());
+		ctx.width = !oo->output || !strcmp(oo->output, "-") ? render_term_width(1) : 0;
 		if (oo->clear)
 			outfile_write(&of, "\x1b[H\x1b[2J", 7);
 		strbuf_reset(&err);

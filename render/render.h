@@ -34,6 +34,9 @@ const struct renderer *render_for_path(const char *path);
 /* "table, json, csv, markdown" */
 void render_names(struct strbuf *sb);
 
+/* The width of the terminal on fd: $COLUMNS, else the tty's; 0 when neither says. */
+int render_term_width(int fd);
+
 /* Shared helpers. */
 void render_cell_text(const struct rcell *c, struct strbuf *sb); /* number or text, no escaping */
 /* Writes sb out and empties it; -1 on failure, with the system's message

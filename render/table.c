@@ -2,13 +2,18 @@
  * table.c - the terminal renderer: each section's tables with aligned
  * columns (units in the header, numbers right-aligned), a small bar for a
  * share column, then the section's findings, most severe first, with their
- * file:line and advice. Colour only when asked (a terminal without
+ * file:line and advice. The summary section comes first as a few lines
+ * (the headline, each run at a glance, the findings with the most time at
+ * stake), so that the first screen holds the answer. Everything fits the
+ * terminal's width when it is known: long names end with an ellipsis at a
+ * word boundary, findings wrap. Colour only when asked (a terminal without
  * NO_COLOR); text from logs never reaches the terminal with control bytes.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "render.h"
 
 #define MAX_COL 48
@@ -23,26 +28,76 @@ static size_t display_width(const char *s, size_t n)
 	return w;
 }
 
-/* Appends s without control bytes, cut to max display columns. */
+/*
+ * Appends s without control bytes, cut to max display columns: a longer
+ * text ends with an ellipsis, after its last whole word when that keeps
+ * more than half of it (never in the middle of a word that fits).
+ */
 static void add_clean(struct strbuf *sb, const char *raw, size_t max)
 {
 	struct strbuf valid = STRBUF_INIT;
 	strbuf_add_utf8(&valid, raw, strlen(raw));
 	const char *s = valid.buf ? valid.buf : "";
-	size_t w = 0, n = valid.len;
+	size_t w = 0, n = valid.len, start = sb->len, cut = 0, cut_w = 0;
 	size_t full = display_width(s, n);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if ((c & 0xc0) != 0x80) {
 			if (full > max && w + 1 >= max) {
+				if (cut && cut_w * 2 > max)
+					sb->len = cut, sb->buf[cut] = '\0';
 				strbuf_addstr(sb, "\xe2\x80\xa6"); /* … */
 				break;
 			}
+			if (c == ' ' && sb->len > start)
+				cut = sb->len, cut_w = w;
 			w++;
 		}
 		strbuf_addch(sb, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
 	}
 	strbuf_release(&valid);
+}
+
+/*
+ * Appends text word-wrapped to width (0: one line), the lines after the
+ * first indented by indent; col is the column the text starts at.
+ */
+static void add_wrapped(struct strbuf *sb, const char *raw, size_t col, size_t indent, size_t width)
+{
+	struct strbuf clean = STRBUF_INIT;
+	add_clean(&clean, raw, (size_t)-1);
+	const char *p = clean.buf ? clean.buf : "";
+	if (!width) {
+		strbuf_addstr(sb, p);
+		strbuf_release(&clean);
+		return;
+	}
+	size_t room = width > indent + 10 ? width - indent : 10;
+	int first = 1;
+	while (*p) {
+		size_t wl = strcspn(p, " ");
+		size_t ww = display_width(p, wl);
+		if (!first && col + 1 + ww > width) {
+			strbuf_addch(sb, '\n');
+			for (size_t i = 0; i < indent; i++)
+				strbuf_addch(sb, ' ');
+			col = indent;
+		} else if (!first) {
+			strbuf_addch(sb, ' ');
+			col++;
+		}
+		first = 0;
+		struct strbuf word = STRBUF_INIT;
+		strbuf_add(&word, p, wl);
+		size_t before = sb->len;
+		add_clean(sb, word.buf ? word.buf : "", room);
+		col += display_width(sb->buf + before, sb->len - before);
+		strbuf_release(&word);
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_release(&clean);
 }
 
 static void pad(struct strbuf *sb, size_t n)
@@ -51,22 +106,43 @@ static void pad(struct strbuf *sb, size_t n)
 		strbuf_addch(sb, ' ');
 }
 
-static void cell_string(const struct rcell *c, struct strbuf *tmp)
+static void cell_string(const struct rcell *c, struct strbuf *tmp, size_t max)
 {
 	strbuf_reset(tmp);
 	if (c->kind == RC_TEXT) {
-		add_clean(tmp, c->s, MAX_COL);
+		add_clean(tmp, c->s, max);
 	} else if (c->kind == RC_NUM) {
 		render_cell_text(c, tmp);
 	}
 }
 
-static void header_string(const struct rcol *col, struct strbuf *tmp)
+static void header_string(const struct rcol *col, struct strbuf *tmp, size_t max)
 {
-	strbuf_reset(tmp);
-	strbuf_addstr(tmp, col->name);
+	struct strbuf h = STRBUF_INIT;
+	strbuf_addstr(&h, col->name);
 	if (col->unit[0])
-		strbuf_addf(tmp, " [%s]", col->unit);
+		strbuf_addf(&h, " [%s]", col->unit);
+	strbuf_reset(tmp);
+	add_clean(tmp, h.buf, max);
+	strbuf_release(&h);
+}
+
+/* Narrows the text columns, widest first (not below 8), until the table fits width. */
+static void fit_widths(size_t *w, const int *numeric, const int *hide, size_t ncols, size_t width, size_t extra)
+{
+	for (;;) {
+		size_t total = extra, widest = ncols;
+		for (size_t c = 0; c < ncols; c++)
+			if (!hide[c]) {
+				total += 2 + w[c];
+				if (!numeric[c] && w[c] > 8 && (widest == ncols || w[c] > w[widest]))
+					widest = c;
+			}
+		if (!width || total <= width || widest == ncols)
+			return;
+		size_t over = total - width, room = w[widest] - 8;
+		w[widest] -= over < room ? over : room;
+	}
 }
 
 static const char *sev_color(enum severity s)
@@ -101,20 +177,22 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 	for (size_t c = 0; c < t->ncols; c++)
 		hide[c] = single_run(t, c);
 	for (size_t c = 0; c < t->ncols; c++) {
-		header_string(&t->cols[c], &tmp);
+		header_string(&t->cols[c], &tmp, MAX_COL);
 		w[c] = display_width(tmp.buf, tmp.len);
 		for (size_t r = 0; r < t->nrows; r++) {
 			const struct rcell *cell = rt_cell(t, r, c);
-			cell_string(cell, &tmp);
+			cell_string(cell, &tmp, MAX_COL);
 			size_t dw = tmp.len ? display_width(tmp.buf, tmp.len) : 0;
 			if (dw > w[c])
 				w[c] = dw;
 			numeric[c] |= cell->kind == RC_NUM;
 		}
 	}
+	int bar = t->bar_col >= 0 && !strcmp(t->cols[t->bar_col].unit, "%");
+	fit_widths(w, numeric, hide, t->ncols, (size_t)ctx->width, bar ? 2 + BAR_WIDTH : 0);
 	if (ctx->color)
 		strbuf_addstr(sb, "\x1b[1m");
-	add_clean(sb, t->title, 200);
+	add_clean(sb, t->title, ctx->width ? (size_t)ctx->width : 200);
 	for (size_t c = 0; c < t->ncols; c++)
 		if (hide[c] && !strstr(t->title, rt_cell(t, 0, c)->s)) {
 			strbuf_addstr(sb, " (");
@@ -127,7 +205,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (hide[c])
 			continue;
-		header_string(&t->cols[c], &tmp);
+		header_string(&t->cols[c], &tmp, w[c]);
 		size_t dw = display_width(tmp.buf, tmp.len);
 		strbuf_addstr(sb, c ? "  " : "  ");
 		if (numeric[c])
@@ -142,7 +220,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 			if (hide[c])
 				continue;
 			const struct rcell *cell = rt_cell(t, r, c);
-			cell_string(cell, &tmp);
+			cell_string(cell, &tmp, w[c]);
 			size_t dw = tmp.len ? display_width(tmp.buf, tmp.len) : 0;
 			strbuf_addstr(sb, "  ");
 			if (numeric[c])
@@ -152,7 +230,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 			if (!numeric[c] && c + 1 < t->ncols)
 				pad(sb, w[c] - dw);
 		}
-		if (t->bar_col >= 0 && !strcmp(t->cols[t->bar_col].unit, "%")) {
+		if (bar) {
 			const struct rcell *cell = rt_cell(t, r, (size_t)t->bar_col);
 			if (cell->kind == RC_NUM && cell->v > 0) {
 				double frac = cell->v / 100;
@@ -173,8 +251,11 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 	strbuf_release(&tmp);
 }
 
-static void finding_out(const struct finding *f, const struct render_ctx *ctx, struct strbuf *sb)
+/* A finding: severity, message (its run first when the report has several), file:line once, advice. */
+static void finding_out(const struct finding *f, const struct render_ctx *ctx, int several_runs, struct strbuf *sb)
 {
+	size_t width = (size_t)ctx->width;
+	struct strbuf text = STRBUF_INIT;
 	strbuf_addstr(sb, "  ");
 	if (ctx->color)
 		strbuf_addstr(sb, sev_color(f->sev));
@@ -182,52 +263,197 @@ static void finding_out(const struct finding *f, const struct render_ctx *ctx, s
 	if (ctx->color)
 		strbuf_addstr(sb, "\x1b[0m");
 	strbuf_addch(sb, ' ');
-	if (f->run) {
-		add_clean(sb, f->run, 40);
-		strbuf_addstr(sb, ": ");
-	}
-	add_clean(sb, f->message, 1000);
-	if (f->file && f->line) {
-		strbuf_addstr(sb, " (");
-		add_clean(sb, f->file, 200);
-		strbuf_addf(sb, ":%llu)", (unsigned long long)f->line);
-	}
+	if (f->run && several_runs)
+		strbuf_addf(&text, "%s: ", f->run);
+	strbuf_addstr(&text, f->message);
+	if (f->file && f->line)
+		strbuf_addf(&text, " (%s:%llu)", f->file, (unsigned long long)f->line);
+	add_wrapped(sb, text.buf, 11, 11, width);
 	strbuf_addch(sb, '\n');
 	if (f->advice) {
 		strbuf_addstr(sb, "           advice: ");
-		add_clean(sb, f->advice, 1000);
+		add_wrapped(sb, f->advice, 19, 19, width);
 		strbuf_addch(sb, '\n');
 	}
+	strbuf_release(&text);
+}
+
+static const char *text_at(const struct rtable *t, size_t r, int key)
+{
+	int c = rt_col(t, key);
+	const struct rcell *x = c < 0 ? NULL : rt_cell(t, r, (size_t)c);
+	return x && x->kind == RC_TEXT ? x->s : NULL;
+}
+
+static double num_at(const struct rtable *t, size_t r, int key)
+{
+	int c = rt_col(t, key);
+	const struct rcell *x = c < 0 ? NULL : rt_cell(t, r, (size_t)c);
+	return x && x->kind == RC_NUM ? x->v : NAN;
+}
+
+/* A number with 3 significant digits and its unit. */
+static void add_sig(struct strbuf *sb, double v, const char *unit)
+{
+	strbuf_addf(sb, fabs(v) >= 1000 ? "%.0f%s%s" : "%.3g%s%s", v, *unit ? " " : "", unit);
+}
+
+/* One run at a glance, in a sentence. */
+static void run_line(const struct rtable *t, size_t r, int several_runs, size_t width, struct strbuf *sb)
+{
+	struct strbuf l = STRBUF_INIT;
+	double wall = num_at(t, r, AC_WALL), in = num_at(t, r, AC_SECONDS), un = num_at(t, r, AC_UNACCOUNTED);
+	double med = num_at(t, r, AC_MEDIAN), spread = num_at(t, r, AC_STD), thr = num_at(t, r, AC_THROUGHPUT);
+	double warm = num_at(t, r, AC_WARMUP_COST), n = num_at(t, r, AC_N);
+	const char *step = text_at(t, r, AC_SERIES);
+	if (several_runs)
+		strbuf_addf(&l, "%s: ", text_at(t, r, AC_RUN) ? text_at(t, r, AC_RUN) : "");
+	if (!isnan(wall)) {
+		strbuf_addstr(&l, "wall ");
+		add_sig(&l, wall, "s");
+	}
+	if (!isnan(in)) {
+		strbuf_addstr(&l, ", in stages ");
+		add_sig(&l, in, "s");
+		if (!isnan(un) && un > 0) {
+			strbuf_addstr(&l, ", unaccounted ");
+			add_sig(&l, un, "s");
+		}
+	}
+	if (step && !isnan(med)) {
+		strbuf_addf(&l, "%s%s ", l.len ? "; " : "", step);
+		add_sig(&l, med, "s");
+		strbuf_addstr(&l, " \xc2\xb1 ");
+		add_sig(&l, spread, "s");
+		strbuf_addf(&l, " (median \xc2\xb1 IQR/2 after warmup, %.0f steps)", n);
+		if (!isnan(thr))
+			strbuf_addf(&l, ", %.3g steps/s", thr);
+		if (!isnan(warm) && warm > 0) {
+			strbuf_addstr(&l, ", warmup cost ");
+			add_sig(&l, warm, "s");
+		}
+	}
+	strbuf_addstr(sb, "  ");
+	add_wrapped(sb, l.buf ? l.buf : "", 2, 4, width);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&l);
+}
+
+/* One of the findings with the most time at stake. */
+static void top_line(const struct rtable *t, size_t r, int several_runs, size_t width, struct strbuf *sb)
+{
+	struct strbuf l = STRBUF_INIT;
+	double stake = num_at(t, r, AC_AT_STAKE);
+	const char *run = text_at(t, r, AC_RUN), *msg = text_at(t, r, AC_MESSAGE);
+	const char *advice = text_at(t, r, AC_ADVICE), *where = text_at(t, r, AC_WHERE);
+	strbuf_addf(sb, "  %.0f. ", num_at(t, r, AC_INDEX));
+	if (!isnan(stake)) {
+		add_sig(&l, stake, "s");
+		strbuf_addstr(&l, " at stake: ");
+	} else {
+		strbuf_addf(&l, "%s: ", text_at(t, r, AC_SEVERITY) ? text_at(t, r, AC_SEVERITY) : "");
+	}
+	if (run && several_runs)
+		strbuf_addf(&l, "%s: ", run);
+	strbuf_addstr(&l, msg ? msg : "");
+	if (where)
+		strbuf_addf(&l, " (%s)", where);
+	add_wrapped(sb, l.buf, 5, 5, width);
+	strbuf_addch(sb, '\n');
+	if (advice) {
+		strbuf_addstr(sb, "     advice: ");
+		add_wrapped(sb, advice, 13, 13, width);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_release(&l);
+}
+
+/* The summary section: headline, runs, top findings, as lines. */
+static void summary_out(const struct report *rep, const struct rsection *s, const struct render_ctx *ctx,
+			int several_runs, struct strbuf *sb)
+{
+	size_t width = (size_t)ctx->width;
+	if (rep->headline) {
+		const char *p = rep->headline;
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+			struct strbuf line = STRBUF_INIT;
+			strbuf_add(&line, p, n);
+			if (ctx->color)
+				strbuf_addstr(sb, "\x1b[1m");
+			strbuf_addstr(sb, "  ");
+			add_wrapped(sb, line.buf, 2, 4, width);
+			if (ctx->color)
+				strbuf_addstr(sb, "\x1b[0m");
+			strbuf_addch(sb, '\n');
+			strbuf_release(&line);
+			p += n + (p[n] == '\n');
+		}
+	}
+	for (size_t k = 0; k < s->ntables; k++) {
+		const struct rtable *t = s->tables[k];
+		if (t->kind == AT_SUMMARY_TOP && t->nrows)
+			strbuf_addstr(sb, "Top findings by time at stake (seconds a fix could save over the run):\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			if (t->kind == AT_SUMMARY_RUNS)
+				run_line(t, r, several_runs, width, sb);
+			else if (t->kind == AT_SUMMARY_TOP)
+				top_line(t, r, several_runs, width, sb);
+		}
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* Whether the findings speak of more than one run. */
+static int several_runs(const struct report *rep)
+{
+	const char *first = NULL;
+	for (size_t k = 0; k < rep->nfindings; k++) {
+		const char *r = rep->findings[k].run;
+		if (!r)
+			continue;
+		if (first && strcmp(first, r))
+			return 1;
+		first = r;
+	}
+	const struct rtable *t = report_find(rep, AT_SUMMARY_RUNS, 0);
+	return t && t->nrows > 1;
 }
 
 int render_table(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		 struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int rc = 0;
+	int rc = 0, many = several_runs(rep);
 	for (size_t i = 0; i < rep->nsections && rc == 0; i++) {
 		const struct rsection *s = &rep->sections[i];
 		size_t nf = 0, nt = 0;
 		for (size_t k = 0; k < rep->nfindings; k++)
-			nf += !strcmp(rep->findings[k].section, s->id);
+			nf += !rep->findings[k].merged && !strcmp(rep->findings[k].section, s->id);
 		for (size_t k = 0; k < s->ntables; k++)
 			nt += !s->tables[k]->data_only;
-		if (!nt && !nf)
+		if (!nt && !nf && !(s->kind == AS_SUMMARY && rep->headline))
 			continue;
 		if (ctx->color)
 			strbuf_addstr(&sb, "\x1b[1;4m");
 		strbuf_addf(&sb, "== %s ==", s->title);
 		if (ctx->color)
 			strbuf_addstr(&sb, "\x1b[0m");
-		strbuf_addstr(&sb, "\n\n");
+		strbuf_addstr(&sb, "\n");
+		if (s->kind == AS_SUMMARY) {
+			summary_out(rep, s, ctx, many, &sb);
+			rc = render_flush(of, &sb, err);
+			continue;
+		}
+		strbuf_addch(&sb, '\n');
 		for (size_t k = 0; k < s->ntables; k++)
 			if (!s->tables[k]->data_only)
 				table_out(s->tables[k], ctx, &sb);
 		for (int sev = SEV_CRITICAL; sev >= SEV_INFO; sev--)
 			for (size_t k = 0; k < rep->nfindings; k++) {
 				const struct finding *f = &rep->findings[k];
-				if ((int)f->sev == sev && !strcmp(f->section, s->id))
-					finding_out(f, ctx, &sb);
+				if ((int)f->sev == sev && !f->merged && !strcmp(f->section, s->id))
+					finding_out(f, ctx, many, &sb);
 			}
 		if (nf)
 			strbuf_addch(&sb, '\n');
