@@ -184,6 +184,15 @@ struct an_param {
 	int set;
 };
 
+/* --match OLD=NEW: the series OLD of the first run is NEW in the others. */
+struct an_match {
+	const char *old_name, *new_name;
+};
+
+/* What an_analyze returns: bits. */
+#define AN_GATE_REGRESSION 1 /* --fail-on-regression tripped */
+#define AN_GATE_EMPTY 2      /* two runs share no series: nothing to compare */
+
 struct an_opts {
 	unsigned which;            /* AN_* bits; AN_ALL: whatever the input supports */
 	double bottleneck_pct;     /* 50 */
@@ -199,6 +208,8 @@ struct an_opts {
 	struct an_param predict;   /* --predict N=5000 */
 	struct an_param *run_params; /* --param per run (nruns entries) or NULL */
 	size_t nrun_params;
+	const struct an_match *match; /* --match, nmatch entries */
+	size_t nmatch;
 };
 
 void an_opts_default(struct an_opts *o);
@@ -206,7 +217,7 @@ void an_opts_default(struct an_opts *o);
 /* "NAME=NUMBER" (--param, --predict) into p; -1 if it is not that. */
 int an_parse_param(const char *arg, struct an_param *p);
 
-/* Runs the selected analyses. Returns 1 if --fail-on-regression tripped. */
+/* Runs the selected analyses. Returns AN_GATE_* bits. */
 int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep);
 
 /* The parts (analyses.c calls them in this order). */

@@ -405,6 +405,19 @@ struct item {
 
 #define MAX_ITEMS 2048
 
+/*
+ * The rank of a series as a comparison sees it: a run with at most one
+ * launcher rank is a single process, whose "[rank0]:" series is the same
+ * as a run's without a prefix; NULL then.
+ */
+static const char *cmp_rank(const struct an_run *run, const char *rk)
+{
+	size_t numbered = 0;
+	for (size_t i = 0; i < run->ranks.n; i++)
+		numbered += strcmp(an_map_key(&run->ranks, i), "-") != 0;
+	return numbered <= 1 || !strcmp(rk, "-") ? NULL : rk;
+}
+
 static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 {
 	size_t n = 0;
@@ -433,8 +446,8 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		const struct an_batches *b = an_map_at(&run->ranks, i);
 		if (!b->seconds.n)
 			continue;
-		const char *rk = an_map_key(&run->ranks, i);
-		if (strcmp(rk, "-"))
+		const char *rk = cmp_rank(run, an_map_key(&run->ranks, i));
+		if (rk)
 			snprintf(v[n].name, sizeof(v[n].name), "batch time [rank %s]", rk);
 		else
 			snprintf(v[n].name, sizeof(v[n].name), "batch time");
@@ -444,10 +457,10 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 	}
 	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
 		const struct an_batches *b = an_map_at(&run->ranks, i);
-		const char *rk = an_map_key(&run->ranks, i);
+		const char *rk = cmp_rank(run, an_map_key(&run->ranks, i));
 		if (!b->epochs.n)
 			continue;
-		if (strcmp(rk, "-"))
+		if (rk)
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time [rank %s]", rk);
 		else
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time");
@@ -493,90 +506,172 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 	return n;
 }
 
+/* The name item b has in the other runs: --match OLD=NEW maps it by hand. */
+static const char *matched_name(const struct an_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->nmatch; i++)
+		if (!strcmp(o->match[i].old_name, name))
+			return o->match[i].new_name;
+	return name;
+}
+
+/* The other run's item for baseline item b: same kind and rank (a single
+ * process has none), and the same name where the name is the identity. */
+static struct item *find_item(const struct an_opts *o, const struct item *b, struct item *v, size_t n)
+{
+	const char *want = matched_name(o, b->name);
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(v[k].name, want))
+			return &v[k];
+	return NULL;
+}
+
+static void item_row(struct rtable *t, const struct item *b, const struct item *x, const char *base_label,
+		     const struct an_run *run, int base_index, int group)
+{
+	const struct item *it = b ? b : x;
+	rt_key(t, (struct rkey){ it->key.series, it->key.rank, run->index, group, base_index });
+	rt_text(t, it->name);
+	rt_text(t, it->unit);
+	rt_text(t, base_label);
+	rt_num(t, b ? b->value : NAN, 4);
+	rt_text(t, run->label);
+	rt_num(t, x ? x->value : NAN, 4);
+}
+
+struct cmp_state {
+	struct rtable *t;
+	size_t group; /* item counter: the row key group of the chart */
+	int gate;
+	struct strbuf regressions;
+};
+
+/* One matched item: ratio, rank test, verdict; adds to the geometric mean when it has a test. */
+static void compare_item(struct report *rep, const struct an_opts *o, struct cmp_state *st,
+			 const struct an_run *r0, const struct an_run *run, const struct item *b,
+			 const struct item *x, double *logsum, size_t *nlog)
+{
+	double ratio = b->value > 0 ? x->value / b->value : NAN;
+	double change = 100 * (ratio - 1);
+	double p = NAN;
+	const char *verdict;
+	if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
+		double eff;
+		p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
+		if (isnan(p))
+			verdict = "cannot tell";
+		else if (p < o->alpha)
+			verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
+		else
+			verdict = "no significant change";
+	} else {
+		verdict = "no samples: cannot tell";
+	}
+	/* the overall verdict speaks only of series that have samples and a test */
+	if (!isnan(p) && !isnan(ratio) && ratio > 0) {
+		*logsum += log(ratio);
+		(*nlog)++;
+	}
+	item_row(st->t, b, x, r0->label, run, r0->index, (int)++st->group);
+	rt_num(st->t, ratio, 3);
+	rt_num(st->t, change, 1);
+	rt_num(st->t, p, -1);
+	rt_text(st->t, verdict);
+	if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha && change > o->fail_regression_pct) {
+		st->gate = 1;
+		report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
+			       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, Mann-Whitney U)",
+			       b->name, change, run->label, r0->label, p);
+		strbuf_addf(&st->regressions, "%s%s (+%.1f%%)", st->regressions.len ? ", " : "", b->name, change);
+		if (x->s)
+			report_stake(rep, (x->value - b->value) * (double)x->s->n * (strcmp(b->unit, "ms") ? 1 : 0.001));
+	} else if (!isnan(p) && p < o->alpha && fabs(change) >= 1) {
+		report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare", ratio > 1 ? "slower" : "faster",
+			       run->label, run->file, 0, NULL, "%s: %s is %.1f%% %s than %s (p = %.2g, Mann-Whitney U)",
+			       b->name, run->label, fabs(change), ratio > 1 ? "slower" : "faster", r0->label, p);
+		if (ratio > 1 && x->s)
+			report_stake(rep, (x->value - b->value) * (double)x->s->n * (strcmp(b->unit, "ms") ? 1 : 0.001));
+	}
+}
+
+/* An item of one run only: listed, never dropped. */
+static void lone_item(struct cmp_state *st, const struct an_run *r0, const struct an_run *run,
+		      const struct item *b, const struct item *x)
+{
+	char verdict[160];
+	snprintf(verdict, sizeof(verdict), "only in %s", b ? r0->label : run->label);
+	item_row(st->t, b, x, r0->label, run, r0->index, (int)++st->group);
+	rt_empty(st->t);
+	rt_empty(st->t);
+	rt_empty(st->t);
+	rt_text(st->t, verdict);
+}
+
+/* Returns AN_GATE_* bits. */
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	if (m->nruns < 2)
 		return 0;
 	an_section(rep, AS_COMPARE);
 	struct item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
+	char *used = xcalloc(MAX_ITEMS, 1);
 	const struct an_run *r0 = m->runs[0];
 	size_t nb = run_items(r0, base, MAX_ITEMS);
-	struct rtable *t = NULL;
-	int gate = 0;
+	struct cmp_state st = { an_table(rep, AT_COMPARE, NULL), 0, 0, STRBUF_INIT };
+	int empty = 0;
 	for (size_t r = 1; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		size_t no = run_items(run, other, MAX_ITEMS);
+		size_t no = run_items(run, other, MAX_ITEMS), matched = 0, lone = 0;
 		double logsum = 0;
 		size_t nlog = 0;
+		memset(used, 0, MAX_ITEMS);
 		for (size_t i = 0; i < nb; i++) {
-			const struct item *b = &base[i], *x = NULL;
-			for (size_t k = 0; k < no && !x; k++)
-				if (!strcmp(other[k].name, b->name))
-					x = &other[k];
-			if (!x)
-				continue;
-			if (!t)
-				t = an_table(rep, AT_COMPARE, NULL);
-			double ratio = b->value > 0 ? x->value / b->value : NAN;
-			double change = 100 * (ratio - 1);
-			double p = NAN;
-			const char *verdict;
-			if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
-				double eff;
-				p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
-				if (isnan(p))
-					verdict = "cannot tell";
-				else if (p < o->alpha)
-					verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
-				else
-					verdict = "no significant change";
+			struct item *x = find_item(o, &base[i], other, no);
+			if (x) {
+				used[x - other] = 1;
+				matched++;
+				compare_item(rep, o, &st, r0, run, &base[i], x, &logsum, &nlog);
 			} else {
-				verdict = "no samples: cannot tell";
-			}
-			if (!isnan(ratio) && ratio > 0) {
-				logsum += log(ratio);
-				nlog++;
-			}
-			rt_key(t, (struct rkey){ x->key.series, x->key.rank, run->index, (int)i + 1, r0->index });
-			rt_text(t, b->name);
-			rt_text(t, b->unit);
-			rt_text(t, r0->label);
-			rt_num(t, b->value, 4);
-			rt_text(t, run->label);
-			rt_num(t, x->value, 4);
-			rt_num(t, ratio, 3);
-			rt_num(t, change, 1);
-			rt_num(t, p, -1);
-			rt_text(t, verdict);
-			if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha &&
-			    change > o->fail_regression_pct) {
-				gate = 1;
-				report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
-					       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, Mann-Whitney U)",
-					       b->name, change, run->label, r0->label, p);
-			} else if (!isnan(p) && p < o->alpha && fabs(change) >= 1) {
-				report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare",
-					       ratio > 1 ? "slower" : "faster", run->label, run->file, 0, NULL,
-					       "%s: %s is %.1f%% %s than %s (p = %.2g, Mann-Whitney U)", b->name,
-					       run->label, fabs(change), ratio > 1 ? "slower" : "faster", r0->label, p);
+				lone++;
+				lone_item(&st, r0, run, &base[i], NULL);
 			}
 		}
-		if (nlog) {
-			double g = exp(logsum / (double)nlog);
-			rt_key(t, (struct rkey){ AK_OVERALL, -1, run->index, 0, r0->index });
-			rt_text(t, "(geometric mean of ratios)");
-			rt_text(t, "");
-			rt_text(t, r0->label);
-			rt_empty(t);
-			rt_text(t, run->label);
-			rt_empty(t);
-			rt_num(t, g, 3);
-			rt_num(t, 100 * (g - 1), 1);
-			rt_empty(t);
-			rt_text(t, g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+		for (size_t k = 0; k < no; k++)
+			if (!used[k]) {
+				lone++;
+				lone_item(&st, r0, run, NULL, &other[k]);
+			}
+		if (lone)
+			report_finding(rep, matched ? SEV_NOTICE : SEV_WARNING, "compare", "unmatched", run->label,
+				       run->file, 0,
+				       "name the same series in both runs with --match OLD=NEW (e.g. after a renamed stage)",
+				       "%zu series are in only one of %s and %s (listed as 'only in'); %zu matched",
+				       lone, r0->label, run->label, matched);
+		if (!matched) {
+			empty = 1;
+			report_finding(rep, SEV_WARNING, "compare", "nothing-to-compare", run->label, run->file, 0,
+				       "compare runs of the same program, or map names with --match OLD=NEW",
+				       "%s and %s share no series: nothing to compare", r0->label, run->label);
 		}
+		rt_key(st.t, (struct rkey){ AK_OVERALL, -1, run->index, 0, r0->index });
+		rt_text(st.t, "(geometric mean of ratios)");
+		rt_text(st.t, "");
+		rt_text(st.t, r0->label);
+		rt_empty(st.t);
+		rt_text(st.t, run->label);
+		rt_empty(st.t);
+		double g = nlog ? exp(logsum / (double)nlog) : NAN;
+		rt_num(st.t, g, 3);
+		rt_num(st.t, 100 * (g - 1), 1);
+		rt_empty(st.t);
+		rt_text(st.t, !nlog ? "no series with samples to test" : g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
 	}
+	if (st.regressions.len)
+		report_finding(rep, SEV_CRITICAL, "compare", "gate", NULL, NULL, 0, NULL,
+			       "--fail-on-regression %.4g%% tripped by: %s", o->fail_regression_pct, st.regressions.buf);
+	strbuf_release(&st.regressions);
 	free(base);
 	free(other);
-	return gate;
+	free(used);
+	return (st.gate ? AN_GATE_REGRESSION : 0) | (empty ? AN_GATE_EMPTY : 0);
 }

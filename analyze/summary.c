@@ -118,7 +118,7 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		struct an_steady st;
 		if (s)
 			an_steady_state(s, &st);
-		if (isnan(walls[r]) && !s)
+		if (isnan(walls[r]) && !s && !run->nrec[TP_MEMORY])
 			continue;
 		if (!t)
 			t = an_table(rep, AT_SUMMARY_RUNS, NULL);
@@ -133,6 +133,11 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		rt_num(t, s ? (double)s->n : NAN, 0);
 		num_sig(t, s && st.median > 0 ? 1 / (scale * st.median) : NAN);
 		num_sig(t, s ? scale * st.warmup_cost : NAN);
+		uint64_t records = 0;
+		for (int k = 0; k < TP_NTYPES; k++)
+			records += run->nrec[k];
+		rt_text(t, run->file);
+		rt_num(t, (double)records, 0);
 	}
 }
 

@@ -48,6 +48,7 @@ static const char usage[] =
 	"      --fail-on-regression P  exit 1 if a series (batches, epochs, GPM windows,\n"
 	"                           metrics, operations) got slower by more than P%\n"
 	"                           with significance (for CI gates)\n"
+	"      --match OLD=NEW      series OLD of the first run is NEW in the others\n"
 	"      --param NAME=V       size of each run, in order (repeat per run)\n"
 	"      --predict NAME=V     predict the time at this size from the scaling fit\n"
 	"      --label NAME         name of each run, in order (repeat per run)\n"
@@ -95,6 +96,7 @@ enum {
 	OPT_ALPHA,
 	OPT_FAIL,
 	OPT_PARAM,
+	OPT_MATCH,
 	OPT_PREDICT,
 	OPT_LABEL,
 	OPT_COLOR,
@@ -200,7 +202,7 @@ static void follow_tick(void *ctx, int final)
 	int gate;
 	(void)final;
 	fc->rc = write_report(fc->model, fc->o, fc->oo, 0, &gate);
-	if (fc->rc == TP_EXIT_OK && gate)
+	if (fc->rc == TP_EXIT_OK && (gate & AN_GATE_REGRESSION))
 		fc->rc = TP_EXIT_WARN;
 }
 
@@ -263,6 +265,7 @@ int main(int argc, char **argv)
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
 		{ "param", required_argument, NULL, OPT_PARAM },
+		{ "match", required_argument, NULL, OPT_MATCH },
 		{ "predict", required_argument, NULL, OPT_PREDICT },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "color", required_argument, NULL, OPT_COLOR },
@@ -284,7 +287,9 @@ int main(int argc, char **argv)
 	const char *format = NULL, *output = NULL, *rules_path = NULL, *color = "auto", *csv_dir = NULL;
 	int threads = tp_ncpus(), opt, quiet = 0, follow = 0, interval = 2;
 	struct an_param params[256];
-	size_t nparams = 0, nlabels = 0;
+	struct an_match matches[256];
+	size_t nparams = 0, nlabels = 0, nmatch = 0;
+	int compare_asked = 0;
 	const char *labels[256];
 	char *end;
 
@@ -292,12 +297,25 @@ int main(int argc, char **argv)
 		double v;
 		if (opt >= 1000 && opt < 1000 + (int)ARRAY_SIZE(analysis_opts)) {
 			which |= analysis_opts[opt - 1000].bit;
+			compare_asked |= analysis_opts[opt - 1000].bit == AN_COMPARE;
 			continue;
 		}
 		switch (opt) {
 		case OPT_BASELINE:
 			o.baseline = optarg;
 			break;
+		case OPT_MATCH: {
+			const char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1] || nmatch == ARRAY_SIZE(matches)) {
+				tp_error("tprof-analyze", "--match wants OLD=NEW (two series names), at most %zu times",
+					 ARRAY_SIZE(matches));
+				return TP_EXIT_INPUT;
+			}
+			*(char *)eq = '\0';
+			matches[nmatch].old_name = optarg;
+			matches[nmatch++].new_name = eq + 1;
+			break;
+		}
 		case OPT_LOSS:
 			if (parse_double("--loss-threshold", optarg, &o.loss_threshold) < 0)
 				return TP_EXIT_INPUT;
@@ -454,6 +472,8 @@ int main(int argc, char **argv)
 	}
 	o.run_params = params;
 	o.nrun_params = nparams;
+	o.match = matches;
+	o.nmatch = nmatch;
 
 	struct output_opts oo = { rd, output, csv_dir, color, 0 };
 	int gate = 0, rc;
@@ -464,7 +484,12 @@ int main(int argc, char **argv)
 	}
 	if (rc == TP_EXIT_OK && ls.failed)
 		rc = TP_EXIT_INPUT;
-	if (rc == TP_EXIT_OK && gate)
+	if (rc == TP_EXIT_OK && (gate & AN_GATE_EMPTY) && (compare_asked || !isnan(o.fail_regression_pct))) {
+		/* a gate that compared nothing must not pass */
+		tp_error("tprof-analyze", "the runs share no series: nothing to compare (see --match)");
+		rc = TP_EXIT_INPUT;
+	}
+	if (rc == TP_EXIT_OK && (gate & AN_GATE_REGRESSION))
 		rc = TP_EXIT_WARN;
 	an_model_free(&model);
 	tp_rules_free(rules);

@@ -308,7 +308,7 @@ static size_t section_findings(const struct report *rep, const char *id)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < rep->nfindings; k++)
-		n += !strcmp(rep->findings[k].section, id);
+		n += !rep->findings[k].merged && !strcmp(rep->findings[k].section, id);
 	return n;
 }
 
@@ -322,7 +322,8 @@ static size_t people_tables(const struct rsection *s)
 
 static int section_shown(const struct report *rep, const struct rsection *s, struct charts *ch)
 {
-	return people_tables(s) || section_findings(rep, s->id) || section_charts(rep, s, ch, NULL);
+	return people_tables(s) || section_findings(rep, s->id) || section_charts(rep, s, ch, NULL) ||
+	       (s->kind == AS_SUMMARY && rep->headline);
 }
 
 static void section_html(struct strbuf *sb, const struct report *rep, const struct rsection *s, struct charts *ch)
@@ -332,6 +333,23 @@ static void section_html(struct strbuf *sb, const struct report *rep, const stru
 	strbuf_addstr(sb, "\">\n<h2>");
 	h_esc(sb, s->title);
 	strbuf_addstr(sb, "</h2>\n");
+	if (s->kind == AS_SUMMARY && rep->headline) {
+		/* the answer first: one line per comparison */
+		strbuf_addstr(sb, "<p class=\"headline\"><strong>");
+		for (const char *p = rep->headline; *p; p++) {
+			if (*p == '\n') {
+				strbuf_addstr(sb, "<br>");
+				continue;
+			}
+			size_t n = strcspn(p, "\n");
+			struct strbuf line = STRBUF_INIT;
+			strbuf_add(&line, p, n);
+			h_esc(sb, line.buf);
+			strbuf_release(&line);
+			p += n - 1;
+		}
+		strbuf_addstr(sb, "</strong></p>\n");
+	}
 	section_charts(rep, s, ch, sb);
 	for (size_t k = 0; k < s->ntables; k++)
 		if (!s->tables[k]->data_only)
@@ -339,7 +357,7 @@ static void section_html(struct strbuf *sb, const struct report *rep, const stru
 	if (section_findings(rep, s->id)) {
 		strbuf_addstr(sb, "<ul class=\"findings\">\n");
 		for (size_t k = 0; k < rep->nfindings; k++)
-			if (!strcmp(rep->findings[k].section, s->id))
+			if (!rep->findings[k].merged && !strcmp(rep->findings[k].section, s->id))
 				finding_html(sb, &rep->findings[k]);
 		strbuf_addstr(sb, "</ul>\n");
 	}

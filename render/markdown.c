@@ -80,19 +80,32 @@ int render_markdown(const struct report *rep, const struct render_ctx *ctx, stru
 		for (size_t k = 0; k < s->ntables; k++)
 			shown += !s->tables[k]->data_only;
 		for (size_t k = 0; k < rep->nfindings; k++)
-			shown += !strcmp(rep->findings[k].section, s->id);
-		if (!shown)
+			shown += !rep->findings[k].merged && !strcmp(rep->findings[k].section, s->id);
+		if (!shown && !(i == 0 && rep->headline))
 			continue; /* an empty section is no news */
 		strbuf_addstr(&sb, "## ");
 		md_text(&sb, s->title);
 		strbuf_addstr(&sb, "\n\n");
+		if (i == 0 && rep->headline) {
+			/* the answer first: one bold line per comparison */
+			for (const char *p = rep->headline; *p;) {
+				size_t n = strcspn(p, "\n");
+				struct strbuf line = STRBUF_INIT;
+				strbuf_add(&line, p, n);
+				strbuf_addstr(&sb, "**");
+				md_text(&sb, line.buf);
+				strbuf_addstr(&sb, "**\n\n");
+				strbuf_release(&line);
+				p += n + (p[n] == '\n');
+			}
+		}
 		for (size_t k = 0; k < s->ntables; k++)
 			if (!s->tables[k]->data_only)
 				md_table(s->tables[k], &sb);
 		int any = 0;
 		for (size_t k = 0; k < rep->nfindings; k++) {
 			const struct finding *f = &rep->findings[k];
-			if (strcmp(f->section, s->id))
+			if (f->merged || strcmp(f->section, s->id))
 				continue;
 			any = 1;
 			strbuf_addf(&sb, "- **%s** ", severity_name(f->sev));

@@ -485,7 +485,7 @@ static int sum_findings(struct summary *s)
 	size_t room = SHEET_ROWS - s->x->nparts - 8, shown = 0;
 	for (int sev = SEV_CRITICAL; sev >= SEV_INFO; sev--)
 		for (size_t i = 0; i < rep->nfindings; i++)
-			if (rep->findings[i].sev == (enum severity)sev && shown++ < room &&
+			if (rep->findings[i].sev == (enum severity)sev && !rep->findings[i].merged && shown++ < room &&
 			    sum_finding(s, &rep->findings[i]) < 0)
 				return -1;
 	if (shown > room) {
@@ -536,6 +536,45 @@ static int sum_contents(struct summary *s)
 	return 0;
 }
 
+/* The answer first: the headline, then the findings with the most time at stake. */
+static int sum_answer(struct summary *s)
+{
+	const struct report *rep = s->x->rep;
+	for (const char *p = rep->headline; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		struct strbuf line = STRBUF_INIT;
+		strbuf_add(&line, p, n);
+		int rc = put_text(s->x, s->ws, s->row++, 0, line.buf, s->x->title);
+		strbuf_release(&line);
+		if (rc < 0)
+			return -1;
+		p += n + (p[n] == '\n');
+	}
+	const struct rtable *t = report_find(rep, AT_SUMMARY_TOP, 0);
+	if (!t || !t->nrows)
+		return 0;
+	if (put_text(s->x, s->ws, s->row++, 0, "Top findings by time at stake (seconds a fix could save)", s->x->head) < 0)
+		return -1;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	for (size_t r = 0; r < t->nrows && !rc; r++) {
+		const struct rcell *st = rt_cell(t, r, (size_t)rt_col(t, AC_AT_STAKE));
+		const struct rcell *msg = rt_cell(t, r, (size_t)rt_col(t, AC_MESSAGE));
+		const struct rcell *adv = rt_cell(t, r, (size_t)rt_col(t, AC_ADVICE));
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu. ", r + 1);
+		if (st->kind == RC_NUM)
+			strbuf_addf(&sb, "%.3g s at stake: ", st->v);
+		strbuf_addstr(&sb, msg->kind == RC_TEXT ? msg->s : "");
+		if (adv->kind == RC_TEXT)
+			strbuf_addf(&sb, " (advice: %s)", adv->s);
+		rc = put_text(s->x, s->ws, s->row++, 0, sb.buf, NULL);
+	}
+	strbuf_release(&sb);
+	s->row++;
+	return rc;
+}
+
 static int write_summary(struct xlsx *x, lxw_worksheet *ws)
 {
 	struct summary s = { x, ws, 0, { 0 } };
@@ -548,7 +587,7 @@ static int write_summary(struct xlsx *x, lxw_worksheet *ws)
 		rc = put_text(x, ws, s.row++, 0, sb.buf, x->note);
 	strbuf_release(&sb);
 	s.row++;
-	if (rc || sum_findings(&s) < 0 || sum_contents(&s) < 0)
+	if (rc || sum_answer(&s) < 0 || sum_findings(&s) < 0 || sum_contents(&s) < 0)
 		return -1;
 	for (size_t c = 0; c < SUMMARY_COLS; c++)
 		if (check(x, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, fit(s.width[c] ? s.width[c] : 6), NULL),
