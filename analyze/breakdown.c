@@ -230,6 +230,22 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	rt_num(t, total_line ? (double)total_line : NAN, 0);
 }
 
+/* An experiment table: which alternative is fastest and slowest, and no stage advice. */
+static void variant_finding(struct report *rep, const struct an_run *run, const char *what,
+			    const struct stage_ref *v, size_t n)
+{
+	size_t lo = 0, hi = 0;
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i].seconds < v[lo].seconds ? i : lo;
+		hi = v[i].seconds > v[hi].seconds ? i : hi;
+	}
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "experiment", run->label, run->file, v[hi].line,
+		       "these rows are alternatives (models, variants), not stages of one pipeline: choose "
+		       "between them by accuracy per second; optimize inside the one you keep",
+		       "%s compares %zu alternatives: '%s' takes longest (%.4g s), '%s' least (%.4g s)", what, n,
+		       v[hi].name, v[hi].seconds, v[lo].name, v[lo].seconds);
+}
+
 /* The run's [TIMING] stages, then every printed table the stages do not cover. */
 static void stage_tables(struct report *rep, const struct an_opts *o, const struct an_run *run,
 			 int bottlenecks)
@@ -274,8 +290,11 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		double total = table_total(tab, &tl);
 		char what[200];
 		snprintf(what, sizeof(what), "'%s'", an_map_key(&run->tables, i));
+		int variant = n && is_variant_table(v, n);
 		if (n)
-			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !is_variant_table(v, n));
+			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !variant);
+		if (variant && bottlenecks && n >= 2)
+			variant_finding(rep, run, what, v, n);
 		free(v);
 	}
 }

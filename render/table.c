@@ -127,22 +127,31 @@ static void header_string(const struct rcol *col, struct strbuf *tmp, size_t max
 	strbuf_release(&h);
 }
 
-/* Narrows the text columns, widest first (not below 8), until the table fits width. */
-static void fit_widths(size_t *w, const int *numeric, const int *hide, size_t ncols, size_t width, size_t extra)
+/*
+ * Narrows columns until the table fits width: first the text columns,
+ * widest first, down to 8; then the headers wider than their numbers,
+ * down to the numbers (the header ends with an ellipsis).
+ */
+static void fit_widths(size_t *w, const size_t *cells, const int *numeric, const int *hide, size_t ncols,
+		       size_t width, size_t extra)
 {
-	for (;;) {
-		size_t total = extra, widest = ncols;
-		for (size_t c = 0; c < ncols; c++)
-			if (!hide[c]) {
+	for (int pass = 0; pass < 2; pass++)
+		for (;;) {
+			size_t total = extra, widest = ncols;
+			for (size_t c = 0; c < ncols; c++) {
+				if (hide[c])
+					continue;
 				total += 2 + w[c];
-				if (!numeric[c] && w[c] > 8 && (widest == ncols || w[c] > w[widest]))
+				size_t floor = pass == 0 ? (numeric[c] ? w[c] : 8) : (cells[c] > 4 ? cells[c] : 4);
+				if (w[c] > floor && (widest == ncols || w[c] > w[widest]))
 					widest = c;
 			}
-		if (!width || total <= width || widest == ncols)
-			return;
-		size_t over = total - width, room = w[widest] - 8;
-		w[widest] -= over < room ? over : room;
-	}
+			if (!width || total <= width || widest == ncols)
+				break;
+			size_t floor = pass == 0 ? 8 : cells[widest] > 4 ? cells[widest] : 4;
+			size_t over = total - width, room = w[widest] - floor;
+			w[widest] -= over < room ? over : room;
+		}
 }
 
 static const char *sev_color(enum severity s)
@@ -174,6 +183,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 	size_t *w = xcalloc(t->ncols, sizeof(*w));
 	int *numeric = xcalloc(t->ncols, sizeof(*numeric));
 	int *hide = xcalloc(t->ncols, sizeof(*hide));
+	size_t *cells = xcalloc(t->ncols, sizeof(*cells));
 	for (size_t c = 0; c < t->ncols; c++)
 		hide[c] = single_run(t, c);
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -185,11 +195,13 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 			size_t dw = tmp.len ? display_width(tmp.buf, tmp.len) : 0;
 			if (dw > w[c])
 				w[c] = dw;
+			if (dw > cells[c])
+				cells[c] = dw;
 			numeric[c] |= cell->kind == RC_NUM;
 		}
 	}
 	int bar = t->bar_col >= 0 && !strcmp(t->cols[t->bar_col].unit, "%");
-	fit_widths(w, numeric, hide, t->ncols, (size_t)ctx->width, bar ? 2 + BAR_WIDTH : 0);
+	fit_widths(w, cells, numeric, hide, t->ncols, (size_t)ctx->width, bar ? 2 + BAR_WIDTH : 0);
 	if (ctx->color)
 		strbuf_addstr(sb, "\x1b[1m");
 	add_clean(sb, t->title, ctx->width ? (size_t)ctx->width : 200);
@@ -248,6 +260,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 	free(w);
 	free(numeric);
 	free(hide);
+	free(cells);
 	strbuf_release(&tmp);
 }
 
@@ -333,9 +346,11 @@ static void run_line(const struct rtable *t, size_t r, int several_runs, size_t 
 			add_sig(&l, warm, "s");
 		}
 	}
-	strbuf_addstr(sb, "  ");
-	add_wrapped(sb, l.buf ? l.buf : "", 2, 4, width);
-	strbuf_addch(sb, '\n');
+	if (!isnan(wall) || (step && !isnan(med))) {
+		strbuf_addstr(sb, "  ");
+		add_wrapped(sb, l.buf ? l.buf : "", 2, 4, width);
+		strbuf_addch(sb, '\n');
+	}
 	strbuf_release(&l);
 }
 
