@@ -546,6 +546,11 @@ struct cmp_state {
 	struct strbuf regressions;
 };
 
+static double robust_sd(const struct tp_series *s)
+{
+	return (tp_series_quantile(s, 0.75) - tp_series_quantile(s, 0.25)) / 1.349;
+}
+
 /* One matched item: ratio, rank test, verdict; adds to the geometric mean when it has a test. */
 static void compare_item(struct report *rep, const struct an_opts *o, struct cmp_state *st,
 			 const struct an_run *r0, const struct an_run *run, const struct item *b,
@@ -577,6 +582,18 @@ static void compare_item(struct report *rep, const struct an_opts *o, struct cmp
 	rt_num(st->t, change, 1);
 	rt_num(st->t, p, -1);
 	rt_text(st->t, verdict);
+	/* 95 % interval of the ratio of medians: each median's standard error
+	 * 1.2533 sd / sqrt(n) with the robust sd IQR / 1.349 (outliers do not
+	 * widen it), combined on the log scale */
+	double lo = NAN, hi = NAN;
+	if (!isnan(p) && b->value > 0 && x->value > 0) {
+		double ea = 1.2533 * robust_sd(b->s) / sqrt((double)b->s->n) / b->value;
+		double eb = 1.2533 * robust_sd(x->s) / sqrt((double)x->s->n) / x->value;
+		double half = 1.96 * sqrt(ea * ea + eb * eb);
+		lo = ratio * exp(-half), hi = ratio * exp(half);
+	}
+	rt_num(st->t, lo, 3);
+	rt_num(st->t, hi, 3);
 	if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha && change > o->fail_regression_pct) {
 		st->gate = 1;
 		report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
@@ -605,6 +622,8 @@ static void lone_item(struct cmp_state *st, const struct an_run *r0, const struc
 	rt_empty(st->t);
 	rt_empty(st->t);
 	rt_text(st->t, verdict);
+	rt_empty(st->t);
+	rt_empty(st->t);
 }
 
 /* Returns AN_GATE_* bits. */
@@ -665,6 +684,8 @@ int an_compare(const struct an_model *m, const struct an_opts *o, struct report 
 		rt_num(st.t, 100 * (g - 1), 1);
 		rt_empty(st.t);
 		rt_text(st.t, !nlog ? "no series with samples to test" : g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+		rt_empty(st.t);
+		rt_empty(st.t);
 	}
 	if (st.regressions.len)
 		report_finding(rep, SEV_CRITICAL, "compare", "gate", NULL, NULL, 0, NULL,

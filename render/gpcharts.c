@@ -180,7 +180,7 @@ static void multiplot_begin(struct gp_job *j, size_t rows, size_t cols)
 static void line_key(struct gp_job *j, size_t nseries)
 {
 	if (nseries > 1)
-		gp_cmd(j, "set key above");
+		gp_cmd(j, "set key below");
 	else
 		gp_cmd(j, "unset key");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, graph 0.02");
@@ -367,17 +367,92 @@ static size_t warmup_arrows(struct gp_job *j, const struct gp_series *s, size_t 
 	return k;
 }
 
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The chart's title, with the run's name when all its series are of one run. */
+static void run_title(struct gp_job *j, const char *base, const struct gp_series *s, size_t n)
+{
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addstr(&t, base);
+	if (n && gp_series_runs(s, n) == 1) {
+		strbuf_addstr(&t, ": ");
+		strbuf_addstr(&t, s[0].run);
+	}
+	gp_title(j, t.buf);
+	strbuf_release(&t);
+}
+
+/*
+ * The top of a robust y-range: when a few samples (a first batch, a
+ * spike) reach far above the rest, the range ends above the 98th
+ * percentile so that the steady state stays readable; *clipped counts the
+ * samples above it. 0: no need (autoscale).
+ */
+static double robust_top(const struct gp_series *s, size_t n, size_t *clipped)
+{
+	size_t total = 0, k = 0;
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		total += s[i].n;
+	*clipped = 0;
+	if (total < 10)
+		return 0;
+	double *v = xmalloc(total * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			v[k++] = s[i].y[p], max = s[i].y[p] > max ? s[i].y[p] : max;
+	qsort(v, total, sizeof(*v), dcmp);
+	double top = v[(size_t)(0.98 * (double)(total - 1))] * 1.4;
+	for (size_t i = 0; i < total; i++)
+		*clipped += v[i] > top;
+	free(v);
+	return max > top ? top : 0;
+}
+
+/* Marks the samples above a clipped range with a triangle at its top. */
+static void clipped_file(struct gp_job *j, const struct gp_series *s, size_t n, double top, char *name, size_t size)
+{
+	struct strbuf d = STRBUF_INIT;
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			max = s[i].y[p] > max ? s[i].y[p] : max;
+	gp_dat_text(&d, "index", 8);
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "above the range (up to %.3g)", max);
+	gp_dat_text(&d, t.buf, 60);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			if (s[i].y[p] > top) {
+				gp_dat_num(&d, s[i].x[p]);
+				gp_dat_num(&d, top * 0.97);
+				gp_dat_row(&d);
+			}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	strbuf_release(&t);
+}
+
 int gp_chart_batches(struct gp_job *j)
 {
 	struct gp_series *s;
-	size_t n = gp_points(j->rep, GP_KIND(AK_BATCH_TIME), &s), nruns = gp_series_runs(s, n);
+	size_t n = gp_points(j->rep, GP_KIND(AK_BATCH_TIME), &s), nruns = gp_series_runs(s, n), clipped;
 	int first = 1;
-	char name[64];
+	char name[64], clip[64];
 	if (!n)
 		return GP_NODATA;
-	gp_title(j, "Batch time per batch");
+	run_title(j, "Batch time per batch", s, n);
+	double top = robust_top(s, n, &clipped);
 	gp_cmd(j, "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
-	gp_cmd(j, "set key above\nset yrange [0:*]");
+	if (top > 0)
+		gp_cmd(j, "set key below\nset yrange [0:%g]", top);
+	else
+		gp_cmd(j, "set key below\nset yrange [0:*]");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	size_t warm = warmup_arrows(j, s, n);
 	series_lines(j, s, n, nruns, "x1y1", &first, 0, "ps 0.4");
@@ -390,6 +465,11 @@ int gp_chart_batches(struct gp_job *j)
 		plot_next(j, &first);
 		strbuf_addf(&j->gp, "NaN with lines dt 2 lw 1.5 lc rgb '#555555' title 'warmup ends (MSER)%s'",
 			    n > 1 ? ", in the colour of its series" : "");
+	}
+	if (top > 0 && clipped) {
+		clipped_file(j, s, n, top, clip, sizeof(clip));
+		plot_next(j, &first);
+		strbuf_addf(&j->gp, "'%s' using 1:2 with points pt 9 ps 1.6 lc rgb '#d62728' title columnheader(2)", clip);
 	}
 	plot_end(j, first);
 	gp_series_free(s, n);
@@ -410,9 +490,9 @@ int gp_chart_gpm(struct gp_job *j)
 		gp_series_free(a, na);
 		return GP_NODATA;
 	}
-	gp_title(j, "GPM windows: pattern generation vs total time, average graph size");
+	run_title(j, "GPM windows: pattern generation vs total time, average graph size", t, nt);
 	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per window (ms)'\nset yrange [0:*]");
-	gp_cmd(j, "set key above\nset ytics nomirror");
+	gp_cmd(j, "set key below\nset ytics nomirror");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	double top = 0;
 	for (size_t i = 0; i < na; i++)
@@ -503,7 +583,7 @@ int gp_chart_timeline(struct gp_job *j)
 	gp_cmd(j, "set xlabel 'time since the first timestamp (s)'\nunset ylabel\nset style fill solid 0.85 border -1");
 	gp_cmd(j, "set yrange [-0.6:%zu.6]\nset xrange [%g:%g]", t->nrows - 1, lo, hi + (hi - lo) * 0.2);
 	gp_cmd(j, "set ytics nomirror scale 0\nset grid noytics xtics");
-	gp_cmd(j, nruns > 1 ? "set key above" : "unset key");
+	gp_cmd(j, nruns > 1 ? "set key below" : "unset key");
 	for (size_t r0 = 0; r0 < t->nrows; runs++) {
 		const char *run = gp_text(t, r0, crun);
 		int run_id = rt_row_key(t, r0).run;
@@ -750,220 +830,89 @@ int gp_chart_scaling(struct gp_job *j)
 
 /* ---- compare ---- */
 
-#define MAX_ITEMS 24
-#define MAX_RUNS 8
-
-/* The compare table: items by their row key group, runs by their index (labels for people). */
-struct cmp {
-	const struct rtable *t;
-	int citem, cunit, cbrun, cbase, crun, cval, cratio, cp;
-	const char *runs[MAX_RUNS];
-	int run_ids[MAX_RUNS];
-	size_t nruns;
-	const char *items[MAX_ITEMS], *units[MAX_ITEMS];
-	struct rkey item_keys[MAX_ITEMS];
-	size_t nitems;
-	struct gp_series *pts;
-	size_t npts;
-};
-
-static void add_run(struct cmp *c, int id, const char *label)
-{
-	for (size_t i = 0; i < c->nruns; i++)
-		if (c->run_ids[i] == id)
-			return;
-	if (c->nruns < MAX_RUNS)
-		c->run_ids[c->nruns] = id, c->runs[c->nruns++] = label;
-}
-
-static void add_unique(const char **v, size_t *n, size_t max, const char *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(v[i], s))
-			return;
-	if (*n < max)
-		v[(*n)++] = s;
-}
-
-static int cmp_load(const struct report *rep, struct cmp *c)
-{
-	memset(c, 0, sizeof(*c));
-	const struct rtable *t = c->t = gp_table(rep, AT_COMPARE, 0);
-	if (!t)
-		return 0;
-	c->citem = gp_col(t, AC_ITEM), c->cunit = gp_col(t, AC_UNIT), c->cbrun = gp_col(t, AC_BASELINE_RUN);
-	c->cbase = gp_col(t, AC_BASELINE), c->crun = gp_col(t, AC_RUN), c->cval = gp_col(t, AC_VALUE);
-	c->cratio = gp_col(t, AC_RATIO), c->cp = gp_col(t, AC_P);
-	for (size_t r = 0; r < t->nrows; r++) {
-		struct rkey k = rt_row_key(t, r);
-		if (k.series == AK_OVERALL || !*gp_text(t, r, c->cunit) ||
-		    (isnan(gp_num(t, r, c->cbase)) && isnan(gp_num(t, r, c->cval))))
-			continue;
-		add_run(c, k.base, gp_text(t, r, c->cbrun));
-		add_run(c, k.run, gp_text(t, r, c->crun));
-		size_t i = 0;
-		while (i < c->nitems && c->item_keys[i].group != k.group)
-			i++;
-		if (i == c->nitems && i < MAX_ITEMS) {
-			c->items[i] = gp_text(t, r, c->citem), c->units[i] = gp_text(t, r, c->cunit);
-			c->item_keys[c->nitems++] = k;
-		}
-	}
-	if (!c->nitems)
-		return 0;
-	c->npts = gp_points(rep, GP_ALL_KINDS, &c->pts);
-	return 1;
-}
-
-/* The row of (item i, run k) and whether the run is that row's baseline; -1 if none. */
-static long cmp_row(const struct cmp *c, size_t i, size_t k, int *is_base)
-{
-	for (size_t r = 0; r < c->t->nrows; r++) {
-		struct rkey key = rt_row_key(c->t, r);
-		if (key.group != c->item_keys[i].group)
-			continue;
-		if (key.run == c->run_ids[k])
-			return *is_base = 0, (long)r;
-		if (key.base == c->run_ids[k])
-			return *is_base = 1, (long)r;
-	}
-	return -1;
-}
-
-static int dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t i = (size_t)pos;
-	return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
-}
-
-/* Quartiles of run k's samples of item i (from the chart traces); 0 if it has too few. */
-static int cmp_iqr(const struct cmp *c, size_t i, size_t k, double *q1, double *q3)
-{
-	const struct rkey *ik = &c->item_keys[i];
-	for (size_t p = 0; p < c->npts; p++) {
-		const struct gp_series *s = &c->pts[p];
-		if (s->key.series != ik->series || s->key.rank != ik->rank || s->key.run != c->run_ids[k] || s->n < 4)
-			continue;
-		double *v = xmalloc(s->n * sizeof(*v));
-		memcpy(v, s->y, s->n * sizeof(*v));
-		qsort(v, s->n, sizeof(*v), dcmp);
-		*q1 = quantile(v, s->n, 0.25), *q3 = quantile(v, s->n, 0.75);
-		free(v);
-		return 1;
-	}
-	return 0;
-}
-
-/* One run's bars of one unit's items: x, value, q1, q3, label y, label. */
-static int cmp_run_file(struct gp_job *j, const struct cmp *c, size_t k, const char *unit, double *ymax,
-			char *name, size_t size)
-{
-	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
-	double w = 0.8 / (double)c->nruns;
-	int any_iqr = 0;
-	size_t pos = 0;
-	gp_dat_text(&d, "x", 8);
-	gp_dat_text(&d, c->runs[k], 60);
-	gp_dat_row(&d);
-	for (size_t i = 0; i < c->nitems; i++) {
-		if (strcmp(c->units[i], unit))
-			continue;
-		int base = 0;
-		long r = cmp_row(c, i, k, &base);
-		double v = r < 0 ? NAN : gp_num(c->t, (size_t)r, base ? c->cbase : c->cval), q1 = NAN, q3 = NAN;
-		int iqr = cmp_iqr(c, i, k, &q1, &q3);
-		any_iqr |= iqr;
-		strbuf_reset(&lab);
-		if (r >= 0 && !base && !isnan(gp_num(c->t, (size_t)r, c->cratio)))
-			strbuf_addf(&lab, "%.2fx", gp_num(c->t, (size_t)r, c->cratio));
-		if (lab.len && !isnan(gp_num(c->t, (size_t)r, c->cp)))
-			strbuf_addf(&lab, " p=%.2g", gp_num(c->t, (size_t)r, c->cp));
-		double top = iqr && q3 > v ? q3 : v;
-		*ymax = top > *ymax ? top : *ymax;
-		gp_dat_num(&d, (double)pos++ + ((double)k - ((double)c->nruns - 1) / 2) * w);
-		gp_dat_num(&d, v);
-		gp_dat_num(&d, q1);
-		gp_dat_num(&d, q3);
-		gp_dat_num(&d, lab.len ? top : NAN);
-		gp_dat_text(&d, lab.buf ? lab.buf : "", 30);
-		gp_dat_row(&d);
-	}
-	gp_data_file(j, &d, name, size);
-	strbuf_release(&d);
-	strbuf_release(&lab);
-	return any_iqr;
-}
-
-static size_t cmp_ticks_file(struct gp_job *j, const struct cmp *c, const char *unit, char *name, size_t size)
-{
-	struct strbuf d = STRBUF_INIT;
-	size_t n = 0;
-	gp_dat_text(&d, "x", 8);
-	gp_dat_text(&d, "item", 8);
-	gp_dat_row(&d);
-	for (size_t i = 0; i < c->nitems; i++)
-		if (!strcmp(c->units[i], unit)) {
-			gp_dat_num(&d, (double)n++);
-			gp_dat_text(&d, c->items[i], 32);
-			gp_dat_row(&d);
-		}
-	gp_data_file(j, &d, name, size);
-	strbuf_release(&d);
-	return n;
-}
-
-static void cmp_panel(struct gp_job *j, const struct cmp *c, const char *unit, int own_title)
-{
-	char ticks[64], name[64];
-	double ymax = 0;
-	size_t n = cmp_ticks_file(j, c, unit, ticks, sizeof(ticks));
-	if (own_title)
-		gp_cmd(j, "set title 'Items measured in %s' noenhanced", !strcmp(unit, "ms") ? "ms" : "s");
-	gp_cmd(j, "set ylabel 'time (%s)'\nunset xlabel\nset style fill solid 0.85 border -1",
-	       !strcmp(unit, "ms") ? "ms" : "s");
-	gp_cmd(j, "set boxwidth %g absolute\nset xrange [-0.6:%zu.6]", 0.8 / (double)c->nruns, n - 1);
-	gp_cmd(j, "set xtics rotate by 25 right nomirror scale 0\nset grid noxtics ytics\nset key above");
-	struct strbuf plot = STRBUF_INIT;
-	strbuf_addf(&plot, "plot '%s' skip 1 using 1:(NaN):xticlabels(2) notitle", ticks);
-	for (size_t k = 0; k < c->nruns; k++) {
-		int iqr = cmp_run_file(j, c, k, unit, &ymax, name, sizeof(name));
-		strbuf_addf(&plot, ", \\\n     '%s' using 1:2 with boxes lt %zu title columnheader(2)", name, k + 1);
-		if (iqr)
-			strbuf_addf(&plot, ", \\\n     '%s' skip 1 using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 notitle",
-				    name);
-		if (k)
-			strbuf_addf(&plot, ", \\\n     '%s' skip 1 using 1:5:6 with labels offset char 0,0.8 notitle", name);
-	}
-	gp_cmd(j, "set yrange [0:%g]", ymax > 0 ? ymax * 1.2 : 1);
-	gp_cmd(j, "%s", plot.buf);
-	strbuf_release(&plot);
-}
+/*
+ * Each compared item as its ratio to the baseline run, with the analysis'
+ * 95 % interval, on one logarithmic scale shared by every item whatever
+ * its unit (a 4 s stage and a 0.16 s batch read alike); 1 is marked. Items
+ * without samples have a ratio and no interval; items of one run only and
+ * the geometric mean are left out.
+ */
+#define MAX_ITEMS 40
 
 int gp_chart_compare(struct gp_job *j)
 {
-	struct cmp c;
-	if (!cmp_load(j->rep, &c))
+	const struct rtable *t = gp_table(j->rep, AT_COMPARE, 0);
+	if (!t)
 		return GP_NODATA;
-	const char *units[2];
-	size_t nu = 0;
-	for (size_t i = 0; i < c.nitems; i++)
-		add_unique(units, &nu, 2, c.units[i]);
-	if (nu > 1)
-		multiplot_begin(j, nu, 1);
-	else
-		gp_title(j, "Run comparison against the first run (bar: median, or total without samples; error bar: IQR)");
-	for (size_t u = 0; u < nu; u++)
-		cmp_panel(j, &c, units[u], nu > 1);
-	if (nu > 1)
-		gp_cmd(j, "unset multiplot");
-	gp_series_free(c.pts, c.npts);
+	int citem = gp_col(t, AC_ITEM), crun = gp_col(t, AC_RUN), cbrun = gp_col(t, AC_BASELINE_RUN);
+	int cratio = gp_col(t, AC_RATIO), clo = gp_col(t, AC_CI_LOW), chi = gp_col(t, AC_CI_HIGH), cp = gp_col(t, AC_P);
+	size_t rows[MAX_ITEMS], n = 0;
+	int runs_seen = -2, several = 0;
+	for (size_t r = 0; r < t->nrows && n < MAX_ITEMS; r++) {
+		struct rkey k = rt_row_key(t, r);
+		if (k.series == AK_OVERALL || !(gp_num(t, r, cratio) > 0))
+			continue;
+		several |= runs_seen != -2 && runs_seen != k.run;
+		runs_seen = k.run;
+		rows[n++] = r;
+	}
+	if (!n)
+		return GP_NODATA;
+	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
+	double lo = 1, hi = 1;
+	gp_dat_text(&d, "y", 8);
+	gp_dat_text(&d, "item", 8);
+	gp_dat_text(&d, "ratio", 8);
+	gp_dat_text(&d, "low", 8);
+	gp_dat_text(&d, "high", 8);
+	gp_dat_text(&d, "label", 8);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < n; i++) {
+		size_t r = rows[i];
+		double v = gp_num(t, r, cratio), l = gp_num(t, r, clo), h = gp_num(t, r, chi), p = gp_num(t, r, cp);
+		if (isnan(l) || isnan(h))
+			l = h = v;
+		lo = l < lo ? l : lo, hi = h > hi ? h : hi;
+		strbuf_reset(&lab);
+		strbuf_addstr(&lab, gp_text(t, r, citem));
+		if (several) {
+			strbuf_addstr(&lab, " (");
+			strbuf_addstr(&lab, gp_text(t, r, crun));
+			strbuf_addch(&lab, ')');
+		}
+		gp_dat_num(&d, (double)(n - 1 - i));
+		gp_dat_text(&d, lab.buf, NAME_MAX_CHARS);
+		gp_dat_num(&d, v);
+		gp_dat_num(&d, l);
+		gp_dat_num(&d, h);
+		strbuf_reset(&lab);
+		strbuf_addf(&lab, "%.3gx", v);
+		if (!isnan(p))
+			strbuf_addf(&lab, ", p = %.2g", p);
+		gp_dat_text(&d, lab.buf, 40);
+		gp_dat_row(&d);
+	}
+	char name[64];
+	gp_data_file(j, &d, name, sizeof(name));
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "Each item against %s (ratio, 95%% interval)", gp_text(t, rows[0], cbrun));
+	if (!several) {
+		strbuf_addstr(&title, ": ");
+		strbuf_addstr(&title, gp_text(t, rows[0], crun));
+	}
+	gp_title(j, title.buf);
+	gp_cmd(j, "set xlabel 'ratio to the baseline run (log scale): < 1 faster, > 1 slower'\nunset ylabel\nunset key");
+	gp_cmd(j, "set logscale x\nset xrange [%g:%g]\nset yrange [-0.7:%zu.7]", lo / 1.25, hi * 1.25, n - 1);
+	gp_cmd(j, "set ytics nomirror scale 0\nset format x '%%g'\nset grid xtics noytics");
+	gp_cmd(j, "set xtics nomirror (0.1, 0.2, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)");
+	gp_cmd(j, "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#555555' back");
+	gp_cmd(j, "plot '%s' skip 1 using 3:1:4:5:yticlabels(2) with xerrorbars pt 7 ps 1.3 lw 2 lc rgb '#1f5fa8' notitle, \\\n"
+		  "     '%s' skip 1 using 3:1:6 with labels offset char 0,0.9 font ',9' notitle",
+	       name, name);
+	gp_cmd(j, "unset logscale x\nunset arrow\nset xtics autofreq");
+	strbuf_release(&d);
+	strbuf_release(&lab);
+	strbuf_release(&title);
 	return 0;
 }
 

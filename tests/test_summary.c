@@ -416,3 +416,61 @@ Test(findings, no_optimize_advice_on_experiment_tables)
 	cr_assert_eq(count_findings(d.root, "optimize", "backward_pass", -1), 1, "pipeline stages keep theirs");
 	json_free(&d);
 }
+
+Test(charts, comparison_is_a_ratio_chart_and_batches_have_a_robust_range)
+{
+	char *dir = tmpdir();
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, gp = STRBUF_INIT, dat = STRBUF_INIT, path = STRBUF_INIT;
+	uint32_t seed = 21;
+	batches(&a, "", 100, 0.20, &seed);
+	strbuf_addstr(&a, "[TIMING] setup: 4.4s\n");
+	batches(&b, "", 100, 0.26, &seed);
+	strbuf_addstr(&b, "[TIMING] setup: 4.0s\n");
+	write_text(dir, "a.log", &a);
+	write_text(dir, "b.log", &b);
+	struct tu_result r = tu_run("cd %s && \"$B/tprof-plot\" -q --compare --batches --gnuplot /bin/true --script . "
+				    "-o x.svg a.log b.log", dir);
+	tu_result_free(&r);
+	strbuf_addf(&path, "%s/compare.gp", dir);
+	cr_assert_eq(tu_slurp(path.buf, &gp), 0, "%s", path.buf);
+	/* one shared logarithmic scale of ratios, 1 marked, the title names the run */
+	cr_assert(strstr(gp.buf, "set logscale x"), "%s", gp.buf);
+	cr_assert(strstr(gp.buf, "set arrow from 1, graph 0 to 1, graph 1"), "%s", gp.buf);
+	cr_assert(strstr(gp.buf, "against a.log (ratio, 95% interval): b.log"), "%s", gp.buf);
+	cr_assert(strstr(gp.buf, "with xerrorbars"), "%s", gp.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/compare-d0.dat", dir);
+	cr_assert_eq(tu_slurp(path.buf, &dat), 0);
+	/* stage (no samples: no interval) and batch time, both as ratios */
+	cr_assert(strstr(dat.buf, "stage setup\t0.909"), "%s", dat.buf);
+	const char *bt = strstr(dat.buf, "batch time\t");
+	cr_assert_not_null(bt, "%s", dat.buf);
+	double ratio, lo, hi;
+	cr_assert_eq(sscanf(bt + 11, "%lf\t%lf\t%lf", &ratio, &lo, &hi), 3, "%s", bt);
+	cr_assert_float_eq(ratio, 1.3, 0.03);
+	cr_assert(lo < ratio && ratio < hi && lo > 1.2 && hi < 1.4, "interval %g..%g", lo, hi);
+	strbuf_release(&gp);
+	strbuf_release(&path);
+	tu_rmtree(dir);
+	/* a first batch 3x the rest does not set the range of the batch chart */
+	dir = tmpdir();
+	r = tu_run("cd %s && \"$B/tprof-plot\" -q --batches --gnuplot /bin/true --script . -o x.svg "
+		   "\"$R/samples/ddp-4rank.log\"", dir);
+	tu_result_free(&r);
+
+	struct strbuf p2 = STRBUF_INIT, g2 = STRBUF_INIT;
+	strbuf_addf(&p2, "%s/batches.gp", dir);
+	cr_assert_eq(tu_slurp(p2.buf, &g2), 0);
+	const char *yr = strstr(g2.buf, "set yrange [0:");
+	cr_assert_not_null(yr, "%s", g2.buf);
+	double top = strtod(yr + 14, NULL);
+	cr_assert(top > 0.25 && top < 0.4, "range top %g: the steady state (0.18-0.23 s) fills the chart", top);
+	cr_assert(strstr(g2.buf, "above the range") || strstr(g2.buf, "batches-d"), "%s", g2.buf);
+	cr_assert(strstr(g2.buf, "Batch time per batch: "), "the title names the run");
+	strbuf_release(&p2);
+	strbuf_release(&g2);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&dat);
+	tu_rmtree(dir);
+}
