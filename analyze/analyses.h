@@ -175,6 +175,9 @@ int an_gpm_group(const struct an_run *run);
 size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, double *x, double *y,
 			   const char **what);
 
+/* A kind of series for people ("batch time"), or NULL. */
+const char *an_series_name(enum an_series_kind kind);
+
 /* The key of a row about a run's series: rank from the model's rank key ("-": none). */
 struct rkey an_key(int series, const char *rank, int run, int group);
 

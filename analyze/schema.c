@@ -147,6 +147,17 @@ struct rtable *an_table(struct report *rep, enum an_table_kind kind, const char 
 	abort();
 }
 
+const char *an_series_name(enum an_series_kind kind)
+{
+	static const char *const names[AK_NKINDS] = {
+		[AK_BATCH_TIME] = "batch time",	    [AK_EPOCH_TIME] = "epoch time",
+		[AK_CPU_MEMORY] = "CPU memory",	    [AK_GPU_MEMORY] = "GPU memory",
+		[AK_LOSS] = "loss",		    [AK_GPM_TOTAL] = "GPM window total",
+		[AK_GPM_PATTERN] = "GPM window pattern gen", [AK_GPM_AVG_NODES] = "GPM window avg nodes",
+	};
+	return kind > AK_NONE && kind < AK_NKINDS ? names[kind] : NULL;
+}
+
 struct rkey an_key(int series, const char *rank, int run, int group)
 {
 	struct rkey k = { series, -1, run, group, -1 };

@@ -190,7 +190,7 @@ static void group_ranks(struct report *rep)
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "ranks ");
 		rank_list(&sb, rk, n);
-		strbuf_addf(&sb, " alike; the most at stake: %s", b->message);
+		strbuf_addf(&sb, " alike (the worst shown): %s", b->message);
 		for (size_t j = i; j < rep->nfindings; j++) {
 			struct finding *g = &rep->findings[j];
 			if (g != b && (j == i || same_fact(f, g))) {

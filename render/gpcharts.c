@@ -235,13 +235,26 @@ static size_t stage_rows(const struct rtable *t, int *keep_last)
 	return k;
 }
 
-static void stage_panel(struct gp_job *j, const struct rtable *t, const char *title, size_t lmargin)
+/* The smallest and largest seconds of a breakdown's stage rows (0 included). */
+static void stage_range(const struct rtable *t, double *lo, double *hi)
+{
+	int keep_last, csec = gp_col(t, AC_SECONDS);
+	size_t nrows = (stage_rows(t, &keep_last), keep_last ? t->nrows : t->nrows - 1);
+	for (size_t r = 0; r < nrows; r++) {
+		double sec = gp_num(t, r, csec);
+		if (!isnan(sec))
+			*lo = sec < *lo ? sec : *lo, *hi = sec > *hi ? sec : *hi;
+	}
+}
+
+/* One run's stages; [lo, hi] is the range shared by every panel (before and after read alike). */
+static void stage_panel(struct gp_job *j, const struct rtable *t, const char *title, size_t lmargin, double lo,
+			double hi)
 {
 	int keep_last, crun = gp_col(t, AC_RUN), cstage = gp_col(t, AC_STAGE), csec = gp_col(t, AC_SECONDS),
 		       cshare = gp_col(t, AC_SHARE);
 	size_t n = stage_rows(t, &keep_last), nrows = keep_last ? t->nrows : t->nrows - 1, y = n;
 	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
-	double lo = 0, hi = 0;
 	(void)crun;
 	gp_dat_text(&d, "y", 8);
 	gp_dat_text(&d, "stage", 8);
@@ -252,7 +265,6 @@ static void stage_panel(struct gp_job *j, const struct rtable *t, const char *ti
 		double sec = gp_num(t, r, csec), share = gp_num(t, r, cshare);
 		if (isnan(sec))
 			continue;
-		lo = sec < lo ? sec : lo, hi = sec > hi ? sec : hi;
 		strbuf_reset(&lab);
 		if (!isnan(share))
 			strbuf_addf(&lab, "%.1f%%, ", share);
@@ -300,6 +312,9 @@ int gp_chart_stages(struct gp_job *j)
 			lmargin = len > lmargin ? len : lmargin;
 		}
 	lmargin = (lmargin > NAME_MAX_CHARS ? NAME_MAX_CHARS : lmargin) + 3;
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < np; i++)
+		stage_range(tabs[i], &lo, &hi);
 	struct strbuf title = STRBUF_INIT;
 	if (np > 1)
 		multiplot_begin(j, np, 1);
@@ -311,7 +326,12 @@ int gp_chart_stages(struct gp_job *j)
 			strbuf_addf(&title, "%s (%s)", tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], AC_RUN)));
 		else
 			strbuf_addstr(&title, tabs[i]->title);
-		stage_panel(j, tabs[i], title.buf, lmargin);
+		double plo = 0, phi = 0;
+		if (runs_seen > 1) /* runs side by side: one scale */
+			plo = lo, phi = hi;
+		else
+			stage_range(tabs[i], &plo, &phi);
+		stage_panel(j, tabs[i], title.buf, lmargin, plo, phi);
 	}
 	if (np > 1)
 		gp_cmd(j, "unset multiplot");

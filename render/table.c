@@ -291,64 +291,13 @@ static void finding_out(const struct finding *f, const struct render_ctx *ctx, i
 	strbuf_release(&text);
 }
 
-static const char *text_at(const struct rtable *t, size_t r, int key)
-{
-	int c = rt_col(t, key);
-	const struct rcell *x = c < 0 ? NULL : rt_cell(t, r, (size_t)c);
-	return x && x->kind == RC_TEXT ? x->s : NULL;
-}
-
-static double num_at(const struct rtable *t, size_t r, int key)
-{
-	int c = rt_col(t, key);
-	const struct rcell *x = c < 0 ? NULL : rt_cell(t, r, (size_t)c);
-	return x && x->kind == RC_NUM ? x->v : NAN;
-}
-
-/* A number with 3 significant digits and its unit. */
-static void add_sig(struct strbuf *sb, double v, const char *unit)
-{
-	strbuf_addf(sb, fabs(v) >= 1000 ? "%.0f%s%s" : "%.3g%s%s", v, *unit ? " " : "", unit);
-}
-
 /* One run at a glance, in a sentence. */
 static void run_line(const struct rtable *t, size_t r, int several_runs, size_t width, struct strbuf *sb)
 {
 	struct strbuf l = STRBUF_INIT;
-	double wall = num_at(t, r, AC_WALL), in = num_at(t, r, AC_SECONDS), un = num_at(t, r, AC_UNACCOUNTED);
-	double med = num_at(t, r, AC_MEDIAN), spread = num_at(t, r, AC_STD), thr = num_at(t, r, AC_THROUGHPUT);
-	double warm = num_at(t, r, AC_WARMUP_COST), n = num_at(t, r, AC_N);
-	const char *step = text_at(t, r, AC_SERIES);
-	if (several_runs)
-		strbuf_addf(&l, "%s: ", text_at(t, r, AC_RUN) ? text_at(t, r, AC_RUN) : "");
-	if (!isnan(wall)) {
-		strbuf_addstr(&l, "wall ");
-		add_sig(&l, wall, "s");
-	}
-	if (!isnan(in)) {
-		strbuf_addstr(&l, ", in stages ");
-		add_sig(&l, in, "s");
-		if (!isnan(un) && un > 0) {
-			strbuf_addstr(&l, ", unaccounted ");
-			add_sig(&l, un, "s");
-		}
-	}
-	if (step && !isnan(med)) {
-		strbuf_addf(&l, "%s%s ", l.len ? "; " : "", step);
-		add_sig(&l, med, "s");
-		strbuf_addstr(&l, " \xc2\xb1 ");
-		add_sig(&l, spread, "s");
-		strbuf_addf(&l, " (median \xc2\xb1 IQR/2 after warmup, %.0f steps)", n);
-		if (!isnan(thr))
-			strbuf_addf(&l, ", %.3g steps/s", thr);
-		if (!isnan(warm) && warm > 0) {
-			strbuf_addstr(&l, ", warmup cost ");
-			add_sig(&l, warm, "s");
-		}
-	}
-	if (!isnan(wall) || (step && !isnan(med))) {
+	if (render_run_sentence(t, r, several_runs, &l)) {
 		strbuf_addstr(sb, "  ");
-		add_wrapped(sb, l.buf ? l.buf : "", 2, 4, width);
+		add_wrapped(sb, l.buf, 2, 4, width);
 		strbuf_addch(sb, '\n');
 	}
 	strbuf_release(&l);
@@ -358,21 +307,8 @@ static void run_line(const struct rtable *t, size_t r, int several_runs, size_t 
 static void top_line(const struct rtable *t, size_t r, int several_runs, size_t width, struct strbuf *sb)
 {
 	struct strbuf l = STRBUF_INIT;
-	double stake = num_at(t, r, AC_AT_STAKE);
-	const char *run = text_at(t, r, AC_RUN), *msg = text_at(t, r, AC_MESSAGE);
-	const char *advice = text_at(t, r, AC_ADVICE), *where = text_at(t, r, AC_WHERE);
-	strbuf_addf(sb, "  %.0f. ", num_at(t, r, AC_INDEX));
-	if (!isnan(stake)) {
-		add_sig(&l, stake, "s");
-		strbuf_addstr(&l, " at stake: ");
-	} else {
-		strbuf_addf(&l, "%s: ", text_at(t, r, AC_SEVERITY) ? text_at(t, r, AC_SEVERITY) : "");
-	}
-	if (run && several_runs)
-		strbuf_addf(&l, "%s: ", run);
-	strbuf_addstr(&l, msg ? msg : "");
-	if (where)
-		strbuf_addf(&l, " (%s)", where);
+	const char *advice = render_top_sentence(t, r, several_runs, &l);
+	strbuf_addf(sb, "  %zu. ", r + 1);
 	add_wrapped(sb, l.buf, 5, 5, width);
 	strbuf_addch(sb, '\n');
 	if (advice) {

@@ -67,6 +67,7 @@ struct xlsx {
 	int failed;          /* the first error is in err; later writes are skipped */
 	struct strbuf *err;
 	struct strbuf text;  /* scratch: the cleaned text of one cell */
+	lxw_chart *last_chart; /* the chart new_chart made last */
 };
 
 /* A native chart of one column against another, for tables of this kind (analyses.h ids). */
@@ -623,6 +624,7 @@ static lxw_chart *new_chart(struct xlsx *x, uint8_t type, const char *title)
 		check(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "adding a chart");
 		return NULL;
 	}
+	x->last_chart = ch;
 	chart_title_set_name(ch, title);
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	return ch;
@@ -812,7 +814,24 @@ static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e
 	return se ? place_chart(x, p, 1 + slot * POINTS_CHART_ROWS, ch, 1) : -1;
 }
 
-/* The per-sample traces of AT_POINTS, one chart per (run, series), stacked. */
+/* A second rank's trace of the same kind: one more series on that chart. */
+static int overlay_rank(struct xlsx *x, const struct part *p, lxw_chart *ch, size_t r, size_t e, int run)
+{
+	const int xc = col_index(p->t, AC_INDEX), yc = col_index(p->t, AC_VALUE);
+	struct strbuf sb = STRBUF_INIT;
+	lxw_chart_series *se = add_series(x, ch, p->name, r + 1, e, (size_t)xc, (size_t)yc);
+	group_name(p, r, col_index(p->t, AC_SERIES), run, &sb);
+	if (se)
+		chart_series_set_name(se, clean(x, sb.buf));
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+	strbuf_release(&sb);
+	return se ? 0 : -1;
+}
+
+/*
+ * The per-sample traces of AT_POINTS, one chart per (run, series), stacked;
+ * the ranks of one kind of series share a chart, one line each.
+ */
 static int points_charts(struct xlsx *x)
 {
 	const struct part *p = first_part(x, AT_POINTS);
@@ -821,10 +840,29 @@ static int points_charts(struct xlsx *x)
 	const int key[2] = { col_index(p->t, AC_RUN), col_index(p->t, AC_SERIES) };
 	size_t n = p->n < SCATTER_POINTS ? p->n : SCATTER_POINTS;
 	int run = several(p, key[0], n) ? key[0] : -1;
-	for (size_t r = 0, slot = 0; r < n && slot < POINTS_CHARTS; slot++) {
-		size_t e = group_end(p, r, n, key);
-		if (points_chart(x, p, r, e, run, slot) < 0)
-			return -1;
+	struct {
+		struct rkey k;
+		lxw_chart *ch;
+		size_t first;
+	} made[POINTS_CHARTS];
+	size_t nmade = 0;
+	for (size_t r = 0; r < n;) {
+		size_t e = group_end(p, r, n, key), c = nmade;
+		struct rkey k = rt_row_key(p->t, p->first + r);
+		for (size_t i = 0; k.rank >= 0 && i < nmade; i++)
+			if (made[i].k.rank >= 0 && made[i].k.series == k.series && made[i].k.run == k.run)
+				c = i;
+		if (c < nmade) {
+			if (overlay_rank(x, p, made[c].ch, r, e, run) < 0)
+				return -1;
+			if (an_series_name(k.series))
+				chart_title_set_name(made[c].ch, an_series_name(k.series));
+		} else if (nmade < POINTS_CHARTS) {
+			if (points_chart(x, p, r, e, run, nmade) < 0)
+				return -1;
+			made[nmade].k = k, made[nmade].first = r, made[nmade].ch = x->last_chart;
+			nmade++;
+		}
 		r = e;
 	}
 	return 0;
@@ -846,6 +884,11 @@ static int add_charts(struct xlsx *x)
 static lxw_worksheet *add_sheet(struct xlsx *x, const char *name)
 {
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
+	if (ws) {
+		/* printed: landscape, every column on the page's width */
+		worksheet_set_landscape(ws);
+		worksheet_fit_to_pages(ws, 1, 0);
+	}
 	if (!ws) {
 		/* the reason, as libxlsxwriter sees it; else it ran out of memory */
 		lxw_error e = workbook_validate_sheet_name(x->wb, name);

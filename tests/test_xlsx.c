@@ -598,3 +598,38 @@ Test(xlsx, tprof_analyze_writes_a_workbook)
 		    "unzip -tq /tmp/tprof-xlsx-e2e-stdout.xlsx >/dev/null");
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
 }
+
+/* The workbook of the DDP sample: the answer on the first sheet, ranks
+ * overlaid on one chart per kind of series, pages fit to the width. */
+Test(xlsx, summary_first_ranks_overlaid_and_print_setup)
+{
+	const char *zip = "/tmp/tprof-xlsx-ddp.xlsx";
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "bin/tprof-analyze -q -o %s samples/ddp-4rank.log", zip);
+	cr_assert_eq(system(cmd), 0);
+	char *s = member(zip, "xl/sharedStrings.xml"), *sheet = member(zip, "xl/worksheets/sheet1.xml");
+	cr_assert(s && strstr(s, "Top findings by time at stake"), "the answer on the Summary sheet");
+	cr_assert(strstr(s, "1. 1.67 s at stake: rank 3 is a straggler"), "the largest time at stake first");
+	cr_assert(sheet && strstr(sheet, "orientation=\"landscape\"") && strstr(sheet, "fitToHeight=\"0\""), "%s",
+		  sheet);
+	int batch_chart = 0;
+	for (int i = 1; i <= 12; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "xl/charts/chart%d.xml", i);
+		char *c = member(zip, name);
+		if (!c)
+			break;
+		if (strstr(c, "<a:t>batch time</a:t>")) {
+			int ser = 0;
+			for (const char *p = c; (p = strstr(p, "<c:ser>")); p++)
+				ser++;
+			cr_assert_eq(ser, 4, "the four ranks on one chart");
+			batch_chart++;
+		}
+		free(c);
+	}
+	cr_assert_eq(batch_chart, 1);
+	free(s);
+	free(sheet);
+	unlink(zip);
+}
