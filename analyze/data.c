@@ -65,6 +65,34 @@ static void points(const struct an_run *run, struct rtable *t)
 		   an_key(AK_GPM_AVG_NODES, NULL, run->index, 0));
 }
 
+/* The samples of a named series while they all fit its exact head (a metric
+ * printed per step is short; a longer one is left to the variance table). */
+static void head_rows(struct rtable *t, const char *run, const char *series, const struct tp_series *s,
+		      struct rkey key)
+{
+	if (s->n > s->nhead)
+		return;
+	for (uint32_t i = 0; i < s->nhead; i++) {
+		rt_key(t, key);
+		rt_text(t, run);
+		rt_text(t, series);
+		rt_text(t, "s");
+		rt_num(t, (double)s->head[i].index, 0);
+		rt_num(t, s->head[i].v, -1);
+		rt_num(t, (double)s->head[i].line, 0);
+	}
+}
+
+static void metric_points(const struct an_run *run, struct rtable *t)
+{
+	char name[200];
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		snprintf(name, sizeof(name), "%s avg", an_map_key(&run->metrics, i));
+		head_rows(t, run->label, name, &s->s, an_key(AK_METRIC, NULL, run->index, (int)i + 1));
+	}
+}
+
 /* A [TIMING] line is printed when its stage ends: it started `seconds` before. */
 static void timeline(const struct an_run *run, struct rtable *t)
 {
@@ -141,6 +169,7 @@ void an_data(const struct an_model *m, const struct an_opts *o, struct report *r
 	struct rtable *sp = an_table(rep, AT_SCALING_POINTS, NULL);
 	for (size_t r = 0; r < m->nruns; r++) {
 		points(m->runs[r], pt);
+		metric_points(m->runs[r], pt);
 		timeline(m->runs[r], tl);
 		scaling_points(m->runs[r], sp);
 	}

@@ -461,14 +461,20 @@ static void clipped_file(struct gp_job *j, const struct gp_series *s, size_t n, 
 int gp_chart_batches(struct gp_job *j)
 {
 	struct gp_series *s;
-	size_t n = gp_points(j->rep, GP_KIND(AK_BATCH_TIME), &s), nruns = gp_series_runs(s, n), clipped;
-	int first = 1;
+	size_t n = gp_points(j->rep, GP_KIND(AK_BATCH_TIME), &s), clipped;
+	int first = 1, metrics = 0;
 	char name[64], clip[64];
+	if (!n) { /* no batch lines: the per-step metrics (avg of each) instead */
+		gp_series_free(s, n);
+		n = gp_points(j->rep, GP_KIND(AK_METRIC), &s), metrics = 1;
+	}
+	size_t nruns = gp_series_runs(s, n);
 	if (!n)
 		return GP_NODATA;
-	run_title(j, "Batch time per batch", s, n);
+	run_title(j, metrics ? "Step metrics per step" : "Batch time per batch", s, n);
 	double top = robust_top(s, n, &clipped);
-	gp_cmd(j, "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
+	gp_cmd(j, metrics ? "set xlabel 'step (index in the run)'\nset ylabel 'time (s)'"
+			  : "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
 	if (top > 0)
 		gp_cmd(j, "set key below\nset yrange [0:%g]", top);
 	else

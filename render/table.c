@@ -112,7 +112,17 @@ static void cell_string(const struct rcell *c, struct strbuf *tmp, size_t max)
 	if (c->kind == RC_TEXT) {
 		add_clean(tmp, c->s, max);
 	} else if (c->kind == RC_NUM) {
-		render_cell_text(c, tmp);
+		/* for people, 4 significant digits are enough: whole numbers stay whole,
+		 * 2404.13 reads 2404, a p-value 1.795e-53 reads 1.8e-53 */
+		double a = fabs(c->v);
+		if (c->prec < 0) {
+			strbuf_addf(tmp, "%.3g", c->v);
+		} else if (c->prec > 0 && a >= 1) {
+			int intd = (int)floor(log10(a)) + 1, p = 4 - intd;
+			strbuf_addf(tmp, "%.*f", p < 0 ? 0 : p > c->prec ? c->prec : p, c->v);
+		} else {
+			render_cell_text(c, tmp);
+		}
 	}
 }
 

@@ -474,3 +474,31 @@ Test(charts, comparison_is_a_ratio_chart_and_batches_have_a_robust_range)
 	strbuf_release(&dat);
 	tu_rmtree(dir);
 }
+
+Test(layout, significant_digits_no_single_run_column_and_step_metrics_charted)
+{
+	struct tu_result r = tu_run("COLUMNS=100 \"$B/tprof-analyze\" -q samples/graph-llava-pretrain.log");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out.buf, "Main training loop                     2404 "), "4 significant digits:\n%s",
+		  r.out.buf);
+	cr_assert_null(strstr(r.out.buf, "2404.13"));
+	tu_result_free(&r);
+	r = tu_run("COLUMNS=100 \"$B/tprof-analyze\" -q samples/ddp-4rank.log");
+	cr_assert(strstr(r.out.buf, "1.8e-53") && !strstr(r.out.buf, "1.795e-53"), "p-values in 3 digits");
+	/* one run: no run column, no run before each finding */
+	cr_assert_null(strstr(r.out.buf, "  run  "), "%s", r.out.buf);
+	cr_assert_null(strstr(r.out.buf, "warning  samples/ddp-4rank.log:"), "%s", r.out.buf);
+	tu_result_free(&r);
+	/* ssm's per-step metrics get the batch chart */
+	char *dir = tmpdir();
+	r = tu_run("cd %s && \"$B/tprof-plot\" -q --batches --gnuplot /bin/true --script . -o x.svg "
+		   "\"$R/samples/ssm-training.log\"", dir);
+	struct strbuf gp = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/batches.gp", dir);
+	cr_assert_eq(tu_slurp(path.buf, &gp), 0, "%s", r.err.buf);
+	cr_assert(strstr(gp.buf, "Step metrics per step: ") && strstr(gp.buf, "ssm-training.log'"), "%s", gp.buf);
+	tu_result_free(&r);
+	strbuf_release(&gp);
+	strbuf_release(&path);
+	tu_rmtree(dir);
+}
