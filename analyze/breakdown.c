@@ -261,7 +261,8 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		uint64_t tl = 0;
 		double total = covered ? table_total(covered, &tl) : NAN;
 		char what[200];
-		snprintf(what, sizeof(what), "the [TIMING] stages of %s", run->label);
+		/* the run is in every row and finding already: its name once is enough */
+		snprintf(what, sizeof(what), "the [TIMING] stages");
 		breakdown_table(rep, o, run, what, v, run->stages.n, total, tl, bottlenecks);
 		free(v);
 		double wall = run->first_ts != INT64_MIN && run->max_ts > run->first_ts

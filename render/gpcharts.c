@@ -322,7 +322,7 @@ int gp_chart_stages(struct gp_job *j)
 		strbuf_reset(&title);
 		if (np == 1 && j->o->title)
 			strbuf_addstr(&title, j->o->title);
-		else if (runs_seen > 1 && !strstr(tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], AC_RUN))))
+		else if (!strstr(tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], AC_RUN))))
 			strbuf_addf(&title, "%s (%s)", tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], AC_RUN)));
 		else
 			strbuf_addstr(&title, tabs[i]->title);
