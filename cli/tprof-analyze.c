@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,7 @@ struct output_opts {
 	const struct renderer *rd;
 	const char *output, *csv_dir, *color;
 	int clear; /* --follow on a terminal: redraw the screen */
+	int dir_only; /* -o DIR with CSV: the wide CSVs of --csv-dir, no other report */
 };
 
 /* Analyzes the model and writes the report (and --csv-dir); an exit code. */
@@ -136,7 +138,9 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 		rc = TP_EXIT_OUTPUT;
 	}
 	strbuf_reset(&err);
-	if (outfile_open(&of, oo->output, &err) < 0) {
+	if (oo->dir_only) {
+		/* nothing more to write */
+	} else if (outfile_open(&of, oo->output, &err) < 0) {
 		tp_error("tprof-analyze", "%s", err.buf);
 		rc = TP_EXIT_OUTPUT;
 	} else {
@@ -475,7 +479,27 @@ int main(int argc, char **argv)
 	o.match = matches;
 	o.nmatch = nmatch;
 
-	struct output_opts oo = { rd, output, csv_dir, color, 0 };
+	struct output_opts oo = { rd, output, csv_dir, color, 0, 0 };
+	/* CSV to a directory: one wide CSV per table (the long form stays -f csv -o FILE) */
+	struct stat dst;
+	char dirbuf[4096];
+	if (output && (!format || !strcmp(format, "csv")) && !csv_dir && strlen(output) < sizeof(dirbuf) &&
+	    ((*output && output[strlen(output) - 1] == '/') || (stat(output, &dst) == 0 && S_ISDIR(dst.st_mode)))) {
+		size_t n = strlen(output);
+		memcpy(dirbuf, output, n + 1);
+		while (n > 1 && dirbuf[n - 1] == '/')
+			dirbuf[--n] = '\0';
+		if (mkdir(dirbuf, 0777) < 0 && errno != EEXIST) {
+			tp_error("tprof-analyze", "cannot make %s: %s", dirbuf, strerror(errno));
+			an_model_free(&model);
+			tp_rules_free(rules);
+			strbuf_release(&err);
+			return TP_EXIT_OUTPUT;
+		}
+		oo.csv_dir = dirbuf;
+		oo.output = NULL;
+		oo.dir_only = 1;
+	}
 	int gate = 0, rc;
 	if (follow) {
 		rc = follow_mode(&model, &o, &oo, argv[optind], rules, interval);

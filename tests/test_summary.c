@@ -502,3 +502,19 @@ Test(layout, significant_digits_no_single_run_column_and_step_metrics_charted)
 	strbuf_release(&path);
 	tu_rmtree(dir);
 }
+
+Test(layout, csv_to_a_directory_is_one_wide_csv_per_table)
+{
+	char *dir = tmpdir();
+	struct tu_result r = tu_run("\"$B/tprof-analyze\" -q -o %s/out/ samples/ddp-4rank.log", dir);
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	tu_result_free(&r);
+	struct strbuf csv = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/out/summary-top.csv", dir);
+	cr_assert_eq(tu_slurp(path.buf, &csv), 0, "%s", path.buf);
+	cr_assert(!strncmp(csv.buf, "rank,run,at_stake [s],severity,kind,finding,advice,where", 56), "%s", csv.buf);
+	cr_assert(strstr(csv.buf, "\n1,samples/ddp-4rank.log,1.66"), "%s", csv.buf);
+	strbuf_release(&csv);
+	strbuf_release(&path);
+	tu_rmtree(dir);
+}
