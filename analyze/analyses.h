@@ -130,6 +130,10 @@ enum an_col_key {
 	AC_WARMUP_COST,
 	AC_SEVERITY,
 	AC_KIND,
+	AC_X_LOW,  /* a fit line's ends: x_low, x_high, then y_low, y_high (adjacent) */
+	AC_X_HIGH,
+	AC_Y_LOW,
+	AC_Y_HIGH,
 	AC_NKEYS
 };
 

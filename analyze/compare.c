@@ -190,6 +190,7 @@ static double expected_exponent(const char *param, const char *what, const char 
 struct fit_row {
 	const char *label, *what, *param;
 	struct rkey key; /* run index and fit group */
+	double xlo, xhi; /* the sizes the fit spans */
 };
 
 /* The line of the fit, for charts: they draw it, they never refit it. */
@@ -209,6 +210,11 @@ static void fit_line_row(struct report *rep, struct rtable **t, const struct fit
 	rt_num(*t, expect, 0);
 	rt_num(*t, f->xbar, -1);
 	rt_num(*t, f->a + f->b * f->xbar, -1);
+	/* the line's ends over the sizes it spans: a spreadsheet draws it from cells */
+	rt_num(*t, fr->xlo, -1);
+	rt_num(*t, fr->xhi, -1);
+	rt_num(*t, exp(f->a + f->b * log(fr->xlo)), -1);
+	rt_num(*t, exp(f->a + f->b * log(fr->xhi)), -1);
 }
 
 static void scaling_row(struct report *rep, struct rtable *t, struct rtable **lines, const struct an_opts *o,
@@ -308,7 +314,7 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 		}
 		if (seen)
 			continue;
-		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, xlo = INFINITY, xhi = 0;
 		for (size_t j = i; j < run->scaling.n; j++) {
 			const char *k2 = an_map_key(&run->scaling, j);
 			if (strncmp(k2, key, plen) || k2[plen] != '\x1f')
@@ -317,6 +323,7 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 			double xv = x->num[S_SC_VALUE], yv = x->num[S_SC_MEAN_MS];
 			if (xv <= 0 || yv <= 0)
 				continue;
+			xlo = xv < xlo ? xv : xlo, xhi = xv > xhi ? xv : xhi;
 			xv = log(xv);
 			yv = log(yv);
 			n++, sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, syy += yv * yv;
@@ -326,7 +333,8 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 			continue;
 		char param[64];
 		snprintf(param, sizeof(param), "%.*s", (int)(plen < 63 ? plen : 63), key);
-		struct fit_row fr = { run->label, "runtime", param, an_key(AK_RUNTIME, NULL, run->index, an_sweep_group(run, i)) };
+		struct fit_row fr = { run->label, "runtime", param,
+				      an_key(AK_RUNTIME, NULL, run->index, an_sweep_group(run, i)), xlo, xhi };
 		scaling_row(rep, scaling_table(rep, t), lines, o, &fr, &f, run->file);
 	}
 }
@@ -369,7 +377,8 @@ void an_scaling(const struct an_model *m, const struct an_opts *o, struct report
 			struct fit f;
 			if (fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
 				struct fit_row fr = { run->label, "GPM pattern gen per window", "avg_nodes",
-						      an_key(AK_GPM_PATTERN, NULL, run->index, an_gpm_group(run)) };
+						      an_key(AK_GPM_PATTERN, NULL, run->index, an_gpm_group(run)),
+						      run->gpm_avg_nodes.min, run->gpm_avg_nodes.max };
 				scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, run->file);
 			}
 		}
@@ -384,9 +393,12 @@ void an_scaling(const struct an_model *m, const struct an_opts *o, struct report
 		n++, sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y;
 	}
 	struct fit f;
+	double xlo = INFINITY, xhi = 0;
+	for (size_t i = 0; i < k; i++)
+		xlo = xs[i] < xlo ? xs[i] : xlo, xhi = xs[i] > xhi ? xs[i] : xhi;
 	if (k && fit_sums(n, sx, sy, sxx, sxy, syy, &f)) {
 		struct fit_row fr = { "all runs", what, o->run_params[0].name,
-				      an_key(AK_NONE, NULL, -1, AN_GROUP_ALL_RUNS) };
+				      an_key(AK_NONE, NULL, -1, AN_GROUP_ALL_RUNS), xlo, xhi };
 		scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, NULL);
 	}
 	free(xs);

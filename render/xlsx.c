@@ -771,11 +771,91 @@ static int scaling_series(struct xlsx *x, lxw_chart *ch, const struct part *pts,
 /* The time against the size on log axes, from the points of the sweeps
  * in AT_SCALING_POINTS (the exponents of AT_SCALING alone cannot be drawn),
  * shown beside the AT_SCALING table, else beside the points. */
+/* The rows [*r0, *r1) of pts in fit group g (the first run of them); 0 if fewer than 2. */
+static int group_rows(const struct part *pts, int g, size_t n, size_t *r0, size_t *r1)
+{
+	size_t r = 0;
+	while (r < n && rt_row_key(pts->t, pts->first + r).group != g)
+		r++;
+	*r0 = r;
+	while (r < n && rt_row_key(pts->t, pts->first + r).group == g)
+		r++;
+	*r1 = r;
+	return *r1 - *r0 >= 2;
+}
+
+/* One fit: its points as markers and the analysis' line between the cells of its ends. */
+static int fit_chart(struct xlsx *x, const struct part *fits, size_t fr, const struct part *pts, size_t r0,
+		     size_t r1, int several, size_t slot)
+{
+	const struct rtable *f = fits->t;
+	const struct rcell *param = rt_cell(f, fits->first + fr, (size_t)col_index(f, AC_PARAM));
+	const struct rcell *run = rt_cell(f, fits->first + fr, (size_t)col_index(f, AC_RUN));
+	const struct rcell *b = rt_cell(f, fits->first + fr, (size_t)col_index(f, AC_EXPONENT));
+	const char *pn = param->kind == RC_TEXT ? param->s : "size";
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "Time against %s", pn);
+	if (several && run->kind == RC_TEXT)
+		strbuf_addf(&sb, " (%s)", run->s);
+	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, sb.buf));
+	lxw_chart_series *se = ch ? add_series(x, ch, pts->name, r0 + 1, r1, (size_t)col_index(pts->t, AC_VALUE),
+					       (size_t)mean_ms_col(pts->t))
+				 : NULL;
+	lxw_chart_series *line = ch ? chart_add_series(ch, NULL, NULL) : NULL;
+	if (!se || !line) {
+		strbuf_release(&sb);
+		return check(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "adding a chart series");
+	}
+	lxw_chart_line none = { .none = LXW_TRUE };
+	chart_series_set_line(se, &none);
+	chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+	chart_series_set_name(se, "measured");
+	lxw_row_t row = (lxw_row_t)(fr + 1);
+	chart_series_set_categories(line, fits->name, row, (lxw_col_t)col_index(f, AC_X_LOW), row,
+				    (lxw_col_t)col_index(f, AC_X_HIGH));
+	chart_series_set_values(line, fits->name, row, (lxw_col_t)col_index(f, AC_Y_LOW), row,
+				(lxw_col_t)col_index(f, AC_Y_HIGH));
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "fit: time ~ %s^%.2f", pn, b->kind == RC_NUM ? b->v : NAN);
+	chart_series_set_name(line, clean(x, sb.buf));
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+	chart_axis_set_name(ch->x_axis, clean(x, pn));
+	chart_axis_set_name(ch->y_axis, "mean [ms]");
+	chart_axis_set_log_base(ch->x_axis, 10);
+	chart_axis_set_log_base(ch->y_axis, 10);
+	strbuf_release(&sb);
+	return place_chart(x, fits, 1 + slot * POINTS_CHART_ROWS, ch, 1);
+}
+
+/* A chart per fit of the analysis (at most 4), each with its own axes and its line. */
+static int fit_charts(struct xlsx *x, const struct part *fits, const struct part *pts)
+{
+	const struct rtable *f = fits->t;
+	if (col_index(f, AC_X_LOW) < 0 || col_index(f, AC_Y_HIGH) < 0 || col_index(pts->t, AC_VALUE) < 0 ||
+	    mean_ms_col(pts->t) < 0)
+		return 0;
+	int several = 0;
+	for (size_t r = 1; r < fits->n; r++)
+		several |= rt_row_key(f, fits->first + r).run != rt_row_key(f, fits->first).run;
+	size_t n = pts->n < SCATTER_POINTS ? pts->n : SCATTER_POINTS;
+	for (size_t r = 0, slot = 0; r < fits->n && slot < 4; r++) {
+		size_t r0, r1;
+		if (!group_rows(pts, rt_row_key(f, fits->first + r).group, n, &r0, &r1))
+			continue;
+		if (fit_chart(x, fits, r, pts, r0, r1, several, slot++) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int scaling_chart(struct xlsx *x)
 {
 	const struct part *pts = first_part(x, AT_SCALING_POINTS), *host = first_part(x, AT_SCALING);
+	const struct part *fits = first_part(x, AT_SCALING_FITS);
 	if (!pts || col_index(pts->t, AC_PARAM) < 0)
 		return 0;
+	if (fits && fits->n)
+		return fit_charts(x, fits, pts);
 	int xc = col_index(pts->t, AC_VALUE), yc = mean_ms_col(pts->t);
 	size_t n = pts->n < SCATTER_POINTS ? pts->n : SCATTER_POINTS;
 	if (xc < 0 || yc < 0 || !n)

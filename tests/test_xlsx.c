@@ -633,3 +633,21 @@ Test(xlsx, summary_first_ranks_overlaid_and_print_setup)
 	free(sheet);
 	unlink(zip);
 }
+
+/* Each scaling sweep its own chart, on its own log axes, with the fitted line of the analysis. */
+Test(xlsx, each_sweep_its_own_chart_with_its_fit_line)
+{
+	const char *zip = "/tmp/tprof-xlsx-sweeps.xlsx";
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "bin/tprof-analyze -q -o %s samples/graph-transformer-profile.log", zip);
+	cr_assert_eq(system(cmd), 0);
+	char *n = member(zip, "xl/charts/chart1.xml"), *l = member(zip, "xl/charts/chart2.xml");
+	cr_assert(n && strstr(n, "<a:t>Time against N</a:t>") && strstr(n, "<c:logBase val=\"10\"/>"), "%s", n);
+	cr_assert(strstr(n, "<c:f>'scaling-points'!$C$2:$C$6</c:f>"), "the five N points: %s", n);
+	cr_assert(strstr(n, "<c:f>'scaling-fits'!$K$2:$L$2</c:f>") && strstr(n, "<c:f>'scaling-fits'!$M$2:$N$2</c:f>"),
+		  "the line's ends from the analysis: %s", n);
+	cr_assert(l && strstr(l, "<a:t>Time against L</a:t>") && strstr(l, "'scaling-points'!$C$7:$C$12"), "%s", l);
+	free(n);
+	free(l);
+	unlink(zip);
+}
