@@ -537,10 +537,36 @@ int gp_chart_gpm(struct gp_job *j)
 
 /* ---- memory ---- */
 
+/* Whether the series of one run are all one flat line at the same value (ranks with the
+ * same memory); *longest: the one with most points. */
+static int all_identical(const struct gp_series *s, size_t n, size_t *longest)
+{
+	*longest = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].key.run != s[0].key.run || !s[0].n)
+			return 0;
+		for (size_t k = 0; k < s[i].n; k++)
+			if (s[i].y[k] != s[0].y[0])
+				return 0;
+		*longest = s[i].n > s[*longest].n ? i : *longest;
+	}
+	return n > 1;
+}
+
 static void memory_panel(struct gp_job *j, const struct gp_series *s, size_t n, size_t nruns, const char *what,
 			 int own_title)
 {
 	int first = 1;
+	struct gp_series one;
+	char name[96];
+	size_t longest;
+	if (all_identical(s, n, &longest)) {
+		/* four identical lines are one line: say so in its title */
+		one = s[longest];
+		snprintf(name, sizeof(name), "%s memory, all %zu ranks alike", what, n);
+		one.name = name;
+		s = &one, n = 1;
+	}
 	if (own_title)
 		gp_cmd(j, "set title '%s memory per batch'", what);
 	double lo = INFINITY, hi = -INFINITY;
