@@ -133,6 +133,10 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 	int rc = TP_EXIT_OK;
 	report_init(&rep);
 	*gate = an_analyze(model, o, &rep);
+	/* a CI log shows which series tripped the gate, wherever the report goes */
+	for (size_t i = 0; (*gate & AN_GATE_REGRESSION) && i < rep.nfindings; i++)
+		if (!strcmp(rep.findings[i].kind, "gate"))
+			tp_error("tprof-analyze", "%s", rep.findings[i].message);
 	if (oo->csv_dir && !input_failed && render_csv_dir(&rep, oo->csv_dir, &err) < 0) {
 		tp_error("tprof-analyze", "--csv-dir: %s", err.buf);
 		rc = TP_EXIT_OUTPUT;

@@ -275,6 +275,7 @@ Test(compare, rank0_prefix_and_none_are_one_series_and_the_gate_trips)
 	struct tu_result r = tu_run("cd %s && \"$B/tprof-analyze\" -q --compare --fail-on-regression 10 a.log b.log", dir);
 	cr_assert_eq(r.status, 1, "30 %% slower batches trip the gate (status %d)\n%s", r.status, r.out.buf);
 	cr_assert(strstr(r.out.buf, "tripped by: batch time (+"), "%s", r.out.buf);
+	cr_assert(strstr(r.err.buf, "tripped by: batch time (+"), "and on stderr, for CI logs: %s", r.err.buf);
 	cr_assert(strstr(r.out.buf, "b.log is 1.3"), "%s", r.out.buf);
 	cr_assert(strstr(r.out.buf, "slower than a.log"), "%s", r.out.buf);
 	tu_result_free(&r);
