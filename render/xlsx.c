@@ -874,13 +874,16 @@ static int scaling_chart(struct xlsx *x)
 }
 
 /* One chart of the series: its value against the sample index. */
-static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e, int run, size_t slot)
+static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e, int run, size_t slot,
+			const char *title)
 {
 	const int xc = col_index(p->t, AC_INDEX), yc = col_index(p->t, AC_VALUE), uc = col_index(p->t, AC_UNIT);
 	struct strbuf sb = STRBUF_INIT;
 	group_name(p, r, col_index(p->t, AC_SERIES), run, &sb);
-	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, sb.buf));
+	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, title ? title : sb.buf));
 	lxw_chart_series *se = ch ? add_series(x, ch, p->name, r + 1, e, (size_t)xc, (size_t)yc) : NULL;
+	if (se && title) /* several ranks on this chart: each series names its rank */
+		chart_series_set_name(se, clean(x, sb.buf));
 	if (se) {
 		const struct rcell *u = uc >= 0 ? rt_cell(p->t, r, (size_t)uc) : NULL;
 		strbuf_reset(&sb);
@@ -908,6 +911,17 @@ static int overlay_rank(struct xlsx *x, const struct part *p, lxw_chart *ch, siz
 	return se ? 0 : -1;
 }
 
+/* Whether a later group of rows [e, n) is another rank of the same kind of series in the same run. */
+static int more_ranks(const struct part *p, size_t e, size_t n, struct rkey k)
+{
+	for (size_t r = e; k.rank >= 0 && r < n; r++) {
+		struct rkey o = rt_row_key(p->t, p->first + r);
+		if (o.series == k.series && o.run == k.run && o.rank >= 0 && o.rank != k.rank)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The per-sample traces of AT_POINTS, one chart per (run, series), stacked;
  * the ranks of one kind of series share a chart, one line each.
@@ -923,7 +937,6 @@ static int points_charts(struct xlsx *x)
 	struct {
 		struct rkey k;
 		lxw_chart *ch;
-		size_t first;
 	} made[POINTS_CHARTS];
 	size_t nmade = 0;
 	for (size_t r = 0; r < n;) {
@@ -935,12 +948,12 @@ static int points_charts(struct xlsx *x)
 		if (c < nmade) {
 			if (overlay_rank(x, p, made[c].ch, r, e, run) < 0)
 				return -1;
-			if (an_series_name(k.series))
-				chart_title_set_name(made[c].ch, an_series_name(k.series));
 		} else if (nmade < POINTS_CHARTS) {
-			if (points_chart(x, p, r, e, run, nmade) < 0)
+			/* a chart that ranks will share is titled by their kind (libxlsxwriter keeps every title set) */
+			const char *title = more_ranks(p, e, n, k) ? an_series_name(k.series) : NULL;
+			if (points_chart(x, p, r, e, run, nmade, title) < 0)
 				return -1;
-			made[nmade].k = k, made[nmade].first = r, made[nmade].ch = x->last_chart;
+			made[nmade].k = k, made[nmade].ch = x->last_chart;
 			nmade++;
 		}
 		r = e;
