@@ -50,8 +50,12 @@ RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(OBJ)/%.o)
 LIBRENDER := $(OBJ)/libtprof-render.a
 
-CLI_SRC := $(wildcard cli/*.c)
-TOOLS := $(CLI_SRC:cli/%.c=$(BIN)/%)
+# cli/tprof*.c are the tools' mains; the rest of cli/ is what they share
+CLI_MAINS := $(wildcard cli/tprof*.c)
+CLI_SRC := $(filter-out $(CLI_MAINS),$(wildcard cli/*.c))
+CLI_OBJ := $(CLI_SRC:%.c=$(OBJ)/%.o)
+LIBCLI := $(OBJ)/libtprof-cli.a
+TOOLS := $(CLI_MAINS:cli/%.c=$(BIN)/%)
 
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
@@ -67,7 +71,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # Every tool links every layer: an archive only contributes the objects a
 # tool uses, so tprof-parse gets no analysis code.
-LAYER_LIBS := $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
+LAYER_LIBS := $(LIBCLI) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
 TEST_LIBDEPS := $(LAYER_LIBS)
 
 .PHONY: all deps demo check test install uninstall clean bench
@@ -90,9 +94,10 @@ $(LIBBASE): $(BASE_OBJ)
 $(LIBTPROF): $(PARSE_OBJ)
 $(LIBANALYZE): $(ANALYZE_OBJ)
 $(LIBRENDER): $(RENDER_OBJ)
+$(LIBCLI): $(CLI_OBJ)
 
 # the mains stay built between links
-.SECONDARY: $(CLI_SRC:%.c=$(OBJ)/%.o)
+.SECONDARY: $(CLI_MAINS:%.c=$(OBJ)/%.o)
 
 $(BIN)/%: $(OBJ)/cli/%.o $(LAYER_LIBS)
 	@mkdir -p $(BIN)
@@ -121,14 +126,25 @@ tests: $(TEST_BIN)
 
 test: check
 
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+
+# Every tool prints its completion scripts from its option table
+# (--completion bash|zsh); install writes them beside the tools.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@for t in $(TOOLS:$(BIN)/%=%); do \
+		$(BIN)/$$t --completion bash >$(DESTDIR)$(BASHCOMPDIR)/$$t && \
+		$(BIN)/$$t --completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_$$t || exit 1; \
+	done
 
 uninstall:
 	rm -f $(TOOLS:$(BIN)/%=$(DESTDIR)$(PREFIX)/bin/%)
 	rm -f $(patsubst man/%,$(DESTDIR)$(PREFIX)/share/man/man1/%,$(wildcard man/*.1))
+	rm -f $(TOOLS:$(BIN)/%=$(DESTDIR)$(BASHCOMPDIR)/%) $(TOOLS:$(BIN)/%=$(DESTDIR)$(ZSHCOMPDIR)/_%)
 
 bench: all
 	@sh bench/run.sh

@@ -5,59 +5,14 @@
  * atomically. Thin: the work is in analyze/ and render/gnuplot.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/analyze.h"
-#include "render/render.h"
-#include "parse/parse.h"
+#include "common.h"
 
 #define TOOL "tprof-plot"
-
-static const char usage[] =
-	"usage: tprof-plot [OPTIONS] [FILE...]\n"
-	"\n"
-	"Reads training logs (plain or .gz), the NDJSON of tprof-parse or a known\n"
-	"report document, like tprof-analyze ('-' or no FILE: standard input; each\n"
-	"file is a run), and draws charts with gnuplot. Without a chart option it\n"
-	"draws every chart the input has data for.\n"
-	"\n"
-	"Charts:\n"
-	"      --stages             each stage's share of the total, as horizontal bars\n"
-	"      --batches            batch time per batch, warmup end and outliers marked\n"
-	"      --gpm                GPM pattern generation and total per window, average nodes\n"
-	"      --scaling            time against size on log-log axes, fit and expected complexity\n"
-	"      --compare            each item per run as grouped bars, IQR error bars\n"
-	"      --timeline           the stages on the clock, as a Gantt chart\n"
-	"      --memory             CPU and GPU memory per batch\n"
-	"      --all                every chart the input has data for\n"
-	"\n"
-	"Output:\n"
-	"  -o, --output FILE        the chart: .png, .svg or .pdf (default CHART.png); with\n"
-	"                           several charts, -CHART goes before the extension\n"
-	"                           (-o out/run.png: out/run-stages.png, out/run-batches.png)\n"
-	"      --size W,H           size in pixels (default 1000,600; PDF at 96 per inch)\n"
-	"      --title TEXT         the chart's title\n"
-	"      --script DIR         keep the gnuplot script CHART.gp and its data CHART-d*.dat\n"
-	"                           in DIR (written even when gnuplot is missing)\n"
-	"      --gnuplot PATH       the gnuplot program (default: gnuplot from PATH)\n"
-	"      --timeout S          kill gnuplot after S seconds (default 60)\n"
-	"\n"
-	"Input:\n"
-	"      --label NAME         name of each run, in order (repeat per run)\n"
-	"      --param NAME=V       size of each run, in order (repeat per run), for --scaling\n"
-	"      --loss-threshold X   loss value for the convergence analysis\n"
-	"  -j, --threads N          parser threads for large logs (default: cores)\n"
-	"  -r, --rules FILE         extra line formats for raw logs (see tprof-parse)\n"
-	"  -q, --quiet              do not print parse warnings\n"
-	"  -h, --help               show this help\n"
-	"      --version            show the version\n"
-	"\n"
-	"Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for),\n"
-	"3 output could not be written, 4 out of memory, 5 gnuplot missing or failed.\n";
 
 #define MAX_RUN_OPTS 256
 
@@ -85,145 +40,113 @@ enum {
 	OPT_LABEL,
 	OPT_PARAM,
 	OPT_LOSS,
-	OPT_VERSION,
 };
 
+static const struct cli_option options[] = {
+	{ NULL, 0, NULL, "Charts:", NULL },
+	{ "stages", OPT_CHART + GP_STAGES, NULL, "each stage's share of the total, as horizontal bars", NULL },
+	{ "batches", OPT_CHART + GP_BATCHES, NULL, "batch time per batch, warmup end and outliers marked", NULL },
+	{ "gpm", OPT_CHART + GP_GPM, NULL, "GPM pattern generation and total per window, average nodes", NULL },
+	{ "scaling", OPT_CHART + GP_SCALING, NULL, "time against size on log-log axes, fit and expected complexity",
+	  NULL },
+	{ "compare", OPT_CHART + GP_COMPARE, NULL, "each item per run as grouped bars, IQR error bars", NULL },
+	{ "timeline", OPT_CHART + GP_TIMELINE, NULL, "the stages on the clock, as a Gantt chart", NULL },
+	{ "memory", OPT_CHART + GP_MEMORY, NULL, "CPU and GPU memory per batch", NULL },
+	{ "all", OPT_ALL, NULL, "every chart the input has data for", NULL },
+	{ NULL, 0, NULL, "Output:", NULL },
+	{ "output", 'o', "FILE",
+	  "the chart: .png, .svg or .pdf (default CHART.png); with\nseveral charts, -CHART goes before the extension\n"
+	  "(-o out/run.png: out/run-stages.png, out/run-batches.png)", "@file" },
+	{ "size", OPT_SIZE, "W,H", "size in pixels (default 1000,600; PDF at 96 per inch)", NULL },
+	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL },
+	{ "script", OPT_SCRIPT, "DIR",
+	  "keep the gnuplot script CHART.gp and its data CHART-d*.dat\nin DIR (written even when gnuplot is missing)",
+	  "@dir" },
+	{ "gnuplot", OPT_GNUPLOT, "PATH", "the gnuplot program (default: gnuplot from PATH)", "@file" },
+	{ "timeout", OPT_TIMEOUT, "S", "kill gnuplot after S seconds (default 60)", NULL },
+	{ NULL, 0, NULL, "Input:", NULL },
+	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL },
+	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run), for --scaling", NULL },
+	{ "loss-threshold", OPT_LOSS, "X", "loss value for the convergence analysis", NULL },
+	CLI_OPT_THREADS,
+	CLI_OPT_RULES,
+	CLI_OPT_QUIET,
+	{ 0 },
+};
 
-static int parse_int(const char *s, char **end, int lo, int hi, int *v)
-{
-	errno = 0;
-	long x = strtol(s, end, 10);
-	if (errno || *end == s || x < lo || x > hi)
-		return -1;
-	*v = (int)x;
-	return 0;
-}
+static const struct cli_tool tool = {
+	.name = TOOL,
+	.usage = "[OPTIONS] [FILE...]",
+	.about = "Reads training logs (plain or .gz), the NDJSON of tprof-parse or a known\n"
+		 "report document, like tprof-analyze ('-' or no FILE: standard input; each\n"
+		 "file is a run), and draws charts with gnuplot. Without a chart option it\n"
+		 "draws every chart the input has data for.\n",
+	.opts = options,
+	.trailer = "Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for),\n"
+		   "3 output could not be written, 4 out of memory, 5 gnuplot missing or failed.\n",
+	.operands = "@file",
+};
 
 static int parse_size(const char *arg, struct gp_opts *o)
 {
 	char *end;
-	if (parse_int(arg, &end, 64, 10000, &o->width) < 0 || *end != ',')
+	errno = 0;
+	long w = strtol(arg, &end, 10), h;
+	if (errno || end == arg || *end != ',' || w < 64 || w > 10000)
 		return -1;
-	if (parse_int(end + 1, &end, 64, 10000, &o->height) < 0 || *end)
+	const char *p = end + 1;
+	h = strtol(p, &end, 10);
+	if (errno || end == p || *end || h < 64 || h > 10000)
 		return -1;
+	o->width = (int)w;
+	o->height = (int)h;
 	return 0;
 }
 
-/* The options that take a value; 0 ok, else an exit code. */
-static int value_option(struct plot_cli *c, int opt, const char *arg)
+static int set_option(void *ctx, int key, const char *arg)
 {
-	char *end;
-	switch (opt) {
+	struct plot_cli *c = ctx;
+	long l;
+	if (key >= OPT_CHART && key < OPT_CHART + GP_NCHARTS) {
+		c->charts |= 1u << (key - OPT_CHART);
+		return 0;
+	}
+	switch (key) {
+	case OPT_ALL: c->all = 1; return 0;
+	case 'o': c->output = arg; return 0;
+	case OPT_TITLE: c->gp.title = arg; return 0;
+	case OPT_SCRIPT: c->script_dir = arg; return 0;
+	case OPT_GNUPLOT: c->gp.gnuplot = arg; return 0;
+	case 'r': c->rules_path = arg; return 0;
+	case 'q': c->quiet = 1; return 0;
+	case 'j': return cli_threads(TOOL, arg, &c->threads);
 	case OPT_SIZE:
 		c->size_given = 1;
 		if (parse_size(arg, &c->gp) == 0)
 			return 0;
 		tp_error(TOOL, "--size wants W,H in pixels (64 to 10000), not '%s'", arg);
-		return TP_EXIT_INPUT;
+		return -1;
 	case OPT_TIMEOUT:
-		if (parse_int(arg, &end, 1, 86400, &c->gp.timeout_s) == 0 && !*end)
-			return 0;
-		tp_error(TOOL, "--timeout wants seconds (1 to 86400), not '%s'", arg);
-		return TP_EXIT_INPUT;
-	case 'j':
-		if (parse_int(arg, &end, 1, 256, &c->threads) == 0 && !*end)
-			return 0;
-		tp_error(TOOL, "--threads wants a number from 1 to 256");
-		return TP_EXIT_INPUT;
+		if (cli_int(TOOL, "--timeout", arg, 1, 86400, &l) < 0)
+			return -1;
+		c->gp.timeout_s = (int)l;
+		return 0;
 	case OPT_PARAM:
 		if (c->nparams < MAX_RUN_OPTS && an_parse_param(arg, &c->params[c->nparams]) == 0) {
 			c->nparams++;
 			return 0;
 		}
 		tp_error(TOOL, "--param wants NAME=NUMBER, not '%s'", arg);
-		return TP_EXIT_INPUT;
+		return -1;
 	case OPT_LABEL:
 		if (c->nlabels < MAX_RUN_OPTS) {
 			c->labels[c->nlabels++] = arg;
 			return 0;
 		}
 		tp_error(TOOL, "too many --label options");
-		return TP_EXIT_INPUT;
+		return -1;
 	case OPT_LOSS:
-		errno = 0;
-		c->an.loss_threshold = strtod(arg, &end);
-		if (!errno && !*end && end != arg && isfinite(c->an.loss_threshold))
-			return 0;
-		tp_error(TOOL, "--loss-threshold wants a number, not '%s'", arg);
-		return TP_EXIT_INPUT;
-	}
-	return TP_EXIT_INPUT;
-}
-
-/* Returns -1 to go on, else the exit code. */
-static int parse_args(struct plot_cli *c, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "stages", no_argument, NULL, OPT_CHART + GP_STAGES },
-		{ "batches", no_argument, NULL, OPT_CHART + GP_BATCHES },
-		{ "gpm", no_argument, NULL, OPT_CHART + GP_GPM },
-		{ "scaling", no_argument, NULL, OPT_CHART + GP_SCALING },
-		{ "compare", no_argument, NULL, OPT_CHART + GP_COMPARE },
-		{ "timeline", no_argument, NULL, OPT_CHART + GP_TIMELINE },
-		{ "memory", no_argument, NULL, OPT_CHART + GP_MEMORY },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "output", required_argument, NULL, 'o' },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "script", required_argument, NULL, OPT_SCRIPT },
-		{ "gnuplot", required_argument, NULL, OPT_GNUPLOT },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "param", required_argument, NULL, OPT_PARAM },
-		{ "loss-threshold", required_argument, NULL, OPT_LOSS },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, rc;
-	while ((opt = getopt_long(argc, argv, "o:j:r:qh", longopts, NULL)) != -1) {
-		if (opt >= OPT_CHART && opt < OPT_CHART + GP_NCHARTS) {
-			c->charts |= 1u << (opt - OPT_CHART);
-			continue;
-		}
-		switch (opt) {
-		case OPT_ALL:
-			c->all = 1;
-			break;
-		case 'o':
-			c->output = optarg;
-			break;
-		case OPT_TITLE:
-			c->gp.title = optarg;
-			break;
-		case OPT_SCRIPT:
-			c->script_dir = optarg;
-			break;
-		case OPT_GNUPLOT:
-			c->gp.gnuplot = optarg;
-			break;
-		case 'r':
-			c->rules_path = optarg;
-			break;
-		case 'q':
-			c->quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return TP_EXIT_OK;
-		case OPT_VERSION:
-			printf("tprof-plot %s\n", TPROF_VERSION);
-			return TP_EXIT_OK;
-		case '?':
-			fputs(usage, stderr);
-			return TP_EXIT_INPUT;
-		default:
-			if ((rc = value_option(c, opt, optarg)) != 0)
-				return rc;
-		}
+		return cli_number(TOOL, "--loss-threshold", arg, -INFINITY, INFINITY, &c->an.loss_threshold);
 	}
 	return -1;
 }
@@ -327,26 +250,16 @@ static int check_output(struct plot_cli *c)
 /* Reads the inputs and runs the analyses; returns -1 to go on, else the exit code. */
 static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m, struct report *rep)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct tp_rules *rules = NULL;
+	struct tp_rules *rules;
 	an_model_init(m, c->an.loss_threshold);
-	if (c->rules_path && !(rules = tp_rules_load(c->rules_path, &err))) {
-		tp_error(TOOL, "%s", err.buf);
-		strbuf_release(&err);
+	if (cli_load_rules(TOOL, c->rules_path, &rules) < 0)
 		return TP_EXIT_INPUT;
-	}
-	struct an_load_stats ls = { .tool = TOOL, .quiet = c->quiet };
-	an_load_inputs(m, files, nfiles, c->threads, rules, &ls);
+	int failed = cli_load_runs(TOOL, m, files, nfiles, c->threads, rules, c->quiet, c->labels, c->nlabels) < 0;
 	tp_rules_free(rules);
-	strbuf_release(&err);
-	for (size_t i = 0; i < c->nlabels && i < m->nruns; i++) {
-		free(m->runs[i]->label);
-		m->runs[i]->label = xstrdup(c->labels[i]);
-	}
 	c->an.run_params = c->params;
 	c->an.nrun_params = c->nparams;
 	an_analyze(m, &c->an, rep);
-	if (ls.failed) {
+	if (failed) {
 		tp_error(TOOL, "no chart drawn because of the input errors above");
 		return TP_EXIT_INPUT;
 	}
@@ -360,8 +273,9 @@ int main(int argc, char **argv)
 	gp_opts_default(&c.gp);
 	an_opts_default(&c.an);
 	c.threads = tp_ncpus();
-	int rc = parse_args(&c, argc, argv);
-	if (rc >= 0)
+	int first;
+	int rc = cli_parse(&tool, argc, argv, set_option, &c, &first);
+	if (rc != CLI_CONTINUE)
 		return rc;
 	if (check_output(&c) < 0)
 		return TP_EXIT_INPUT;
@@ -370,7 +284,7 @@ int main(int argc, char **argv)
 	struct an_model model;
 	struct report rep;
 	report_init(&rep);
-	rc = load(&c, argv + optind, argc - optind, &model, &rep);
+	rc = load(&c, argv + first, argc - first, &model, &rep);
 	if (rc < 0)
 		rc = draw_charts(&c, &rep);
 	report_free(&rep);

@@ -184,17 +184,19 @@ static void slot_bind(struct slot *sl, struct tp_parser *p)
 	tp_parser_set_sink(p, &s);
 }
 
-static int run_stream(struct tp_input *in, const char *file, const struct tp_run_opts *o,
-		      struct tp_stats *stats, struct strbuf *err)
+/* One thread, from the piece at hand (n == (size_t)-1: none yet). */
+static int run_stream_from(struct tp_input *in, const char *file, const struct tp_run_opts *o,
+			   struct tp_stats *stats, const char *line, size_t n, int flags,
+			   struct strbuf *err)
 {
 	struct slot sl = { .o = o, .direct = 1 };
 	struct tp_sink s = { slot_emit, slot_warn, &sl };
 	struct tp_parser *p = tp_parser_new(file, &s, o->rules);
-	const char *line;
-	size_t n;
-	int flags, rc;
+	int rc = 1;
 	uint64_t done = 0, next_report = 16u << 20;
-	while ((rc = tp_input_next(in, &line, &n, &flags, err)) > 0 && !sl.stop) {
+	if (n == (size_t)-1)
+		rc = tp_input_next(in, &line, &n, &flags, err);
+	for (; rc > 0 && !sl.stop; rc = tp_input_next(in, &line, &n, &flags, err)) {
 		tp_parser_feed(p, line, n, flags);
 		done += n + 1;
 		if (o->progress && done >= next_report) {
@@ -454,9 +456,15 @@ int tp_run_file(const char *path, const char *display, const struct tp_run_opts 
 	if (o->threads > 1 && in.is_regular && in.size >= min_size)
 		rc = run_parallel(&in, file, o, stats, err);
 	else
-		rc = run_stream(&in, file, o, stats, err);
+		rc = run_stream_from(&in, file, o, stats, NULL, (size_t)-1, 0, err);
 	tp_input_close(&in);
 	return rc;
+}
+
+int tp_run_input(struct tp_input *in, const char *first, size_t n, int flags, const struct tp_run_opts *o,
+		 struct tp_stats *stats, struct strbuf *err)
+{
+	return run_stream_from(in, in->name, o, stats, first, n, flags, err);
 }
 
 /* ---- --follow ---- */

@@ -53,6 +53,12 @@ void tp_progress_clear(struct tp_progress *pg);
 int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
 		struct tp_stats *stats, struct strbuf *err);
 
+/* Like tp_run_file on one thread, on an input already open whose first
+ * piece (first, n, flags: from tp_input_next) was read to tell what it is. */
+struct tp_input;
+int tp_run_input(struct tp_input *in, const char *first, size_t n, int flags, const struct tp_run_opts *o,
+		 struct tp_stats *stats, struct strbuf *err);
+
 /*
  * --follow: parses path as it grows (see follow.h for rotation and
  * truncation), delivering records as they arrive, until *stop becomes

@@ -6,6 +6,11 @@
 #include <csv.h>
 #include <string.h>
 
+void tp_out_format_names(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "ndjson, csv, table");
+}
+
 int tp_out_format_from_name(const char *s)
 {
 	if (!strcmp(s, "ndjson") || !strcmp(s, "json") || !strcmp(s, "jsonl"))

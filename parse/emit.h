@@ -15,6 +15,8 @@
 
 enum tp_out_format { TP_OUT_NDJSON, TP_OUT_CSV, TP_OUT_TABLE };
 
+/* "ndjson, csv, table", in the order of enum tp_out_format. */
+void tp_out_format_names(struct strbuf *sb);
 /* "ndjson"/"json", "csv", "table" -> format; -1 if unknown. */
 int tp_out_format_from_name(const char *s);
 

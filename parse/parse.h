@@ -7,9 +7,11 @@
 #define TPROF_PARSE_PARSE_H
 
 #include "record.h"
+#include "config.h"
 #include "parser.h"
 #include "rules.h"
 #include "driver.h"
+#include "read.h"
 #include "input.h"
 #include "follow.h"
 #include "emit.h"

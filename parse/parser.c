@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "config.h"
 #include "rules.h"
 
 #define MAX_RANK 65535
@@ -283,6 +284,28 @@ static const char *skip_progress_bar(const char *s, const char *e)
 	return close ? close + 1 : e;
 }
 
+struct config_ctx {
+	struct tp_parser *p;
+	struct rank_state *rs;
+};
+
+/* A workload size from the line's free text (config.c) becomes a config record. */
+static void config_hit(void *ctx, enum tp_config_key k, double v, const char *s, size_t n)
+{
+	struct config_ctx *c = ctx;
+	struct tp_record r;
+	tp_rec_init(c->p, &r, TP_CONFIG);
+	r.name = tp_config_keys[k];
+	r.name_len = strlen(r.name);
+	if (s) {
+		r.text = s;
+		r.text_len = n;
+	} else {
+		tp_set(&r, S_META_VALUE, v);
+	}
+	tp_emit(c->p, c->rs, &r);
+}
+
 static void segment(struct tp_parser *p, const char *s, const char *e)
 {
 	s = skip_progress_bar(s, e);
@@ -332,6 +355,9 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 			return;
 		tp_flush_pending(p, rs);
 	}
+
+	if (p->lineno <= TP_CONFIG_LINES)
+		tp_config_scan(sg.s, (size_t)(sg.e - sg.s), config_hit, &(struct config_ctx){ p, rs });
 
 	if (p->rules) {
 		tp_flush_pending(p, rs);

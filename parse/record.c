@@ -69,7 +69,14 @@ const struct tp_schema tp_schemas[TP_NTYPES] = {
 			NUM("cpu_delta_mb", S_PERF_CPU_DELTA_MB, "MB"),
 			NUM("gpu_delta_mb", S_PERF_GPU_DELTA_MB, "MB"),
 			NUM("gpu_peak_mb", S_PERF_GPU_PEAK_MB, "MB") } },
+	[TP_CONFIG] = { "config", 2, { NAME("key"), { "value", TP_F_VALUE, S_META_VALUE, "" } } },
 };
+
+void tp_type_names(struct strbuf *sb, const char *sep)
+{
+	for (int t = 0; t < TP_NTYPES; t++)
+		strbuf_addf(sb, "%s%s", t ? sep : "", tp_schemas[t].type_name);
+}
 
 int tp_type_from_name(const char *s, size_t n)
 {

@@ -43,6 +43,7 @@ enum tp_type {
 	TP_EPOCH,
 	TP_AGGREGATE,
 	TP_PERF,
+	TP_CONFIG,
 	TP_NTYPES
 };
 
@@ -80,7 +81,7 @@ enum {
 	S_SUM_PERCENT = 1, S_SUM_CPU_MB = 2, S_SUM_GPU_MB = 3, S_SUM_GPU_PEAK_MB = 4,
 	/* gpm */
 	S_GPM_GRAPHS = 0, S_GPM_PATTERN_MS = 1, S_GPM_TOTAL_MS = 2, S_GPM_AVG_NODES = 3,
-	/* meta */
+	/* meta, config */
 	S_META_VALUE = 0,
 	/* complete */
 	S_CPL_PEAK_MB = 1, S_CPL_GPU_PEAK_MB = 2,
@@ -131,6 +132,9 @@ static inline int tp_has(const struct tp_record *r, int slot)
 {
 	return (r->has >> slot) & 1u;
 }
+
+/* The public names of every type, separated by sep ("stage timing ..."). */
+void tp_type_names(struct strbuf *sb, const char *sep);
 
 /* Type from its public name ("timing"), or -1. */
 int tp_type_from_name(const char *s, size_t n);

@@ -1,11 +1,11 @@
 /*
  * logcfg.h - the sizes a log prints outside tprof's timing records, which
- * tprof-replay needs to rebuild a workload: the GPM tower's
+ * tprof-replay needs to rebuild a workload, gathered from the `config`
+ * records the parser makes of them (parse/config.h): the GPM tower's
  * `num_patterns=64, pattern_size=8, hidden_dim=300`, seed 002's
- * `Namespace(hidden_dim=128, num_layers=6, num_heads=8, ...)` and
- * `Config: num_nodes=500, ...`, the dataset line `10000 graphs, avg 28.9
- * nodes, avg 62.4 edges`, the profiling batch `32 graphs ..., 4821 nodes,
- * 9874 edges`, and whether the run used a GPU.
+ * `Namespace(hidden_dim=128, ...)`, the dataset and profiling-batch lines,
+ * and whether the run used a GPU. So a raw log, its NDJSON and standard
+ * input give the same workloads.
  *
  * The first value of each key wins (later lines of a scaling experiment
  * reuse the names for the values being varied). Each value keeps its line.
@@ -16,24 +16,26 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "parse/parse.h"
 
+/* The keys are parse's (config.h), under shorter names. */
 enum tpr_cfg_key {
-	CFG_PATTERNS,     /* num_patterns= */
-	CFG_PATTERN_SIZE, /* pattern_size=, walk_length= */
-	CFG_HIDDEN,       /* hidden_dim=, hidden_size=, hidden= */
-	CFG_HEADS,        /* num_heads=, heads=, nhead= */
-	CFG_LAYERS,       /* num_layers=, layers= */
-	CFG_NODES,        /* num_nodes= */
-	CFG_EDGES,        /* num_edges= */
-	CFG_FFN,          /* ffn_dim= */
-	CFG_DEGREE,       /* avg_degree= */
-	CFG_BATCH_GRAPHS, /* "N graphs ..., M nodes, E edges" (a profiling batch) */
-	CFG_BATCH_NODES,
-	CFG_BATCH_EDGES,
-	CFG_DS_NODES,     /* "avg X nodes, avg Y edges" (a dataset) */
-	CFG_DS_EDGES,
-	CFG_GPU,          /* 1 when the log shows a CUDA device in use */
-	CFG_NKEYS
+	CFG_PATTERNS = TP_CFG_PATTERNS,
+	CFG_PATTERN_SIZE = TP_CFG_PATTERN_SIZE,
+	CFG_HIDDEN = TP_CFG_HIDDEN,
+	CFG_HEADS = TP_CFG_HEADS,
+	CFG_LAYERS = TP_CFG_LAYERS,
+	CFG_NODES = TP_CFG_NODES,
+	CFG_EDGES = TP_CFG_EDGES,
+	CFG_FFN = TP_CFG_FFN,
+	CFG_DEGREE = TP_CFG_DEGREE,
+	CFG_BATCH_GRAPHS = TP_CFG_BATCH_GRAPHS,
+	CFG_BATCH_NODES = TP_CFG_BATCH_NODES,
+	CFG_BATCH_EDGES = TP_CFG_BATCH_EDGES,
+	CFG_DS_NODES = TP_CFG_DS_NODES,
+	CFG_DS_EDGES = TP_CFG_DS_EDGES,
+	CFG_GPU = TP_CFG_GPU,
+	CFG_NKEYS = TP_CFG_GPU_NAME /* the name goes to .gpu */
 };
 
 struct tpr_logcfg {
@@ -42,10 +44,13 @@ struct tpr_logcfg {
 	char gpu[96];             /* the GPU's name if printed, else "" */
 };
 
-/* Scans path (plain or gzip). Returns 0, or -1 with err set. */
+/* Reads path (any input tp_read_input takes). Returns 0, or -1 with err set. */
 int tpr_logcfg_scan(const char *path, struct tpr_logcfg *cfg, struct strbuf *err);
 
-/* Scans one line (for tests and for callers with their own reader). */
+/* Takes a config record; other records are ignored. */
+void tpr_logcfg_record(struct tpr_logcfg *cfg, const struct tp_record *r);
+
+/* Scans one line of free text (for tests). */
 void tpr_logcfg_line(struct tpr_logcfg *cfg, const char *s, size_t n, uint64_t line);
 
 void tpr_logcfg_init(struct tpr_logcfg *cfg);

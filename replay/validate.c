@@ -84,6 +84,10 @@ static int keep_record(void *ctx, const struct tp_record *r)
 {
 	struct vstate *st = ctx;
 	struct logged l = { r->type, r->line, "", NAN, NAN, NAN };
+	if (r->type == TP_CONFIG) {
+		tpr_logcfg_record(&st->cfg, r);
+		return 0;
+	}
 	if (r->name)
 		snprintf(l.name, sizeof(l.name), "%.*s", (int)r->name_len, r->name);
 	if (r->type == TP_GPM && tp_has(r, S_GPM_PATTERN_MS)) {
@@ -112,32 +116,17 @@ static void count_warning(void *ctx, const char *file, uint64_t line, const char
 	st->warnings++; /* tprof-parse reports them; here they only cost replayable lines */
 }
 
-/* A report or export document (.json, .csv) as tprof-parse reads it; *done says if it was one. */
-static int read_document(struct vstate *st, int *done, struct strbuf *err)
-{
-	struct strbuf buf = STRBUF_INIT;
-	struct tp_sink sink = { keep_record, count_warning, st };
-	int kind = tp_doc_load(st->path, &buf), rc = 0;
-	*done = kind != TP_DOC_NONE;
-	if (*done)
-		rc = tp_doc_parse(kind, buf.buf, buf.len, st->path, &sink, err);
-	strbuf_release(&buf);
-	return rc;
-}
-
+/* The log, its NDJSON or a document, through parse's one reader: the
+ * timing records and the config records with the workload's sizes. */
 static int read_log(struct vstate *st, struct strbuf *err)
 {
 	struct tp_run_opts o = { .threads = 1, .fmt = -1 };
 	struct tp_stats stats = { 0 };
-	int done;
+	tpr_logcfg_init(&st->cfg);
 	o.sink.emit = keep_record;
 	o.sink.warn = count_warning;
 	o.sink.ctx = st;
-	if (read_document(st, &done, err) < 0)
-		return -1;
-	if (!done && tp_run_file(st->path, NULL, &o, &stats, err) < 0)
-		return -1;
-	return tpr_logcfg_scan(st->path, &st->cfg, err);
+	return tp_read_input(st->path, &o, NULL, &stats, err) < 0 ? -1 : 0;
 }
 
 /* ---- rows and verdicts --------------------------------------------------- */

@@ -761,6 +761,53 @@ Test(cli, benchmark_mode_and_auto_backend)
 	result_free(&r);
 }
 
+/* The logged side of every verdict row: what was measured, where, on which
+ * workload and the logged value (the replayed side is a new measurement). */
+#define LOGGED_ROWS " -f csv | grep -E '^validate,verdicts,[0-9]+,(measurement|line|workload|logged),'"
+#define GL "samples/graph-llava-pretrain.log"
+
+Test(cli, validate_reads_a_log_its_ndjson_and_stdin_alike, .timeout = 300)
+{
+	struct result raw = run("$B/tprof-replay --validate -b cpu " GL " " QUICK LOGGED_ROWS);
+	cr_assert_eq(raw.status, 0, "%s", raw.err.buf);
+	size_t lines = 0;
+	for (const char *p = raw.out.buf; p && *p; p++)
+		lines += *p == '\n';
+	cr_assert_eq(lines, 60 * 4, "60 GPM windows, 4 logged columns each: %zu lines", lines);
+	cr_expect(strstr(raw.out.buf, "validate,verdicts,1,line,,111\r\n") &&
+		  strstr(raw.out.buf, "validate,verdicts,1,logged,ms,312.77\r\n") &&
+		  strstr(raw.out.buf, "100 molecule x 28.6 nodes, deg 2.16, P64 L8"),
+		  "the first window, its workload from the log's config lines:\n%.400s", raw.out.buf);
+	static const char *const forms[] = {
+		/* the log as an operand after the options, and the older --validate LOG */
+		"$B/tprof-replay -b cpu " QUICK " --validate " GL LOGGED_ROWS,
+		"$B/tprof-replay --validate " GL " -b cpu " QUICK LOGGED_ROWS,
+		/* the NDJSON of tprof-parse, through a pipe and as a file */
+		"$B/tprof-parse " GL " | $B/tprof-replay --validate - -b cpu " QUICK LOGGED_ROWS,
+		"d=$(mktemp -d) && $B/tprof-parse -o $d/gl.ndjson " GL " && $B/tprof-replay -b cpu --validate $d/gl.ndjson "
+		QUICK LOGGED_ROWS "; rm -rf $d",
+		/* the raw log on standard input, plain and gzipped, with no operand */
+		"$B/tprof-replay --validate -b cpu " QUICK " < " GL LOGGED_ROWS,
+		"gzip -c " GL " | $B/tprof-replay --validate -b cpu " QUICK LOGGED_ROWS,
+	};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct result r = run(forms[i]);
+		cr_expect_eq(r.status, 0, "%s: exit %d: %s", forms[i], r.status, r.err.buf);
+		cr_expect_str_eq(r.out.buf ? r.out.buf : "", raw.out.buf, "%s gives other rows", forms[i]);
+		result_free(&r);
+	}
+	result_free(&raw);
+}
+
+Test(cli, validate_empty_stdin_says_nothing_to_replay)
+{
+	struct result r = run("$B/tprof-replay --validate -b cpu " QUICK " </dev/null");
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "nothing-to-replay") || strstr(r.out.buf, "no logged measurement"),
+		  "%s", r.out.buf);
+	result_free(&r);
+}
+
 Test(cli, exit_codes)
 {
 	static const struct {
@@ -769,7 +816,8 @@ Test(cli, exit_codes)
 	} cases[] = {
 		{ "bin/tprof-replay --frobnicate", 2 },
 		{ "bin/tprof-replay --validate /nonexistent.log", 2 },
-		{ "bin/tprof-replay --validate -", 2 },
+		{ "bin/tprof-replay --validate samples/graph-llava-pretrain.log samples/ddp-4rank.log", 2 },
+		{ "bin/tprof-replay samples/graph-llava-pretrain.log", 2 },
 		{ "bin/tprof-replay --backend tpu", 2 },
 		{ "bin/tprof-replay --patterns 0", 2 },
 		{ "bin/tprof-replay --band 3:1", 2 },
