@@ -71,7 +71,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # Every tool links every layer: an archive only contributes the objects a
 # tool uses, so tprof-parse gets no analysis code.
-LAYER_LIBS := $(LIBCLI) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
+LAYER_LIBS := $(LIBCLI) $(LIBHISTORY) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
 TEST_LIBDEPS := $(LAYER_LIBS)
 
 .PHONY: all deps demo check test install uninstall clean bench
@@ -104,7 +104,7 @@ $(BIN)/%: $(OBJ)/cli/%.o $(LAYER_LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TOOL_LIBS)
 
-$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h
+$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h tests/antest.h $(wildcard tests/golden/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,TEST,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(TEST_LIBDEPS) $(LIBS) $(TOOL_LIBS) $(TEST_LIBS)

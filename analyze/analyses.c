@@ -49,6 +49,8 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 	int gate = 0;
 	if (o->which & (AN_BREAKDOWN | AN_BOTTLENECKS))
 		an_breakdown(m, o, rep, (o->which & AN_BOTTLENECKS) != 0);
+	if (o->which & AN_BREAKDOWN)
+		an_profile(m, o, rep);
 	if (o->which & (AN_WARMUP | AN_VARIANCE | AN_RANKS | AN_CONVERGENCE | AN_THROUGHPUT))
 		an_series(m, o, rep);
 	if (o->which & AN_SPEEDUP)
@@ -57,8 +59,10 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		an_scaling(m, o, rep);
 	if (o->which & AN_COMPARE)
 		gate = an_compare(m, o, rep);
+	an_records(m, o, rep);
 	if (o->which & AN_DATA)
 		an_data(m, o, rep);
+	an_nothing(m, o, rep);
 	an_summary(m, o, rep);
 	return gate;
 }

@@ -56,7 +56,9 @@ enum an_section_kind {
 	AS_SCALING,
 	AS_COMPARE,
 	AS_DATA,
-	AS_NKINDS
+	AS_NKINDS,
+	/* made by the run history (history/), not by an_analyze */
+	AS_TREND = AS_NKINDS
 };
 
 enum an_table_kind {
@@ -82,6 +84,7 @@ enum an_table_kind {
 	AT_POINTS,         /* data: traces of every series */
 	AT_TIMELINE,       /* data: stage start and end */
 	AT_SCALING_POINTS, /* data: the points of each fit; row key group = the fit */
+	AT_TREND,          /* the run history: one series across stored runs */
 	AT_NKINDS
 };
 
@@ -134,6 +137,9 @@ enum an_col_key {
 	AC_X_HIGH,
 	AC_Y_LOW,
 	AC_Y_HIGH,
+	AC_RUN_ID,
+	AC_CHANGE_POINT,
+	AC_CHANGE,
 	AC_NKEYS
 };
 
@@ -229,6 +235,13 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 
 /* The parts (analyses.c calls them in this order). */
 void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
+/* Single printed statistics: AGGREGATE STATISTICS rows, Batch timing, inference
+ * benchmarks, Average per dataset (records.c). */
+void an_records(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* When the report is empty: what was read and why nothing applied. */
+void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* Seed 002's runtime, memory and FLOP figures of each run, set against each other. */
+void an_profile(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
@@ -256,6 +269,30 @@ void an_steady_state(const struct tp_series *s, struct an_steady *st);
  * series has fewer than 5 samples, which tells no warmup).
  */
 uint64_t an_warmup_end(const struct tp_series *s, double *after);
+
+/* The items runs are compared on: stages (or table rows), batch and epoch
+ * times per rank, GPM windows, metrics, operations, runtimes. */
+struct an_item {
+	char name[192];
+	const char *unit;
+	double value;                 /* seconds / ms summary (the median where samples exist) */
+	const struct tp_series *s;    /* samples, or NULL */
+};
+size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max);
+
+/* One item of one run against the baseline run (shared with the run history). */
+struct an_cmp_row {
+	const char *name, *unit;
+	const char *base_label, *label, *file;
+	double base, value;  /* the two summaries */
+	double p;            /* p-value of the test, NAN if none */
+	int samples;         /* both sides have samples (else "cannot tell") */
+	const char *test;    /* the test's name for the finding */
+};
+/* A row of the "compare" table (created in *t on first use), with its finding; 1 if the gate tripped. */
+int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *o, const struct an_cmp_row *c);
+/* The closing "(geometric mean of ratios)" row. */
+void an_compare_geomean(struct rtable *t, const char *base_label, const char *label, double logsum, size_t nlog);
 
 /* Classifies a stage name: "data", "forward", "backward", "optimizer", "other". */
 const char *an_stage_kind(const char *name);

@@ -8,5 +8,7 @@
 #include "model.h"
 #include "load.h"
 #include "analyses.h"
+#include "summary.h"
+#include "changepoint.h"
 
 #endif

@@ -11,6 +11,8 @@
 
 #include "analyses.h"
 
+static void metric_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run);
+
 const char *an_stage_kind(const char *name)
 {
 	/* order matters: "data_batch_production" is data, "forward_pass" forward */
@@ -74,6 +76,19 @@ static int is_total(const char *name)
 	return !strcmp(name, "TOTAL");
 }
 
+/* "WALL": the wall time a table's stages ran in (timing_data.json's
+ * total_time), larger than their sum by the time outside them. */
+static int is_wall(const char *name)
+{
+	return !strcmp(name, "WALL");
+}
+
+/* A row that is no stage: the TOTAL or the WALL time. */
+static int is_sum_row(const char *name)
+{
+	return is_total(name) || is_wall(name);
+}
+
 /* The printed table whose rows name most of the [TIMING] stages (the
  * [TIMING SUMMARY] of seed 000), or NULL. */
 static const struct an_table *stages_table(const struct an_run *run)
@@ -94,17 +109,22 @@ static const struct an_table *stages_table(const struct an_run *run)
 	return best_hits * 2 >= run->stages.n ? best : NULL;
 }
 
-static double table_total(const struct an_table *t, uint64_t *line)
+static double table_row(const struct an_table *t, int (*which)(const char *), uint64_t *line)
 {
 	for (size_t i = 0; i < t->rows.n; i++) {
 		const struct an_row *row = an_map_at(&t->rows, i);
-		if (is_total(an_map_key(&t->rows, i)) && (row->has & 1)) {
+		if (which(an_map_key(&t->rows, i)) && (row->has & 1)) {
 			*line = row->line;
 			return row->seconds;
 		}
 	}
 	*line = 0;
 	return NAN;
+}
+
+static double table_total(const struct an_table *t, uint64_t *line)
+{
+	return table_row(t, is_total, line);
 }
 
 /*
@@ -157,11 +177,12 @@ static int is_variant_table(const struct stage_ref *v, size_t n)
 /*
  * One breakdown table: stages largest first with their share of the total
  * (the printed TOTAL when there is one, else their sum), the unaccounted
- * rest, and bottleneck findings.
+ * rest, and bottleneck findings. wall: the total is wall time, and the rest
+ * is time outside the stages by design, not a gap in the table.
  */
 static void breakdown_table(struct report *rep, const struct an_opts *o, const struct an_run *run,
 			    const char *what, struct stage_ref *v, size_t n, double printed_total,
-			    uint64_t total_line, int bottlenecks)
+			    uint64_t total_line, int bottlenecks, int wall)
 {
 	qsort(v, n, sizeof(*v), by_seconds_desc);
 	double sum = 0;
@@ -204,15 +225,19 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 		rt_empty(t);
 	}
 	double unacc = total - sum;
-	if (!isnan(printed_total) && fabs(unacc) > 0.005 * total + 0.01 * (double)n) {
+	if (!isnan(printed_total) && (wall ? unacc > 0.005 : fabs(unacc) > 0.005 * total + 0.01 * (double)n)) {
 		rt_key(t, an_key(AK_UNACCOUNTED, NULL, run->index, 0));
 		rt_text(t, run->label);
-		rt_text(t, "(unaccounted)");
+		rt_text(t, wall ? "(outside stages)" : "(unaccounted)");
 		rt_num(t, unacc, 2);
 		rt_num(t, 100 * unacc / total, 1);
 		rt_empty(t);
 		rt_empty(t);
-		if (unacc < 0)
+		if (wall && unacc > 0)
+			report_finding(rep, SEV_INFO, "breakdown", "outside-stages", run->label, run->file,
+				       total_line, NULL, "%.2f s (%.1f%%) of the wall time %.2f s of %s passed outside the stages",
+				       unacc, 100 * unacc / total, total, what);
+		else if (unacc < 0)
 			report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label, run->file,
 				       total_line, NULL, "stages of %s sum to %.2f s, more than its TOTAL %.2f s",
 				       what, sum, total);
@@ -223,7 +248,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	}
 	rt_key(t, an_key(AK_TOTAL, NULL, run->index, 0));
 	rt_text(t, run->label);
-	rt_text(t, "TOTAL");
+	rt_text(t, wall ? "WALL" : "TOTAL");
 	rt_num(t, total, 2);
 	rt_num(t, total > 0 ? 100.0 : NAN, 1);
 	rt_empty(t);
@@ -263,7 +288,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		char what[200];
 		/* the run is in every row and finding already: its name once is enough */
 		snprintf(what, sizeof(what), "the [TIMING] stages");
-		breakdown_table(rep, o, run, what, v, run->stages.n, total, tl, bottlenecks);
+		breakdown_table(rep, o, run, what, v, run->stages.n, total, tl, bottlenecks, 0);
 		free(v);
 		double wall = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
 				      ? (double)(run->max_ts - run->first_ts)
@@ -284,16 +309,21 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		for (size_t k = 0; k < tab->rows.n; k++) {
 			const struct an_row *row = an_map_at(&tab->rows, k);
 			const char *name = an_map_key(&tab->rows, k);
-			if (!is_total(name) && (row->has & 1))
+			if (!is_sum_row(name) && (row->has & 1))
 				v[n++] = (struct stage_ref){ name, row->seconds, row->line };
 		}
 		uint64_t tl = 0;
 		double total = table_total(tab, &tl);
+		int wall = 0;
+		if (isnan(total)) {
+			total = table_row(tab, is_wall, &tl);
+			wall = !isnan(total);
+		}
 		char what[200];
 		snprintf(what, sizeof(what), "'%s'", an_map_key(&run->tables, i));
 		int variant = n && is_variant_table(v, n);
 		if (n)
-			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !variant);
+			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !variant, wall);
 		if (variant && bottlenecks && n >= 2)
 			variant_finding(rep, run, what, v, n);
 		free(v);
@@ -309,6 +339,8 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	size_t nrows = 0;
 	for (size_t i = 0; i < tab->rows.n; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
+		if (is_wall(an_map_key(&tab->rows, i)))
+			continue; /* wall time is more than the rows by design (breakdown_table) */
 		if (is_total(an_map_key(&tab->rows, i))) {
 			if (row->has & 1)
 				total = row->seconds, total_line = row->line;
@@ -325,7 +357,7 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	int bad = !isnan(total) && fabs(sum - total) > 0.005 * (double)nrows + 0.001 * total + 0.001;
 	for (size_t i = 0; i < tab->rows.n && !bad; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
-		if ((row->has & 3) == 3 && denom > 0 && !is_total(an_map_key(&tab->rows, i)))
+		if ((row->has & 3) == 3 && denom > 0 && !is_sum_row(an_map_key(&tab->rows, i)))
 			bad = fabs(row->percent - 100 * row->seconds / denom) > 0.1;
 	}
 	if (!bad)
@@ -342,12 +374,12 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 		rt_text(t, name);
 		rt_num(t, (row->has & 1) ? row->seconds : NAN, 3);
 		rt_num(t, (row->has & 2) ? row->percent : NAN, 1);
-		rt_num(t, is_total(name) ? NAN : re, 2);
+		rt_num(t, is_sum_row(name) ? NAN : re, 2);
 		double d = (row->has & 2) && !isnan(re) ? row->percent - re : NAN;
 		rt_num(t, d, 2);
 		rt_num(t, (double)row->line, 0);
 		/* one printed decimal: a difference above 0.1 points is not rounding */
-		if (!isnan(d) && fabs(d) > 0.1 && !is_total(name))
+		if (!isnan(d) && fabs(d) > 0.1 && !is_sum_row(name))
 			report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label, run->file,
 				       row->line, NULL,
 				       "'%s' printed as %.1f%% of '%s' but %.2f s / %.2f s is %.2f%%", name,
@@ -371,7 +403,7 @@ static void raw_vs_table(struct report *rep, const struct an_run *run, const cha
 	for (size_t i = 0; i < tab->rows.n; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
 		const char *name = an_map_key(&tab->rows, i);
-		if (!(row->has & 1) || is_total(name))
+		if (!(row->has & 1) || is_sum_row(name))
 			continue;
 		/* look up without creating: scan (tables are small) */
 		for (size_t k = 0; k < run->stages.n; k++) {
@@ -407,10 +439,99 @@ static void clock_findings(struct report *rep, const struct an_run *run)
 			       (unsigned long long)(run->nclock - AN_MAX_CLOCK_ISSUES));
 }
 
+/* tprof's share of a printed table's row, in the first table that has it. */
+static double row_share(const struct an_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->tables.n; i++) {
+		const struct an_table *tab = an_map_at(&run->tables, i);
+		uint64_t tl;
+		double total = table_total(tab, &tl);
+		for (size_t k = 0; k < tab->rows.n && total > 0; k++) {
+			const struct an_row *row = an_map_at(&tab->rows, k);
+			if ((row->has & 1) && !strcmp(an_map_key(&tab->rows, k), name))
+				return 100 * row->seconds / total;
+		}
+	}
+	return NAN;
+}
+
+/*
+ * The conclusions seed 004's snippets print (meta records named as printed,
+ * parse/lines.c), beside tprof's own figure where it has one: the share of
+ * the named operation (the snippet rates each printed row; tprof sums the
+ * rows of one operation).
+ */
+static void printed_conclusions(struct report *rep, const struct an_run *run)
+{
+	static const char *const prefixes[] = { "BOTTLENECK: ", "Consider optimizing: ", "High variance",
+						"Optimal batch size", "Average batch time", "Min batch time",
+						"Max batch time" };
+	struct rtable *t = NULL;
+	for (size_t i = 0; i < run->meta.n; i++) {
+		const char *key = an_map_key(&run->meta, i);
+		const struct an_nums *x = an_map_at(&run->meta, i);
+		size_t k;
+		for (k = 0; k < ARRAY_SIZE(prefixes); k++)
+			if (!strncmp(key, prefixes[k], strlen(prefixes[k])))
+				break;
+		if (k == ARRAY_SIZE(prefixes) || !(x->has & 1))
+			continue;
+		if (!t)
+			t = report_table(rep, "bottlenecks", "printed-conclusions", "Conclusions printed in the log",
+					 "run,conclusion,printed,tprof_share:%,line");
+		rt_text(t, run->label);
+		rt_text(t, key);
+		rt_num(t, x->num[0], 3);
+		rt_num(t, k < 2 ? row_share(run, key + strlen(prefixes[k])) : NAN, 1);
+		rt_num(t, (double)x->line, 0);
+	}
+}
+
 /* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
 static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
 {
-	/* seed 003: metric totals as shares of the step total */
+	metric_bottlenecks(rep, o, run);
+	/* GPM: pattern generation's share of the tower's forward time */
+	if (run->gpm_total_sum > 0) {
+		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
+		struct rtable *t = report_table(rep, "bottlenecks", "gpm-share", "GPM pattern generation share",
+						"run,windows,graphs,pattern_gen:ms,total:ms,share:%,avg_nodes,"
+						"window_nodes_min,window_nodes_max");
+		t->bar_col = 5;
+		rt_text(t, run->label);
+		rt_num(t, (double)run->gpm_total_ms.n, 0);
+		rt_num(t, run->gpm_graphs, 0);
+		rt_num(t, run->gpm_pattern_sum, 2);
+		rt_num(t, run->gpm_total_sum, 2);
+		rt_num(t, share, 1);
+		/* the tower's own figure (the run's average) beside each window's, recovered */
+		rt_num(t, run->gpm_graphs > 0 ? run->gpm_nodes / run->gpm_graphs : NAN, 1);
+		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.min : NAN, 1);
+		rt_num(t, run->gpm_window_nodes.n ? run->gpm_window_nodes.max : NAN, 1);
+		report_finding(rep, share > o->bottleneck_pct ? SEV_CRITICAL : share > o->optimize_pct ? SEV_NOTICE : SEV_INFO,
+			       "bottlenecks", "gpm", run->label, run->file, run->gpm_total_ms.min_s.line,
+			       share > o->optimize_pct ? an_advice("gpm") : NULL,
+			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
+			       share, (unsigned long long)run->gpm_total_ms.n);
+		report_stake(rep, run->gpm_pattern_sum / 2000); /* halved, in seconds */
+	}
+}
+
+/* Data loading runs before the step (seed 003's data loader yields, then make_step runs). */
+static int outside_step(const char *name, double total, double step_total)
+{
+	return strcasestr(name, "data") || strcasestr(name, "load") || total > step_total;
+}
+
+/*
+ * Seed 003: each metric's run time as a share of the training iteration:
+ * the step metric (the largest named *total* or *step*), plus the metrics
+ * that cannot be inside it (data loading, or longer than the step); the
+ * others (loss_fn_computation) are parts of the step. Without a step
+ * metric, of the sum of the metrics. No share exceeds 100%.
+ */
+static void metric_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
+{
 	double step_total = NAN, sum = 0;
 	for (size_t i = 0; i < run->metrics.n; i++) {
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
@@ -423,30 +544,21 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 			sum += s->last_total;
 	}
 	double denom = !isnan(step_total) ? step_total : sum;
+	for (size_t i = 0; i < run->metrics.n && !isnan(step_total); i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		if (!isnan(s->last_total) && s->last_total != step_total &&
+		    outside_step(an_map_key(&run->metrics, i), s->last_total, step_total))
+			denom += s->last_total;
+	}
+	const char *whole = denom != step_total && !isnan(step_total) ? "the training iteration (step + data loading)"
+								      : "the training step";
 	for (size_t i = 0; i < run->metrics.n && denom > 0; i++) {
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
 		const char *name = an_map_key(&run->metrics, i);
 		if (isnan(s->last_total) || s->last_total == step_total)
 			continue;
 		struct stage_ref st = { name, s->last_total, s->line };
-		bottleneck_findings(rep, o, run, "the training step", &st, 100 * s->last_total / denom);
-	}
-	/* GPM: pattern generation's share of the tower's forward time */
-	if (run->gpm_total_sum > 0) {
-		double share = 100 * run->gpm_pattern_sum / run->gpm_total_sum;
-		struct rtable *t = an_table(rep, AT_GPM_SHARE, NULL);
-		t->bar_col = 4;
-		rt_text(t, run->label);
-		rt_num(t, (double)run->gpm_total_ms.n, 0);
-		rt_num(t, run->gpm_pattern_sum, 2);
-		rt_num(t, run->gpm_total_sum, 2);
-		rt_num(t, share, 1);
-		report_finding(rep, share > o->bottleneck_pct ? SEV_CRITICAL : share > o->optimize_pct ? SEV_NOTICE : SEV_INFO,
-			       "bottlenecks", "gpm", run->label, run->file, run->gpm_total_ms.min_s.line,
-			       share > o->optimize_pct ? an_advice("gpm") : NULL,
-			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
-			       share, (unsigned long long)run->gpm_total_ms.n);
-		report_stake(rep, run->gpm_pattern_sum / 2000); /* halved, in seconds */
+		bottleneck_findings(rep, o, run, whole, &st, 100 * s->last_total / denom);
 	}
 }
 
@@ -463,7 +575,9 @@ void an_breakdown(const struct an_model *m, const struct an_opts *o, struct repo
 			raw_vs_table(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
 		}
 		clock_findings(rep, run);
-		if (bottlenecks)
+		if (bottlenecks) {
 			table_bottlenecks(rep, o, run);
+			printed_conclusions(rep, run);
+		}
 	}
 }

@@ -57,17 +57,42 @@ static void speedup_table(struct report *rep, const struct an_opts *o, const cha
 	}
 }
 
-/* Printed "SIREN : 1.67x faster" rows, as the log states them. */
+/* The time of an alternative: its "X complete:" line, else a section row. */
+static double alt_seconds(const struct an_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->completes.n; i++) {
+		const struct an_nums *x = an_map_at(&run->completes, i);
+		if ((x->has & 1) && !strcmp(an_map_key(&run->completes, i), name))
+			return x->num[S_SECONDS];
+	}
+	for (size_t i = 0; i < run->tables.n; i++) {
+		const struct an_table *tab = an_map_at(&run->tables, i);
+		for (size_t j = 0; j < tab->rows.n; j++) {
+			const struct an_row *row = an_map_at(&tab->rows, j);
+			if ((row->has & 1) && !strcmp(an_map_key(&tab->rows, j), name))
+				return row->seconds;
+		}
+	}
+	return NAN;
+}
+
+/* Printed "SIREN : 1.67x faster" rows, as the log states them, and the
+ * factor recomputed from the baseline's printed time and the name's own. */
 static void printed_speedups(struct report *rep, const struct an_run *run)
 {
 	if (!run->speedups.n)
 		return;
-	struct rtable *t = an_table(rep, AT_SPEEDUP_PRINTED, NULL);
+	struct rtable *t = report_table(rep, "speedup", "speedup-printed", "Speedups printed in the log",
+					"run,name,printed:x,recomputed:x,baseline,baseline_s:s,line");
 	for (size_t i = 0; i < run->speedups.n; i++) {
 		const struct an_nums *x = an_map_at(&run->speedups, i);
+		const char *key = an_map_key(&run->speedups, i);
+		const char *name = strrchr(key, '\x1f');
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->speedups, i));
+		rt_text(t, name ? name + 1 : key);
 		rt_num(t, (x->has & (1u << S_SPD_FACTOR)) ? x->num[S_SPD_FACTOR] : NAN, 2);
+		double own = alt_seconds(run, name ? name + 1 : key);
+		rt_num(t, (x->has & (1u << S_SPD_BASELINE_S)) && own > 0 ? x->num[S_SPD_BASELINE_S] / own : NAN, 3);
 		rt_text(t, x->text[0] ? x->text : NULL);
 		rt_num(t, (x->has & (1u << S_SPD_BASELINE_S)) ? x->num[S_SPD_BASELINE_S] : NAN, 2);
 		rt_num(t, (double)x->line, 0);
@@ -270,8 +295,8 @@ static void scaling_row(struct report *rep, struct rtable *t, struct rtable **li
 	else
 		snprintf(ci, sizeof(ci), "95%% CI %.2f..%.2f, R^2 %.3f", f->b_lo, f->b_hi, f->r2);
 	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, advice,
-		       "%s vs %s: time ~ %s^%.2f (%s); %s; %s", fr->what, fr->param, fr->param, f->b, ci,
-		       why, verdict);
+		       "%s vs %s: %s ~ %s^%.2f (%s); %s; %s", fr->what, fr->param,
+		       strstr(fr->what, "memory") ? "memory" : "time", fr->param, f->b, ci, why, verdict);
 	if (!isnan(pred) && !isnan(lo))
 		report_finding(rep, SEV_INFO, "scaling", "prediction", fr->label, file, 0, NULL,
 			       "%s at %s=%g: predicted %.4g ms (95%% prediction interval %.4g..%.4g)", fr->what,
@@ -300,6 +325,51 @@ int an_gpm_group(const struct an_run *run)
 	return (run->index + 1) * 65536;
 }
 
+/* Sums of one parameter's points (x, slot), in log space or as they are. */
+struct psums {
+	double n, sx, sy, sxx, sxy, syy;
+};
+
+static void param_sums(const struct an_run *run, size_t from, const char *key, size_t plen, int slot, int logs,
+		       struct psums *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (size_t j = from; j < run->scaling.n; j++) {
+		const char *k2 = an_map_key(&run->scaling, j);
+		if (strncmp(k2, key, plen) || k2[plen] != '\x1f')
+			continue;
+		const struct an_nums *x = an_map_at(&run->scaling, j);
+		double xv = x->num[S_SC_VALUE], yv = x->num[slot];
+		if (!((x->has >> slot) & 1) || xv <= 0 || yv <= 0)
+			continue;
+		if (logs)
+			xv = log(xv), yv = log(yv);
+		p->n++, p->sx += xv, p->sy += yv, p->sxx += xv * xv, p->sxy += xv * yv, p->syy += yv * yv;
+	}
+}
+
+/*
+ * Layers add the same work each: time = fixed + per_layer x L is the model
+ * to read (the log-log exponent of a line with an intercept is below 1).
+ */
+static void layer_cost(const struct an_run *run, const struct psums *p, const char *param, struct report *rep)
+{
+	struct fit f;
+	if (!fit_sums(p->n, p->sx, p->sy, p->sxx, p->sxy, p->syy, &f) || !(f.b > 0))
+		return;
+	struct rtable *t = report_table(rep, "scaling", "layer-cost", "Layer scaling: time = fixed + per_layer x layers",
+					"run,param,points,per_layer:ms,fixed:ms,r2");
+	rt_text(t, run->label);
+	rt_text(t, param);
+	rt_num(t, (double)f.n, 0);
+	rt_num(t, f.b, 3);
+	rt_num(t, f.a, 3);
+	rt_num(t, f.r2, 4);
+	report_finding(rep, SEV_INFO, "scaling", "layer-cost", run->label, run->file, 0, NULL,
+		       "%s: each layer adds %.3g ms, the fixed part is %.3g ms (R^2 %.3f)", param, f.b, f.a, f.r2);
+}
+
+/* Scaling records "N=100: 2.31 ms", grouped by parameter name: runtime, and peak memory when printed. */
 static void scaling_records(const struct an_run *run, const struct an_opts *o, struct report *rep,
 			    struct rtable **t, struct rtable **lines)
 {
@@ -314,28 +384,38 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 		}
 		if (seen)
 			continue;
-		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, xlo = INFINITY, xhi = 0;
-		for (size_t j = i; j < run->scaling.n; j++) {
-			const char *k2 = an_map_key(&run->scaling, j);
-			if (strncmp(k2, key, plen) || k2[plen] != '\x1f')
-				continue;
-			const struct an_nums *x = an_map_at(&run->scaling, j);
-			double xv = x->num[S_SC_VALUE], yv = x->num[S_SC_MEAN_MS];
-			if (xv <= 0 || yv <= 0)
-				continue;
-			xlo = xv < xlo ? xv : xlo, xhi = xv > xhi ? xv : xhi;
-			xv = log(xv);
-			yv = log(yv);
-			n++, sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, syy += yv * yv;
-		}
-		struct fit f;
-		if (!fit_sums(n, sx, sy, sxx, sxy, syy, &f))
-			continue;
 		char param[64];
 		snprintf(param, sizeof(param), "%.*s", (int)(plen < 63 ? plen : 63), key);
-		struct fit_row fr = { run->label, "runtime", param,
-				      an_key(AK_RUNTIME, NULL, run->index, an_sweep_group(run, i)), xlo, xhi };
-		scaling_row(rep, scaling_table(rep, t), lines, o, &fr, &f, run->file);
+		static const struct {
+			int slot;
+			const char *what;
+			int kind;
+		} series[] = { { S_SC_MEAN_MS, "runtime", AK_RUNTIME }, { S_SC_PEAK_MB, "peak memory", AK_NONE } };
+		double xlo = INFINITY, xhi = 0;
+		for (size_t j = i; j < run->scaling.n; j++) {
+			const char *k2 = an_map_key(&run->scaling, j);
+			const struct an_nums *x = an_map_at(&run->scaling, j);
+			if (!strncmp(k2, key, plen) && k2[plen] == '\x1f' && x->num[S_SC_VALUE] > 0)
+				xlo = fmin(xlo, x->num[S_SC_VALUE]), xhi = fmax(xhi, x->num[S_SC_VALUE]);
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(series); k++) {
+			struct psums p;
+			struct fit f;
+			param_sums(run, i, key, plen, series[k].slot, 1, &p);
+			if (!fit_sums(p.n, p.sx, p.sy, p.sxx, p.sxy, p.syy, &f))
+				continue;
+			/* the runtime fit is the one scaling-points charts (its group) */
+			struct fit_row fr = { run->label, series[k].what, param,
+					      an_key(series[k].kind, NULL, run->index,
+						     series[k].kind == AK_RUNTIME ? an_sweep_group(run, i) : 0),
+					      xlo, xhi };
+			scaling_row(rep, scaling_table(rep, t), lines, o, &fr, &f, run->file);
+		}
+		if (!strcasecmp(param, "L") || strcasestr(param, "layer")) {
+			struct psums p;
+			param_sums(run, i, key, plen, S_SC_MEAN_MS, 0, &p);
+			layer_cost(run, &p, param, rep);
+		}
 	}
 }
 
@@ -372,15 +452,23 @@ void an_scaling(const struct an_model *m, const struct an_opts *o, struct report
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		scaling_records(run, o, rep, &t, &lines);
-		/* GPM windows: pattern generation against the window's average graph size */
-		if (run->gl_n >= 3 && run->gpm_avg_nodes.n && run->gpm_avg_nodes.max > 1.2 * run->gpm_avg_nodes.min) {
-			struct fit f;
-			if (fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
-				struct fit_row fr = { run->label, "GPM pattern gen per window", "avg_nodes",
-						      an_key(AK_GPM_PATTERN, NULL, run->index, an_gpm_group(run)),
-						      run->gpm_avg_nodes.min, run->gpm_avg_nodes.max };
-				scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, run->file);
-			}
+		/* GPM windows: pattern generation against each window's own mean graph
+		 * size (recovered from the cumulative averages the tower prints) */
+		const struct tp_series *wn = &run->gpm_window_nodes;
+		struct fit f;
+		if (run->gl_n >= 3 && wn->n && wn->max > 1.2 * wn->min &&
+		    fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
+			struct fit_row fr = { run->label, "GPM pattern gen per window", "window_nodes",
+					      an_key(AK_GPM_PATTERN, NULL, run->index, an_gpm_group(run)), wn->min, wn->max };
+			scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, run->file);
+			if (run->gpm_pooled || run->gpm_blk_windows)
+				report_finding(rep, SEV_INFO, "scaling", "gpm-windows", run->label, run->file, 0, NULL,
+					       "GPM scaling fit: %.0f points from %llu windows; %llu windows pooled, %llu "
+					       "at the end left out: a window's own mean size, recovered from two "
+					       "cumulative averages printed to 0.1, is known to 10%% only over enough "
+					       "graphs",
+					       run->gl_n, (unsigned long long)run->gpm_avg_nodes.n,
+					       (unsigned long long)run->gpm_pooled, (unsigned long long)run->gpm_blk_windows);
 		}
 	}
 	/* several runs tagged with --param NAME=VALUE */
@@ -494,7 +582,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
 		if (!s->s.n)
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "metric %s avg", an_map_key(&run->metrics, i));
+		snprintf(v[n].name, sizeof(v[n].name), "metric %s per interval", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
 		v[n].key = an_key(AK_METRIC, NULL, run->index, 0);
 		n++;
@@ -515,6 +603,18 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		v[n].key = an_key(AK_RUNTIME, NULL, run->index, 0);
 		n++;
 	}
+	return n;
+}
+
+size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
+{
+	struct item *tmp = xcalloc(max ? max : 1, sizeof(*tmp));
+	size_t n = run_items(run, tmp, max);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(v[i].name, tmp[i].name, sizeof(v[i].name));
+		v[i].unit = tmp[i].unit, v[i].value = tmp[i].value, v[i].s = tmp[i].s;
+	}
+	free(tmp);
 	return n;
 }
 
@@ -638,7 +738,72 @@ static void lone_item(struct cmp_state *st, const struct an_run *r0, const struc
 	rt_empty(st->t);
 }
 
+/* Emits one row of the comparison table (created on first use) and its finding; 1 if the gate tripped.
+ * (The run history's comparison, from stored summaries: no interval, no row keys.) */
+int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *o, const struct an_cmp_row *c)
+{
+	if (!*t)
+		*t = an_table(rep, AT_COMPARE, NULL);
+	double ratio = c->base > 0 ? c->value / c->base : NAN;
+	double change = 100 * (ratio - 1), p = c->p;
+	const char *verdict;
+	if (!c->samples)
+		verdict = "no samples: cannot tell";
+	else if (isnan(p))
+		verdict = "cannot tell";
+	else if (p < o->alpha)
+		verdict = ratio > 1 ? "slower (significant)" : "faster (significant)";
+	else
+		verdict = "no significant change";
+	rt_text(*t, c->name);
+	rt_text(*t, c->unit);
+	rt_text(*t, c->base_label);
+	rt_num(*t, c->base, 4);
+	rt_text(*t, c->label);
+	rt_num(*t, c->value, 4);
+	rt_num(*t, ratio, 3);
+	rt_num(*t, change, 1);
+	rt_num(*t, p, -1);
+	rt_text(*t, verdict);
+	rt_empty(*t);
+	rt_empty(*t);
+	if (!c->samples || isnan(p) || p >= o->alpha)
+		return 0;
+	if (!isnan(o->fail_regression_pct) && change > o->fail_regression_pct) {
+		report_finding(rep, SEV_CRITICAL, "compare", "regression", c->label, c->file, 0, NULL,
+			       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, %s)", c->name, change,
+			       c->label, c->base_label, p, c->test);
+		return 1;
+	}
+	if (fabs(change) >= 1)
+		report_finding(rep, ratio > 1 ? SEV_WARNING : SEV_INFO, "compare", ratio > 1 ? "slower" : "faster",
+			       c->label, c->file, 0, NULL, "%s: %s is %.1f%% %s than %s (p = %.2g, %s)", c->name,
+			       c->label, fabs(change), ratio > 1 ? "slower" : "faster", c->base_label, p, c->test);
+	return 0;
+}
+
+/* The closing row: geometric mean of the ratios of one run against the first. */
+void an_compare_geomean(struct rtable *t, const char *base_label, const char *label, double logsum, size_t nlog)
+{
+	if (!t || !nlog)
+		return;
+	double g = exp(logsum / (double)nlog);
+	rt_text(t, "(geometric mean of ratios)");
+	rt_text(t, "");
+	rt_text(t, base_label);
+	rt_empty(t);
+	rt_text(t, label);
+	rt_empty(t);
+	rt_num(t, g, 3);
+	rt_num(t, 100 * (g - 1), 1);
+	rt_empty(t);
+	rt_text(t, g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+	rt_empty(t);
+	rt_empty(t);
+}
+
 /* Returns AN_GATE_* bits. */
+
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	if (m->nruns < 2)

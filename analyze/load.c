@@ -12,6 +12,7 @@
 struct loader {
 	struct an_model *model;
 	struct an_load_stats *st;
+	struct tp_scanner *scan; /* the candidate search; NULL: plain path */
 };
 
 static int feed_record(void *ctx, const struct tp_record *r)
@@ -43,7 +44,7 @@ static void on_begin(void *ctx, const char *name, enum tp_input_kind kind)
 static int read_input(struct loader *c, const char *path, int threads, const struct tp_rules *rules)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules };
+	struct tp_run_opts o = { .threads = threads, .fmt = -1, .rules = rules, .scanner = c->scan };
 	struct tp_read_cb cb = { on_begin, c };
 	struct tp_progress pg = { path, 0, 0 };
 	struct tp_stats st = { 0 };
@@ -65,12 +66,14 @@ static int read_input(struct loader *c, const char *path, int threads, const str
 int an_load_inputs(struct an_model *m, char **paths, int n, int threads, const struct tp_rules *rules,
 		   struct an_load_stats *st)
 {
-	struct loader c = { m, st };
+	struct loader c = { m, st, NULL };
 	if (!st->tool)
 		st->tool = "tprof";
+	c.scan = tp_scanner_for_run(rules != NULL); /* compiled once for all files */
 	for (int i = 0; i < (n ? n : 1); i++)
 		if (read_input(&c, n ? paths[i] : "-", threads, rules) < 0)
 			st->failed = 1;
+	tp_scanner_free(c.scan);
 	if (!st->quiet && st->warnings > 20)
 		fprintf(stderr, "%s: %lu more parse warnings not shown\n", st->tool, st->warnings - 20);
 	return st->failed ? -1 : 0;

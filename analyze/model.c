@@ -177,6 +177,7 @@ static struct an_run *run_new(const char *file)
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
+	tp_series_init(&r->gpm_window_nodes);
 	tp_trace_init(&r->t_gpm_pattern_ms);
 	tp_trace_init(&r->t_gpm_total_ms);
 	tp_trace_init(&r->t_gpm_avg_nodes);
@@ -206,6 +207,7 @@ static void run_free(struct an_run *r)
 	tp_series_free(&r->gpm_pattern_ms);
 	tp_series_free(&r->gpm_total_ms);
 	tp_series_free(&r->gpm_avg_nodes);
+	tp_series_free(&r->gpm_window_nodes);
 	free(r->file);
 	free(r->label);
 	free(r);
@@ -322,17 +324,36 @@ static void feed_summary(struct an_run *run, const struct tp_record *r)
 	}
 	if (!r->name)
 		return;
+	/* a table's rows are printed on consecutive lines (a rule may sit
+	 * between the rows and the TOTAL): a gap or a TOTAL ends a printing */
+	if (!created && (t->closed || r->line > t->last_line + 2))
+		t->gen++;
+	t->closed = r->name_len == 5 && !memcmp(r->name, "TOTAL", 5);
+	t->last_line = r->line;
 	struct an_row *row = an_map_get(&t->rows, r->name, r->name_len, NULL);
 	static const int slots[] = { S_SECONDS, S_SUM_PERCENT, S_SUM_CPU_MB, S_SUM_GPU_MB,
 				     S_SUM_GPU_PEAK_MB };
 	double *dst[] = { &row->seconds, &row->percent, &row->cpu_mb, &row->gpu_mb, &row->gpu_peak_mb };
-	row->has = 0;
-	for (int i = 0; i < 5; i++)
-		if (tp_has(r, slots[i])) {
-			*dst[i] = r->num[slots[i]];
-			row->has |= 1u << i;
-		}
-	row->line = r->line;
+	int repeat = row->count && row->gen == t->gen;
+	if (!repeat) {
+		row->has = 0;
+		row->count = 0;
+		row->gen = t->gen;
+		row->line = r->line;
+	}
+	row->count++;
+	for (int i = 0; i < 5; i++) {
+		if (!tp_has(r, slots[i]))
+			continue;
+		double v = r->num[slots[i]];
+		if (!(row->has & (1u << i)))
+			*dst[i] = v;
+		else if (slots[i] == S_SUM_GPU_PEAK_MB)
+			*dst[i] = v > *dst[i] ? v : *dst[i];
+		else
+			*dst[i] += v;
+		row->has |= 1u << i;
+	}
 }
 
 static struct an_batches *rank_batches(struct an_run *run, int rank)
@@ -352,6 +373,7 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_trace_init(&b->t_loss);
 		tp_series_init(&b->epochs);
 		tp_trace_init(&b->t_epochs);
+		b->cur.min = INFINITY, b->cur.max = -INFINITY;
 	}
 	return b;
 }
@@ -365,6 +387,10 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 		tp_trace_add(&b->t_seconds, r->num[S_SECONDS], b->seconds.n, r->line);
 		tp_series_add(&b->seconds, r->num[S_SECONDS], r->line);
 		b->elapsed += r->num[S_SECONDS];
+		b->cur.n++;
+		b->cur.sum += r->num[S_SECONDS];
+		b->cur.min = fmin(b->cur.min, r->num[S_SECONDS]);
+		b->cur.max = fmax(b->cur.max, r->num[S_SECONDS]);
 	}
 	if (tp_has(r, S_BAT_CPU_MB)) {
 		tp_trace_add(&b->t_cpu_mb, r->num[S_BAT_CPU_MB], b->cpu_mb.n, r->line);
@@ -387,6 +413,20 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 	}
 }
 
+/* An aggregate without a count is an epoch's "Batch timing:" line, not a table row. */
+static void feed_batch_timing(struct an_run *run, const struct tp_record *r)
+{
+	struct an_batches *b = rank_batches(run, r->rank);
+	b->cur.seed_avg = tp_has(r, S_AGG_MEAN_S) ? r->num[S_AGG_MEAN_S] : NAN;
+	b->cur.seed_min = tp_has(r, S_AGG_MIN_S) ? r->num[S_AGG_MIN_S] : NAN;
+	b->cur.seed_max = tp_has(r, S_AGG_MAX_S) ? r->num[S_AGG_MAX_S] : NAN;
+	b->cur.line = r->line;
+	b->last = b->cur;
+	memset(&b->cur, 0, sizeof(b->cur));
+	b->cur.min = INFINITY, b->cur.max = -INFINITY;
+	b->timing_lines++;
+}
+
 static void feed_epoch(struct an_run *run, const struct tp_record *r)
 {
 	/* ranks end their epochs at their own pace: one series per rank */
@@ -398,6 +438,48 @@ static void feed_epoch(struct an_run *run, const struct tp_record *r)
 	b->epochs_before++;
 }
 
+/*
+ * gpm.py prints, every 100 graphs, the per-graph MEANS of pattern
+ * generation and forward time over those 100 graphs, and the CUMULATIVE
+ * average node count of the whole run so far. So the window's time is
+ * graphs x mean, the run's nodes are the latest average x the graphs so
+ * far (the first window of a run is taken as its first graphs), and a
+ * window's own mean size is recovered from two cumulative averages.
+ *
+ * The 0.1 rounding of the averages moves that size by ~0.1 x the window's
+ * index, so later windows are pooled: a fit point closes once the mean
+ * size of the windows since the last point is known to 10%, and gets
+ * their graph-weighted mean pattern generation time.
+ */
+static void gpm_fit_window(struct an_run *run, const struct tp_record *r, double graphs)
+{
+	double err, avg = r->num[S_GPM_AVG_NODES];
+	double span = run->gpm_graphs - run->gpm_blk_graphs0;
+	run->gpm_blk_pattern += graphs * r->num[S_GPM_PATTERN_MS];
+	run->gpm_blk_windows++;
+	double nodes = tp_gpm_window_nodes(avg, run->gpm_graphs, run->gpm_blk_avg0, span, &err);
+	if (!(nodes > 0) || err > 0.1 * nodes)
+		return;
+	double y = run->gpm_blk_pattern / span;
+	if (run->gpm_blk_windows > 1)
+		run->gpm_pooled += run->gpm_blk_windows;
+	run->gpm_blk_graphs0 = run->gpm_graphs;
+	run->gpm_blk_avg0 = avg;
+	run->gpm_blk_pattern = 0;
+	run->gpm_blk_windows = 0;
+	if (!(y > 0))
+		return;
+	tp_series_add(&run->gpm_window_nodes, nodes, r->line);
+	double x = log(nodes);
+	y = log(y);
+	run->gl_n += 1;
+	run->gl_x += x;
+	run->gl_y += y;
+	run->gl_xx += x * x;
+	run->gl_xy += x * y;
+	run->gl_yy += y * y;
+}
+
 static void feed_gpm(struct an_run *run, const struct tp_record *r)
 {
 	if (!tp_has(r, S_GPM_PATTERN_MS) || !tp_has(r, S_GPM_TOTAL_MS))
@@ -407,24 +489,15 @@ static void feed_gpm(struct an_run *run, const struct tp_record *r)
 	tp_trace_add(&run->t_gpm_total_ms, r->num[S_GPM_TOTAL_MS], run->gpm_total_ms.n, r->line);
 	tp_series_add(&run->gpm_pattern_ms, r->num[S_GPM_PATTERN_MS], r->line);
 	tp_series_add(&run->gpm_total_ms, r->num[S_GPM_TOTAL_MS], r->line);
-	run->gpm_pattern_sum += r->num[S_GPM_PATTERN_MS];
-	run->gpm_total_sum += r->num[S_GPM_TOTAL_MS];
+	run->gpm_pattern_sum += graphs * r->num[S_GPM_PATTERN_MS];
+	run->gpm_total_sum += graphs * r->num[S_GPM_TOTAL_MS];
 	run->gpm_graphs += graphs;
 	if (tp_has(r, S_GPM_AVG_NODES)) {
 		tp_trace_add(&run->t_gpm_avg_nodes, r->num[S_GPM_AVG_NODES], run->gpm_avg_nodes.n, r->line);
 		tp_series_add(&run->gpm_avg_nodes, r->num[S_GPM_AVG_NODES], r->line);
-		run->gpm_nodes += graphs * r->num[S_GPM_AVG_NODES];
-		double x = r->num[S_GPM_AVG_NODES], y = r->num[S_GPM_PATTERN_MS];
-		if (x > 0 && y > 0) {
-			x = log(x);
-			y = log(y);
-			run->gl_n += 1;
-			run->gl_x += x;
-			run->gl_y += y;
-			run->gl_xx += x * x;
-			run->gl_xy += x * y;
-			run->gl_yy += y * y;
-		}
+		run->gpm_nodes = run->gpm_graphs * r->num[S_GPM_AVG_NODES];
+		if (graphs > 0)
+			gpm_fit_window(run, r, graphs);
 	}
 }
 
@@ -441,17 +514,57 @@ static struct an_named_series *named_series(struct an_map *map, const char *name
 	return s;
 }
 
+/*
+ * The run's time of a metric so far: avg x count or total, whichever the
+ * TrainingProfiler's print (avg to 4 decimals, total to 2) rounds less.
+ */
+static double metric_total(const struct tp_record *r)
+{
+	int avg = tp_has(r, S_MET_AVG_S), tot = tp_has(r, S_MET_TOTAL_S);
+	double n = r->num[S_MET_COUNT];
+	if (avg && (!tot || n * 0.5e-4 < 0.5e-2))
+		return r->num[S_MET_AVG_S] * n;
+	return tot ? r->num[S_MET_TOTAL_S] : NAN;
+}
+
+/*
+ * Seed 003's avg= is the average since the start (total / count), not a
+ * sample: each print adds the mean of the interval since the previous one,
+ * (total - previous total) / (count - previous count). A print whose count
+ * has not moved repeats what is known (the final log_metrics, wandb's run
+ * summary, "Final profiling summary") and adds nothing, and so does a
+ * value without a count (wandb's run summary prints one key a line) once
+ * counts are known; a smaller count is a profiler reset. Without any
+ * count, avg= is all there is.
+ */
 static void feed_metric(struct an_run *run, const struct tp_record *r)
 {
 	if (!r->name)
 		return;
 	struct an_named_series *s = named_series(&run->metrics, r->name, r->name_len, r->line);
-	if (tp_has(r, S_MET_AVG_S))
-		tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
-	if (tp_has(r, S_MET_TOTAL_S))
-		s->last_total = r->num[S_MET_TOTAL_S];
-	if (tp_has(r, S_MET_COUNT))
-		s->last_count = r->num[S_MET_COUNT];
+	if (!tp_has(r, S_MET_COUNT) && !isnan(s->last_count)) {
+		s->repeats++;
+		return;
+	}
+	if (!tp_has(r, S_MET_COUNT)) {
+		if (tp_has(r, S_MET_AVG_S))
+			tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
+		if (tp_has(r, S_MET_TOTAL_S))
+			s->last_total = r->num[S_MET_TOTAL_S];
+		return;
+	}
+	double n = r->num[S_MET_COUNT], total = metric_total(r);
+	if (!isnan(s->last_count) && n == s->last_count) {
+		s->repeats++;
+		return;
+	}
+	if (isnan(total) || !(n > 0))
+		return;
+	int reset = isnan(s->last_count) || n < s->last_count;
+	double dn = reset ? n : n - s->last_count, dt = reset ? total : total - s->last_total;
+	tp_series_add(&s->s, dt / dn, r->line);
+	s->last_total = total;
+	s->last_count = n;
 }
 
 static void feed_perf(struct an_run *run, const struct tp_record *r)
@@ -466,6 +579,19 @@ static void feed_named(struct an_map *map, const struct tp_record *r)
 {
 	if (r->name)
 		keep_nums(map, r, r->name, r->name_len);
+}
+
+/* A SPEEDUP ANALYSIS row: the same name recurs in blocks against other
+ * baselines, so a row is kept per baseline (name, time) and row name. */
+static void feed_speedup(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name)
+		return;
+	char key[400];
+	int n = snprintf(key, sizeof(key), "%.*s\x1f%.17g\x1f%.*s", (int)(r->text ? (r->text_len > 150 ? 150 : r->text_len) : 0),
+			 r->text ? r->text : "", tp_has(r, S_SPD_BASELINE_S) ? r->num[S_SPD_BASELINE_S] : NAN,
+			 (int)(r->name_len > 150 ? 150 : r->name_len), r->name);
+	keep_nums(&run->speedups, r, key, (size_t)n);
 }
 
 static void feed_scaling(struct an_run *run, const struct tp_record *r)
@@ -517,7 +643,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_perf(run, r);
 		break;
 	case TP_AGGREGATE:
-		feed_named(&run->aggregates, r);
+		if (tp_has(r, S_AGG_COUNT))
+			feed_named(&run->aggregates, r);
+		else
+			feed_batch_timing(run, r);
 		break;
 	case TP_LATENCY:
 		feed_named(&run->latencies, r);
@@ -526,7 +655,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_named(&run->warmups, r);
 		break;
 	case TP_SPEEDUP:
-		feed_named(&run->speedups, r);
+		feed_speedup(run, r);
 		break;
 	case TP_RUNTIME:
 		feed_named(&run->runtimes, r);

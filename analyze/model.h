@@ -39,15 +39,36 @@ struct an_stage {
 	int64_t ts;          /* epoch seconds of the first line with a timestamp, or INT64_MIN */
 };
 
-/* One row of a printed summary table (latest printing wins). */
+/*
+ * One row of a printed summary table. The latest printing of a table wins;
+ * within one printing a repeated name is summed (seed 004 prints a row per
+ * track() call, so operations tracked with aggregate=True repeat): times,
+ * percentages and memory deltas add up, the peak is the largest.
+ */
 struct an_row {
 	double seconds, percent, cpu_mb, gpu_mb, gpu_peak_mb;
-	unsigned has; /* bits: 1 seconds, 2 percent, 4 cpu, 8 gpu, 16 peak */
-	uint64_t line;
+	unsigned has;   /* bits: 1 seconds, 2 percent, 4 cpu, 8 gpu, 16 peak */
+	uint64_t line;  /* first row of the name in its printing */
+	uint64_t count; /* rows of the name in its printing */
+	unsigned gen;   /* the printing it belongs to */
 };
 struct an_table {
 	struct an_map rows; /* name -> an_row, TOTAL included */
 	uint64_t line;      /* first row's line */
+	uint64_t last_line; /* latest row's line */
+	unsigned gen;       /* printings seen - 1 */
+	int closed;         /* the latest row was the TOTAL: a new row starts a new printing */
+};
+
+/*
+ * Seed 004's "Batch timing: avg=, min=, max=" closes an epoch with the
+ * statistics of ALL its batches; only the first verbose_batches of them
+ * were printed as "Batch N:" lines. One epoch's both views.
+ */
+struct an_epoch_batches {
+	double seed_avg, seed_min, seed_max; /* as printed (NAN if absent) */
+	double n, sum, min, max;             /* the Batch lines printed in the epoch */
+	uint64_t line;                       /* the Batch timing line */
 };
 
 /* A batch series of one rank. */
@@ -63,11 +84,14 @@ struct an_batches {
 	uint64_t conv_batch, conv_line, conv_epochs;
 	double conv_seconds;
 	uint64_t first_line;
+	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
+	uint64_t timing_lines;
 };
 
 struct an_named_series {
 	struct tp_series s;
-	double last_total, last_count; /* metric: the latest total_s / count */
+	double last_total, last_count; /* metric: the run's time so far and its count */
+	uint64_t repeats;              /* metric: prints that repeated a known count */
 	double sum_aux;                /* e.g. GPM: graphs */
 	uint64_t line;
 };
@@ -91,17 +115,25 @@ struct an_run {
 	struct an_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
 	struct an_map tables;     /* section -> an_table */
 	struct an_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
+	/* GPM windows: per-graph means as printed, and the cumulative average size */
 	struct tp_series gpm_pattern_ms, gpm_total_ms, gpm_avg_nodes;
 	struct tp_trace t_gpm_pattern_ms, t_gpm_total_ms, t_gpm_avg_nodes; /* for charts */
+	/* graphs so far, nodes so far (latest cumulative average x graphs), and the
+	 * run's pattern-generation and forward time in ms (sum of graphs x mean) */
 	double gpm_graphs, gpm_nodes, gpm_pattern_sum, gpm_total_sum;
-	/* log(avg nodes) vs log(pattern gen ms) per window, for a scaling fit */
+	struct tp_series gpm_window_nodes; /* the own mean size of each fit point's windows */
+	/* the fit point being pooled: graphs and cumulative average where it
+	 * starts, its graphs x pattern gen ms, its windows; windows pooled so far */
+	double gpm_blk_graphs0, gpm_blk_avg0, gpm_blk_pattern;
+	uint64_t gpm_blk_windows, gpm_pooled;
+	/* log(mean nodes) vs log(pattern gen ms) per fit point, for a scaling fit */
 	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;
 	struct an_map metrics;    /* name -> an_named_series of avg_s */
 	struct an_map aggregates; /* name -> struct tp_record copy (numbers only) */
 	struct an_map perfs;      /* name -> an_named_series of seconds */
 	struct an_map latencies;  /* name -> record numbers */
 	struct an_map warmups;    /* name -> record numbers */
-	struct an_map speedups;   /* name -> record numbers, baseline name in text */
+	struct an_map speedups;   /* "baseline\x1fbaseline_s\x1fname" -> record numbers, baseline in text */
 	struct an_map runtimes;   /* name -> record numbers */
 	struct an_map scaling;    /* "param\x1fvalue" -> record numbers */
 	struct an_map memory;     /* name -> record numbers */

@@ -55,9 +55,7 @@ static const struct schema {
 	  { C(AC_RUN, "run", ""), C(AC_NONE, "section", ""), C(AC_NONE, "row", ""), C(AC_SECONDS, "seconds", "s"),
 	    C(AC_NONE, "printed", "%"), C(AC_NONE, "recomputed", "%"), C(AC_NONE, "delta", "%"),
 	    C(AC_LINE, "line", "") } },
-	{ AT_GPM_SHARE, AS_BOTTLENECKS, "gpm-share", "GPM pattern generation share", 0,
-	  { C(AC_RUN, "run", ""), C(AC_NONE, "windows", ""), C(AC_NONE, "pattern_gen", "ms"),
-	    C(AC_NONE, "total", "ms"), C(AC_SHARE, "share", "%") } },
+
 	{ AT_WARMUP, AS_WARMUP, "warmup", "Warmup: first sample vs steady state", 0,
 	  { C(AC_RUN, "run", ""), C(AC_SERIES, "series", ""), C(AC_UNIT, "unit", ""), C(AC_NONE, "n", ""),
 	    C(AC_NONE, "first", ""), C(AC_NONE, "steady_mean", ""), C(AC_MEDIAN, "steady_median", ""),
@@ -90,9 +88,7 @@ static const struct schema {
 	{ AT_SPEEDUP, AS_SPEEDUP, "speedup", "Speedups", 0,
 	  { C(AC_RUN, "run", ""), C(AC_ITEM, "name", ""), C(AC_SECONDS, "seconds", "s"), C(AC_RATIO, "speedup", "x"),
 	    C(AC_NONE, "uncertainty", "x"), C(AC_BASELINE, "baseline", ""), C(AC_LINE, "line", "") } },
-	{ AT_SPEEDUP_PRINTED, AS_SPEEDUP, "speedup-printed", "Speedups printed in the log", 0,
-	  { C(AC_RUN, "run", ""), C(AC_ITEM, "name", ""), C(AC_RATIO, "printed", "x"), C(AC_BASELINE, "baseline", ""),
-	    C(AC_NONE, "baseline_s", "s"), C(AC_LINE, "line", "") } },
+
 	{ AT_SCALING, AS_SCALING, "scaling", "Scaling: log(time) against log(size)", 0,
 	  { C(AC_RUN, "run", ""), C(AC_SERIES, "series", ""), C(AC_PARAM, "param", ""), C(AC_NONE, "points", ""),
 	    C(AC_EXPONENT, "exponent", ""), C(AC_CI_LOW, "ci_low", ""), C(AC_CI_HIGH, "ci_high", ""),

@@ -70,7 +70,7 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
 		if (!s->s.n)
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "%s avg", an_map_key(&run->metrics, i));
+		snprintf(v[n].name, sizeof(v[n].name), "%s per interval", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
 		v[n].key = an_key(AK_METRIC, NULL, run->index, (int)i + 1);
 		n++;
@@ -286,22 +286,26 @@ static void variance_rows(const struct an_run *run, const struct named *v, const
 	if (!*tab)
 		*tab = an_table(rep, AT_VARIANCE, NULL);
 	struct rtable *t = *tab;
-	double sd = tp_series_std(s), med = tp_series_quantile(s, 0.5);
-	double ratio = s->min > 0 ? s->max / s->min : NAN;
+	/* the table describes the whole series (the seeds' figures); the
+	 * findings below judge the steady state after warmup (s) */
+	const struct tp_series *w = v->s;
+	double wsd = tp_series_std(w);
 	rt_key(t, v->key);
 	rt_text(t, run->label);
 	rt_text(t, v->name);
 	rt_text(t, v->unit);
-	rt_num(t, (double)s->n, 0);
-	rt_num(t, s->mean, 4);
-	rt_num(t, sd, 4);
-	rt_num(t, s->min, 4);
-	rt_num(t, s->max, 4);
-	rt_num(t, med, 4);
-	rt_num(t, tp_series_quantile(s, 0.9), 4);
-	rt_num(t, tp_series_quantile(s, 0.99), 4);
-	rt_num(t, ratio, 2);
-	rt_num(t, s->mean != 0 ? 100 * sd / s->mean : NAN, 1);
+	rt_num(t, (double)w->n, 0);
+	rt_num(t, w->mean, 4);
+	rt_num(t, wsd, 4);
+	rt_num(t, w->min, 4);
+	rt_num(t, w->max, 4);
+	rt_num(t, tp_series_quantile(w, 0.5), 4);
+	rt_num(t, tp_series_quantile(w, 0.9), 4);
+	rt_num(t, tp_series_quantile(w, 0.99), 4);
+	rt_num(t, w->min > 0 ? w->max / w->min : NAN, 2);
+	rt_num(t, w->mean != 0 ? 100 * wsd / w->mean : NAN, 1);
+	double med = tp_series_quantile(s, 0.5);
+	double ratio = s->min > 0 ? s->max / s->min : NAN;
 
 	struct tp_sample ol[16];
 	size_t k = tp_series_outliers(s, o->outlier_z, ol, 16);
@@ -509,8 +513,10 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 	}
 	for (size_t i = 0; i < run->metrics.n && n < 8; i++) {
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		if (strstr(an_map_key(&run->metrics, i), "step") && s->s.n && s->s.mean > 0) {
-			rows[n++] = (struct row){ "steps per second (1 / mean step time)", 1 / s->s.mean, "steps/s" };
+		/* the run's count over the run's time: the intervals' means may weigh unequal counts */
+		if (strstr(an_map_key(&run->metrics, i), "step") && s->last_total > 0 && s->last_count > 0) {
+			rows[n++] = (struct row){ "steps per second (count / total of the step metric)",
+						  s->last_count / s->last_total, "steps/s" };
 			break;
 		}
 	}

@@ -644,6 +644,9 @@ void tp_series_fences(const struct tp_series *s, double k, double *lo, double *h
 #define MAD_TO_SCALE (1.0 / 0.6745)
 #define MEANAD_TO_SCALE 1.253314
 
+/* Relative differences below this are float noise (0.041 vs 0.041000000000000106). */
+#define NOISE 1e-9
+
 /* Exact scale from the head (all samples): MAD, or MeanAD when MAD is 0. */
 static double head_scale(const struct tp_series *s, double med)
 {
@@ -656,7 +659,7 @@ static double head_scale(const struct tp_series *s, double med)
 	}
 	qsort(dev, n, sizeof(*dev), cmp_double);
 	mad = sorted_quantile(dev, n, 0.5);
-	if (mad > 0)
+	if (mad > NOISE * fabs(med)) /* a MAD in the last bits is no spread: use the MeanAD */
 		return mad * MAD_TO_SCALE;
 	return MEANAD_TO_SCALE * sum / (double)n;
 }
@@ -673,7 +676,7 @@ static double sketch_scale(const struct tp_series *s)
 	double med = tp_sketch_quantile(k, 0.5), sum;
 	uint32_t i;
 
-	if (mad > 0)
+	if (mad > NOISE * fabs(med))
 		return mad * MAD_TO_SCALE;
 	sum = (double)k->zero_count * fabs(med);
 	for (i = 0; i < k->nbuckets; i++)
@@ -730,6 +733,9 @@ size_t tp_series_outliers(const struct tp_series *s, double threshold, struct tp
 		return 0;
 	med = tp_series_quantile(s, 0.5);
 	scale = s->n <= TP_HEAD_MAX ? head_scale(s, med) : sketch_scale(s);
+	/* differences in the last bits (0.041 vs 0.041000000000000106) are float noise, not spread */
+	if (scale < NOISE * fabs(med))
+		scale = NOISE * fabs(med);
 	if (!(scale > 0))
 		return 0; /* no spread at all: nothing stands out */
 	if (s->n <= TP_HEAD_MAX) { /* the head is every sample: exact */

@@ -183,7 +183,14 @@ size_t tp_fmt_num(char *dst, double v)
 			return (size_t)(o - dst);
 		}
 	}
-	int n = snprintf(dst, 32, "%.17g", v);
+	/* computed values (89.32 - 1.4e-14) and tiny or huge ones: the fewest
+	 * significant digits that read back as v, as the man page promises */
+	int n = 0;
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(dst, 32, "%.*g", prec, v);
+		if (strtod(dst, NULL) == v)
+			break;
+	}
 	return n > 0 ? (size_t)n : 0;
 }
 

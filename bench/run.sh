@@ -6,6 +6,7 @@
 # on it: wall time is the best of 3 runs, peak RSS the largest of the 3
 # (GNU time's %e and %M). Prints a markdown table with throughput and the
 # ratio to `rg -c` on the same marker pattern, and the machine it ran on.
+# TPROF_PLAIN=1 rows time the plain per-line path (no candidate search).
 # A tool that is missing is skipped with a note.
 #
 # Environment:
@@ -31,6 +32,9 @@ ndjson=/tmp/out.ndjson
 
 # One alternation of the marker literals and patterns of all five styles.
 MARKERS='\[TIMING\]|\[STAGE\]|\[GPM TIMING\]|\[Performance\]|Profiling Metrics|profiling/|Batch [0-9]+:|Epoch end:|Batch timing:|±| complete: |[A-Za-z]=[0-9]+: |TIMING SUMMARY|PERFORMANCE SUMMARY|AGGREGATE STATISTICS|SPEEDUP ANALYSIS|Inference Benchmark|Warmup Analysis|Detailed Breakdown|GFLOPs|Peak memory:|PE precomputation'
+
+# The six seed markers (issue 16's yardstick for the candidate search).
+SEED6='\[TIMING\]|\[GPM TIMING\]|\[STAGE\]|avg=.*total=.*count=|Batch [0-9]+: |complete: '
 
 TIME=/usr/bin/time
 if ! "$TIME" -f '%e %M' true >/dev/null 2>&1; then
@@ -118,6 +122,9 @@ run_all() {
 		measure "tprof-parse > ndjson" "$ndjson" bin/tprof-parse "$log"
 		measure "tprof-parse --count" "$tmp/out" bin/tprof-parse --count "$log"
 		measure "tprof-parse --threads 1 --count" "$tmp/out" bin/tprof-parse --threads 1 --count "$log"
+		# the plain per-line path, without the candidate search (before issue 16)
+		measure "tprof-parse --count (TPROF_PLAIN=1)" "$tmp/out" env TPROF_PLAIN=1 bin/tprof-parse --count "$log"
+		measure "tprof-parse > ndjson (TPROF_PLAIN=1)" "$ndjson" env TPROF_PLAIN=1 bin/tprof-parse "$log"
 		if have bin/tprof-analyze; then
 			measure "tprof-analyze (all analyses)" "$tmp/an" bin/tprof-analyze -q "$log"
 			measure "tprof-analyze --threads 1" "$tmp/an" bin/tprof-analyze -q --threads 1 "$log"
@@ -127,6 +134,7 @@ run_all() {
 	fi
 	if have rg; then
 		measure "rg -c MARKERS" "$tmp/out" rg -c "$MARKERS" "$log"
+		measure "rg -c SEED6" "$tmp/out" rg -c "$SEED6" "$log"
 	else
 		note "skipping rg: not installed (apt-get install ripgrep)"
 	fi
@@ -141,19 +149,23 @@ run_all() {
 print_table() {
 	bytes=$(wc -c < "$log" | tr -d ' ')
 	rg_secs=$(awk -F'|' '$1 == "rg -c MARKERS" { print $2 }' "$tmp/rows")
+	wc_secs=$(awk -F'|' '$1 == "wc -l" { print $2 }' "$tmp/rows")
 	echo
 	echo "Input: $log, $bytes bytes ($size, $ranks rank(s)), warm page cache; best of $runs runs."
 	echo
-	echo "| tool | seconds | MB/s | peak RSS MiB | vs rg -c | output |"
-	echo "|---|---:|---:|---:|---:|---|"
-	awk -F'|' -v bytes="$bytes" -v rg="${rg_secs:-}" '{
+	echo "| tool | seconds | MB/s | peak RSS MiB | vs rg -c | vs wc -l | output |"
+	echo "|---|---:|---:|---:|---:|---:|---|"
+	awk -F'|' -v bytes="$bytes" -v rg="${rg_secs:-}" -v wc="${wc_secs:-}" '{
 		s = $2 + 0
 		mbs = s > 0 ? sprintf("%.0f", bytes / s / 1e6) : "inf"
 		ratio = (rg != "" && rg + 0 > 0) ? sprintf("%.2fx", s / rg) : "n/a"
-		printf "| `%s` | %.2f | %s | %.1f | %s | %s |\n", $1, s, mbs, $3 / 1024, ratio, $5
+		wr = (wc != "" && wc + 0 > 0) ? sprintf("%.1fx", s / wc) : "n/a"
+		printf "| `%s` | %.2f | %s | %.1f | %s | %s | %s |\n", $1, s, mbs, $3 / 1024, ratio, wr, $5
 	}' "$tmp/rows"
 	echo
 	echo "MARKERS = \`$MARKERS\`"
+	echo
+	echo "SEED6 = \`$SEED6\`"
 	echo
 	echo "Machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
 		"$(awk '/^MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo)," \
@@ -170,3 +182,9 @@ make_data || exit 1
 cat "$log" > /dev/null # warm the page cache
 run_all
 print_table
+if [ -x build/bench/scanbench ]; then
+	echo
+	echo "The candidate search alone (build/bench/scanbench), built-in markers and with pack-like literals:"
+	echo
+	build/bench/scanbench "$log"
+fi

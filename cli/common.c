@@ -25,6 +25,12 @@ static int is_heading(const struct cli_option *o)
 	return !o->name && o->help;
 }
 
+/* "[=N]": the argument may be left out (--history, --history=20). */
+static int optional_arg(const struct cli_option *o)
+{
+	return o->arg && o->arg[0] == '[';
+}
+
 #define FOR_EACH_OPT(t, o)                                                                  \
 	for (const struct cli_option *o = (t)->opts; o->name || o->help; o++)              \
 		if (!is_heading(o))
@@ -62,7 +68,7 @@ static void usage_line(const struct cli_tool *t, const struct cli_option *o, str
 	else
 		strbuf_addf(sb, "      --%s", o->name);
 	if (o->arg)
-		strbuf_addf(sb, " %s", o->arg);
+		strbuf_addf(sb, optional_arg(o) ? "%s" : " %s", o->arg);
 	size_t w = sb->len - start;
 	if (w + 1 >= HELP_COL)
 		strbuf_addf(sb, "\n%*s", HELP_COL, "");
@@ -170,7 +176,7 @@ static void bash_script(const struct cli_tool *t, struct strbuf *sb)
 	strbuf_addf(sb, "%s()\n{\n\tlocal cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
 		    "\tcase \"$prev\" in\n", fn.buf);
 	FOR_EACH_OPT(t, o)
-		if (o->arg)
+		if (o->arg && !optional_arg(o))
 			bash_case(t, o, sb);
 	for (size_t i = 0; i < ARRAY_SIZE(std_opts); i++)
 		if (std_opts[i].arg)
@@ -181,8 +187,11 @@ static void bash_script(const struct cli_tool *t, struct strbuf *sb)
 	for (size_t i = 0; i < ARRAY_SIZE(std_opts); i++)
 		strbuf_addf(sb, "--%s%s", std_opts[i].name, i + 1 < ARRAY_SIZE(std_opts) ? " " : "");
 	strbuf_addstr(sb, "' -- \"$cur\"))\n\t\treturn\n\tfi\n");
-	if (t->operands)
+	if (t->operands && t->operands[0] == '@')
 		strbuf_addstr(sb, "\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n");
+	else if (t->operands) /* commands, then files (add LOG...) */
+		strbuf_addf(sb, "\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\") $(compgen -f -- \"$cur\"))\n",
+			    t->operands);
 	strbuf_addf(sb, "}\ncomplete -o filenames -o bashdefault -F %s %s\n", fn.buf, t->name);
 	strbuf_release(&fn);
 }
@@ -209,11 +218,11 @@ static void zsh_spec(const struct cli_tool *t, const struct cli_option *o, struc
 	if (shortopt)
 		strbuf_addf(sb, "'(-%c --%s)'{-%c,--%s}'", o->key, o->name, o->key, o->name);
 	else
-		strbuf_addf(sb, "'--%s", o->name);
+		strbuf_addf(sb, "'--%s%s", o->name, optional_arg(o) ? "=-" : "");
 	strbuf_addch(sb, '[');
 	zsh_desc(o->help, sb);
 	strbuf_addch(sb, ']');
-	if (o->arg) {
+	if (o->arg && !optional_arg(o)) {
 		strbuf_addf(sb, ":%s:", o->arg);
 		if (!o->complete)
 			strbuf_addstr(sb, " ");
@@ -238,8 +247,10 @@ static void zsh_script(const struct cli_tool *t, struct strbuf *sb)
 		zsh_spec(t, o, sb);
 	for (size_t i = 0; i < ARRAY_SIZE(std_opts); i++)
 		zsh_spec(t, &std_opts[i], sb);
-	if (t->operands)
+	if (t->operands && t->operands[0] == '@')
 		strbuf_addstr(sb, " \\\n\t'*:file:_files'");
+	else if (t->operands)
+		strbuf_addf(sb, " \\\n\t'1:command:(%s)' \\\n\t'*:file:_files'", t->operands);
 	strbuf_addch(sb, '\n');
 }
 
@@ -258,7 +269,8 @@ int cli_completion(const struct cli_tool *t, const char *shell, struct strbuf *s
 
 static void add_long(struct option *lo, size_t *n, const struct cli_option *o)
 {
-	lo[*n] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, o->key };
+	int has = !o->arg ? no_argument : optional_arg(o) ? optional_argument : required_argument;
+	lo[*n] = (struct option){ o->name, has, NULL, o->key };
 	(*n)++;
 }
 
@@ -294,7 +306,7 @@ int cli_parse(const struct cli_tool *t, int argc, char **argv, int (*set)(void *
 	FOR_EACH_OPT(t, o) {
 		add_long(lo, &n, o);
 		if (o->key > 0 && o->key < 128)
-			strbuf_addf(&shorts, "%c%s", o->key, o->arg ? ":" : "");
+			strbuf_addf(&shorts, "%c%s", o->key, !o->arg ? "" : optional_arg(o) ? "::" : ":");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(std_opts); i++)
 		add_long(lo, &n, &std_opts[i]);

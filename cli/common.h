@@ -29,7 +29,8 @@
 struct cli_option {
 	const char *name;     /* long name without "--" */
 	int key;              /* the short letter, or a value >= 256 */
-	const char *arg;      /* NULL: no argument; else its name in --help ("N") */
+	const char *arg;      /* NULL: no argument; else its name in --help ("N");
+			       * "[=N]": an optional argument, given as --name=N */
 	const char *help;     /* "\n" continues under the help column; "%F" is the
 			       * list of the tool's output formats */
 	const char *complete; /* the argument's completions: "@file", "@dir",
@@ -55,7 +56,8 @@ struct cli_tool {
 	void (*notes)(struct strbuf *sb); /* text after the options made at run
 					   * time (lists from tables); or NULL */
 	const char *trailer;   /* text after the options (exit status, ...) */
-	const char *operands;  /* what operands complete to: "@file", or NULL */
+	const char *operands;  /* what operands complete to: "@file", command
+				* words ("add list ...", then files), or NULL */
 	/* the output formats --help and completions list for "%F" / "@formats" */
 	void (*formats)(struct strbuf *sb);
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "history/history.h"
 
 #define TOOL "tprof-analyze"
 
@@ -35,6 +36,8 @@ enum {
 	OPT_COLOR,
 	OPT_CSVDIR,
 	OPT_INTERVAL,
+	OPT_HISTORY,
+	OPT_DB,
 };
 
 static const unsigned analyses[] = {
@@ -44,13 +47,13 @@ static const unsigned analyses[] = {
 
 static const struct cli_option options[] = {
 	{ NULL, 0, NULL, "Analyses:", NULL },
-	{ "breakdown", OPT_ANALYSIS + 0, NULL, "each stage's share, unaccounted time, table and clock checks", NULL },
+	{ "breakdown", OPT_ANALYSIS + 0, NULL, "stage shares, unaccounted time, checks, model profile", NULL },
 	{ "bottlenecks", OPT_ANALYSIS + 1, NULL, "thresholds and advice (see --bottleneck-pct ...)", NULL },
 	{ "warmup", OPT_ANALYSIS + 2, NULL, "first vs steady state, where warmup ends", NULL },
-	{ "variance", OPT_ANALYSIS + 3, NULL, "spread, quantiles, outliers, drift, memory leaks", NULL },
+	{ "variance", OPT_ANALYSIS + 3, NULL, "spread, outliers, drift, leaks, aggregate rows", NULL },
 	{ "speedup", OPT_ANALYSIS + 4, NULL, "speedups against a baseline (--baseline NAME)", NULL },
 	{ "convergence", OPT_ANALYSIS + 5, NULL, "steps/epochs/seconds to --loss-threshold X", NULL },
-	{ "throughput", OPT_ANALYSIS + 6, NULL, "samples/s, steps/s, graphs/s, nodes/s", NULL },
+	{ "throughput", OPT_ANALYSIS + 6, NULL, "samples/s, steps/s, graphs/s, nodes/s, inference", NULL },
 	{ "scaling", OPT_ANALYSIS + 7, NULL, "log-log fit of time against size (--param, --predict)", NULL },
 	{ "compare", OPT_ANALYSIS + 8, NULL, "run against run with significance tests", NULL },
 	{ "ranks", OPT_ANALYSIS + 9, NULL, "per-rank medians and stragglers", NULL },
@@ -71,6 +74,11 @@ static const struct cli_option options[] = {
 	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run)", NULL },
 	{ "predict", OPT_PREDICT, "NAME=V", "predict the time at this size from the scaling fit", NULL },
 	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL },
+	{ "history", OPT_HISTORY, "[=N]",
+	  "compare each labelled run with the last N (10) runs with\nits label stored by tprof-history (see --db)", NULL },
+	{ "db", OPT_DB, "SPEC",
+	  "the history: a SQLite file or a postgresql:// URI\n(default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)",
+	  "@file" },
 	{ NULL, 0, NULL, "Input and output:", NULL },
 	CLI_OPT_FORMAT,
 	CLI_OPT_OUTPUT,
@@ -93,7 +101,8 @@ static const struct cli_tool tool = {
 		 "Without an analysis option it runs every analysis the input supports.\n",
 	.opts = options,
 	.trailer = "Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
-		   "3 output could not be written, 4 out of memory.\n",
+		   "3 output could not be written, 4 out of memory, 5 the --history database could\n"
+		   "not be reached.\n",
 	.operands = "@file",
 	.formats = cli_report_formats,
 };
@@ -104,7 +113,8 @@ static const struct cli_tool tool = {
 struct cli {
 	struct an_opts o;
 	unsigned which;
-	const char *format, *output, *rules_path, *csv_dir;
+	const char *format, *output, *rules_path, *csv_dir, *db_spec;
+	long history_last; /* 0: no --history */
 	enum cli_color color;
 	int threads, quiet, follow, interval;
 	struct an_param params[MAX_RUN_OPTS];
@@ -189,6 +199,10 @@ static int set_option(void *ctx, int key, const char *arg)
 		c->labels[c->nlabels++] = arg;
 		return 0;
 	case OPT_CSVDIR: c->csv_dir = arg; return 0;
+	case OPT_HISTORY:
+		c->history_last = 10;
+		return arg ? cli_int(TOOL, "--history", arg, 1, 100000, &c->history_last) : 0;
+	case OPT_DB: c->db_spec = arg; return 0;
 	case 'F': c->follow = 1; return 0;
 	case OPT_INTERVAL:
 		if (cli_int(TOOL, opt, arg, 1, 86400, &l) < 0)
@@ -205,9 +219,41 @@ static int set_option(void *ctx, int key, const char *arg)
 	return -1;
 }
 
+/* --history: what the report adds from the stored runs. */
+struct history_view {
+	struct hdb *db;      /* the open database, or NULL */
+	size_t last;         /* N of --history=N */
+	size_t nlabels;      /* runs named with --label (the first nlabels) */
+};
+
+#define MAX_SUMMARIES 2048
+
+/* --history: each labelled run against the last runs with its label; -1 on a database error. */
+static int add_history(const struct an_model *model, const struct history_view *h, struct report *rep)
+{
+	struct an_summary *v = xcalloc(MAX_SUMMARIES, sizeof(*v));
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+	for (size_t r = 0; r < model->nruns && r < h->nlabels && !rc; r++) {
+		const struct an_run *run = model->runs[r];
+		char hash[65];
+		int64_t size;
+		size_t n = an_run_summaries(run, v, MAX_SUMMARIES);
+		int hashed = sha256_file(run->file, hash, &size) == 0;
+		if (hs_view_recent(h->db, run->label, h->last, hashed ? hash : NULL, v, n, run->label, rep, &err) !=
+		    HDB_OK) {
+			tp_error(TOOL, "--history: %s", err.buf);
+			rc = -1;
+		}
+	}
+	free(v);
+	strbuf_release(&err);
+	return rc;
+}
+
 /* Analyzes the model and writes the report (and --csv-dir); an exit code. */
 static int write_report(const struct an_model *model, const struct an_opts *o, const struct cli_report_out *out,
-			const char *csv_dir, int *gate)
+			const char *csv_dir, const struct history_view *h, int *gate)
 {
 	struct report rep;
 	struct strbuf err = STRBUF_INIT;
@@ -218,6 +264,8 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 	for (size_t i = 0; (*gate & AN_GATE_REGRESSION) && i < rep.nfindings; i++)
 		if (!strcmp(rep.findings[i].kind, "gate"))
 			tp_error(TOOL, "%s", rep.findings[i].message);
+	if (h && h->db && add_history(model, h, &rep) < 0)
+		rc = TP_EXIT_INTERNAL;
 	if (csv_dir && !out->input_failed && render_csv_dir(&rep, csv_dir, &err) < 0) {
 		tp_error(TOOL, "--csv-dir: %s", err.buf);
 		rc = TP_EXIT_OUTPUT;
@@ -264,7 +312,7 @@ static void follow_tick(void *ctx, int final)
 	struct follow_ctx *fc = ctx;
 	int gate;
 	(void)final;
-	fc->rc = write_report(fc->model, fc->o, fc->out, fc->csv_dir, &gate);
+	fc->rc = write_report(fc->model, fc->o, fc->out, fc->csv_dir, NULL, &gate);
 	if (fc->rc == TP_EXIT_OK && (gate & AN_GATE_REGRESSION))
 		fc->rc = TP_EXIT_WARN;
 }
@@ -328,6 +376,25 @@ static int csv_to_dir(struct cli *c)
 	return 0;
 }
 
+/* --history: the database of stored runs; an exit status. */
+static int open_history(const struct cli *c, struct history_view *h)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = TP_EXIT_OK;
+	if (!c->nlabels) {
+		tp_error(TOOL, "--history compares runs with the stored runs of their label: give --label");
+		rc = TP_EXIT_INPUT;
+	} else {
+		int st = hs_open(c->db_spec, 0, &h->db, &err);
+		if (st != HDB_OK) {
+			tp_error(TOOL, "--history: %s", err.buf);
+			rc = st == HDB_CORRUPT || st == HDB_SCHEMA ? TP_EXIT_INPUT : TP_EXIT_INTERNAL;
+		}
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .threads = tp_ncpus(), .interval = 2 };
@@ -370,10 +437,13 @@ int main(int argc, char **argv)
 	}
 	if (c.dir[0])
 		out.rd = NULL, out.output = NULL;
-	if (c.follow)
+	struct history_view h = { NULL, (size_t)c.history_last, c.nlabels };
+	rc = c.history_last ? open_history(&c, &h) : TP_EXIT_OK;
+	if (rc == TP_EXIT_OK && c.follow)
 		rc = follow_mode(&model, &c.o, &out, c.csv_dir, argv[first], rules, c.interval);
-	else
-		rc = write_report(&model, &c.o, &out, c.csv_dir, &gate);
+	else if (rc == TP_EXIT_OK)
+		rc = write_report(&model, &c.o, &out, c.csv_dir, &h, &gate);
+	hdb_close(h.db);
 	if (rc == TP_EXIT_OK && failed)
 		rc = TP_EXIT_INPUT;
 	if (rc == TP_EXIT_OK && (gate & AN_GATE_EMPTY) && c.compare_asked) {

@@ -315,8 +315,12 @@ int main(int argc, char **argv)
 	if (cli_load_rules(TOOL, x.rules_path, &rules) < 0)
 		return TP_EXIT_INPUT;
 	x.o.rules = rules;
+	/* the candidate search, compiled once for all files */
+	struct tp_scanner *scanner = x.follow ? NULL : tp_scanner_for_run(rules != NULL);
+	x.o.scanner = scanner;
 	signal(SIGPIPE, SIG_IGN);
 	rc = run(&x, argv + first, argc - first);
+	tp_scanner_free(scanner);
 	tp_rules_free(rules);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "history/history.h"
 
 #define TOOL "tprof-plot"
 
@@ -20,6 +21,7 @@ struct plot_cli {
 	unsigned charts;     /* 1 << GP_* asked for; 0: all with data */
 	int all;             /* --all: every chart with data, whatever else was asked */
 	const char *output, *script_dir, *rules_path;
+	const char *history, *db; /* --history SERIES, --db SPEC */
 	struct gp_opts gp;
 	struct an_opts an;
 	int threads, quiet;
@@ -40,6 +42,8 @@ enum {
 	OPT_LABEL,
 	OPT_PARAM,
 	OPT_LOSS,
+	OPT_HISTORY,
+	OPT_DB,
 };
 
 static const struct cli_option options[] = {
@@ -53,6 +57,12 @@ static const struct cli_option options[] = {
 	{ "timeline", OPT_CHART + GP_TIMELINE, NULL, "the stages on the clock, as a Gantt chart", NULL },
 	{ "memory", OPT_CHART + GP_MEMORY, NULL, "CPU and GPU memory per batch", NULL },
 	{ "all", OPT_ALL, NULL, "every chart the input has data for", NULL },
+	{ "history", OPT_HISTORY, "SERIES",
+	  "instead of reading logs: SERIES across the runs stored by\ntprof-history, change points marked (chart 'trend')",
+	  NULL },
+	{ "db", OPT_DB, "SPEC",
+	  "the history for --history: a SQLite file or a postgresql://\n"
+	  "URI (default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)", "@file" },
 	{ NULL, 0, NULL, "Output:", NULL },
 	{ "output", 'o', "FILE",
 	  "the chart: .png, .svg or .pdf (default CHART.png); with\nseveral charts, -CHART goes before the extension\n"
@@ -82,8 +92,9 @@ static const struct cli_tool tool = {
 		 "file is a run), and draws charts with gnuplot. Without a chart option it\n"
 		 "draws every chart the input has data for.\n",
 	.opts = options,
-	.trailer = "Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for),\n"
-		   "3 output could not be written, 4 out of memory, 5 gnuplot missing or failed.\n",
+	.trailer = "Exit status: 0 ok, 2 bad usage or input (or no data for a chart asked for, or a\n"
+		   "corrupt history), 3 output could not be written, 4 out of memory, 5 gnuplot\n"
+		   "missing or failed, or the history database could not be reached.\n",
 	.operands = "@file",
 };
 
@@ -113,6 +124,8 @@ static int set_option(void *ctx, int key, const char *arg)
 	}
 	switch (key) {
 	case OPT_ALL: c->all = 1; return 0;
+	case OPT_HISTORY: c->history = arg; return 0;
+	case OPT_DB: c->db = arg; return 0;
 	case 'o': c->output = arg; return 0;
 	case OPT_TITLE: c->gp.title = arg; return 0;
 	case OPT_SCRIPT: c->script_dir = arg; return 0;
@@ -251,7 +264,7 @@ static int check_output(struct plot_cli *c)
 static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m, struct report *rep)
 {
 	struct tp_rules *rules;
-	an_model_init(m, c->an.loss_threshold);
+	m->loss_threshold = c->an.loss_threshold;
 	if (cli_load_rules(TOOL, c->rules_path, &rules) < 0)
 		return TP_EXIT_INPUT;
 	int failed = cli_load_runs(TOOL, m, files, nfiles, c->threads, rules, c->quiet, c->labels, c->nlabels) < 0;
@@ -264,6 +277,33 @@ static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m
 		return TP_EXIT_INPUT;
 	}
 	return -1;
+}
+
+/* --history SERIES: the trend of the stored runs; returns -1 to go on, else the exit code. */
+static int load_history(struct plot_cli *c, struct report *rep)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct hdb *db;
+	struct cp_opts o;
+	size_t n = 0;
+	int rc = -1;
+	cp_opts_default(&o);
+	int st = hs_open(c->db, 0, &db, &err);
+	if (st == HDB_OK) {
+		st = hs_view_trend(db, c->history, &o, rep, &n, &err);
+		hdb_close(db);
+	}
+	if (st != HDB_OK) {
+		tp_error(TOOL, "%s", err.buf);
+		rc = st == HDB_CORRUPT || st == HDB_SCHEMA ? TP_EXIT_INPUT : TP_EXIT_INTERNAL;
+	} else if (!n) {
+		tp_error(TOOL, "no stored run carries a series '%s' (see 'tprof history series')", c->history);
+		rc = TP_EXIT_INPUT;
+	}
+	c->charts = 1u << GP_TREND;
+	c->all = 0;
+	strbuf_release(&err);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -284,7 +324,13 @@ int main(int argc, char **argv)
 	struct an_model model;
 	struct report rep;
 	report_init(&rep);
-	rc = load(&c, argv + first, argc - first, &model, &rep);
+	if (c.history && first < argc) {
+		tp_error(TOOL, "--history reads the stored runs: give no FILE");
+		report_free(&rep);
+		return TP_EXIT_INPUT;
+	}
+	an_model_init(&model, NAN);
+	rc = c.history ? load_history(&c, &rep) : load(&c, argv + first, argc - first, &model, &rep);
 	if (rc < 0)
 		rc = draw_charts(&c, &rep);
 	report_free(&rep);

@@ -19,6 +19,7 @@ static const struct {
 	{ "analyze", "breakdowns, bottlenecks, warmup, variance, speedups, scaling, comparison" },
 	{ "plot", "charts of stages, batches, GPM windows, scaling and comparisons" },
 	{ "replay", "re-run the GPM and attention kernels and judge logged timings" },
+	{ "history", "every run remembered: trends, change points, regressions across runs" },
 };
 
 static void print_help(FILE *fp)

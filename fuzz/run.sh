@@ -23,6 +23,7 @@ for t in "$@"; do
 	ndjson) len=4096 ;;
 	docs) len=16384 ;;
 	num) len=256 ;;
+	scan) len=8192 ;;
 	*) len=4096 ;;
 	esac
 	bin=$dir/fuzz_$t

@@ -301,23 +301,38 @@ static int speedup_row(struct tp_parser *p, struct rank_state *rs, const struct 
 			rs->blk.has_baseline_s = 1;
 		}
 		p->emitted++;
+		rs->blk.rows++; /* the closing '=' rule may follow: the block has begun */
 		return 1;
 	}
-	const char *c = find_byte(t, e, ':');
-	double f;
-	if (!c || c == t)
+	/* "Epoch 1: MLP        :  1.40x faster": the value follows the colon
+	 * whose rest reads as "N.NNx"; the name may hold colons of its own */
+	double f = 0;
+	const char *c;
+	for (c = find_byte(t, e, ':'); c; c = find_byte(c + 1, e, ':')) {
+		q = tp_skip_blanks(c + 1, e);
+		if (tp_read_number(q, e, &f, &x) && x < e && (*x == 'x' || *x == 'X'))
+			break;
+	}
+	if (!c || c == t) {
+		/* not a row: a line of another block ends this one (after 3 misses,
+		 * or at once when it is a header) instead of being swallowed */
+		if (find_str(t, e, "x faster") || find_str(t, e, "x slower")) {
+			tp_warn(p, "SPEEDUP ANALYSIS row without a readable 'name: N.NNx'");
+			return 1;
+		}
 		return 0;
-	q = tp_skip_blanks(c + 1, e);
-	if (!tp_read_number(q, e, &f, &x) || x >= e || (*x != 'x' && *x != 'X')) {
-		tp_warn(p, "SPEEDUP ANALYSIS row without a readable 'N.NNx'");
-		return 1;
 	}
 	x = tp_skip_blanks(x + 1, e);
 	struct tp_record r;
 	rec_for_block(p, rs, &r, TP_SPEEDUP);
 	r.name = t;
 	r.name_len = (size_t)(trim_end(t, c) - t);
-	if (TP_EAT(x, e, "slower") && f != 0)
+	/*
+	 * The factor is baseline time / this time. Seed 001 prints that very
+	 * number, "0.75x slower" when it is below 1; "2x slower" (a number above
+	 * 1) is the other convention, for a factor of 0.5.
+	 */
+	if (TP_EAT(x, e, "slower") && f > 1)
 		f = 1.0 / f;
 	tp_check_set(p, &r, S_SPD_FACTOR, f, 1, "factor");
 	if (rs->blk.baseline.n) {
@@ -335,22 +350,26 @@ static int speedup_row(struct tp_parser *p, struct rank_state *rs, const struct 
 struct block_field {
 	const char *label;
 	int slot;
-	int kind; /* 0 duration -> seconds, 1 duration -> ms, 2 plain number */
+	int kind;          /* 0 duration -> seconds, 1 duration -> ms, 2 plain number */
+	const char *field; /* the record field, for warnings */
+	int nonneg;        /* a negative value is suspicious */
 };
 
 static const struct block_field inference_fields[] = {
-	{ "Mean latency:", S_LAT_MEAN_MS, 1 },
-	{ "Min latency:", S_LAT_MIN_MS, 1 },
-	{ "Max latency:", S_LAT_MAX_MS, 1 },
-	{ "Throughput:", S_LAT_THROUGHPUT, 2 },
+	{ "Mean latency:", S_LAT_MEAN_MS, 1, "mean_ms", 1 },
+	{ "Min latency:", S_LAT_MIN_MS, 1, "min_ms", 1 },
+	{ "Max latency:", S_LAT_MAX_MS, 1, "max_ms", 1 },
+	{ "Throughput:", S_LAT_THROUGHPUT, 2, "throughput", 1 },
 };
 
+/* A first epoch faster than the steady state gives a negative overhead
+ * (seed 001 prints it as is): a finding of the analysis, not a bad value. */
 static const struct block_field warmup_fields[] = {
-	{ "First epoch:", S_WU_FIRST_S, 0 },
-	{ "First batch:", S_WU_FIRST_S, 0 },
-	{ "First step:", S_WU_FIRST_S, 0 },
-	{ "Steady state:", S_WU_STEADY_S, 0 },
-	{ "Warmup overhead:", S_WU_OVERHEAD_S, 0 },
+	{ "First epoch:", S_WU_FIRST_S, 0, "first_s", 1 },
+	{ "First batch:", S_WU_FIRST_S, 0, "first_s", 1 },
+	{ "First step:", S_WU_FIRST_S, 0, "first_s", 1 },
+	{ "Steady state:", S_WU_STEADY_S, 0, "steady_s", 1 },
+	{ "Warmup overhead:", S_WU_OVERHEAD_S, 0, "overhead_s", 0 },
 };
 
 static int field_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg,
@@ -368,7 +387,8 @@ static int field_row(struct tp_parser *p, struct rank_state *rs, const struct se
 			tp_warn(p, "%s row '%s' without a readable value", rs->blk.section.s, f[i].label);
 			return 1;
 		}
-		tp_check_set(p, &rs->blk.acc, f[i].slot, v, 1, f[i].label);
+		rs->blk.acc.type = rs->blk.kind == BLK_INFERENCE ? TP_LATENCY : TP_WARMUP;
+		tp_check_set(p, &rs->blk.acc, f[i].slot, v, f[i].nonneg, f[i].field);
 		if (f[i].slot == S_WU_OVERHEAD_S && rs->blk.kind == BLK_WARMUP) {
 			/* "2.180s ( 72.2%)" */
 			double pct;

@@ -316,18 +316,19 @@ static void measure_rec(struct emitter *e, const struct measure *ms, const char 
 	rec_init(e, &r, ms->type, v->line);
 	r.name = name;
 	r.name_len = name_len;
-	tp_set(&r, ms->slot, v->num.v * scale);
+	/* FLOPs to GFLOPs by dividing by 1e9: x * 1e-9 is not the nearest double */
+	tp_set(&r, ms->slot, scale < 1 ? v->num.v / round(1 / scale) : v->num.v * scale);
 	emit(e, &r);
 }
 
-/* "breakdown": every number is a record in the section's own unit. */
+/* "breakdown": every number is a record in the section's unit (x scale). */
 static void measure_breakdown(struct emitter *e, const struct measure *ms,
-			      const struct json_value *bd)
+			      const struct json_value *bd, double scale)
 {
 	for (size_t i = 0; i < bd->obj.n && !e->stopped; i++) {
 		const struct json_member *m = &bd->obj.members[i];
 		if (m->value.kind == JSON_NUM) {
-			measure_rec(e, ms, m->key, m->key_len, &m->value, 1);
+			measure_rec(e, ms, m->key, m->key_len, &m->value, scale);
 		} else {
 			strbuf_reset(&e->path);
 			strbuf_addf(&e->path, "%s.breakdown.", ms->section);
@@ -337,16 +338,75 @@ static void measure_breakdown(struct emitter *e, const struct measure *ms,
 	}
 }
 
+/*
+ * FLOPsEstimate.to_dict writes {"total": FLOPs, "total_gflops": total / 1e9,
+ * "breakdown": FLOPs}: with a bare "total" beside "total_gflops", the bare
+ * total is the same count in FLOPs (read once, as total_gflops) and the
+ * breakdown is in FLOPs too. Returns what turns a breakdown value into the
+ * section's unit (1 when the breakdown is in it already).
+ */
+static double breakdown_scale(const struct measure *ms, const struct json_value *sec)
+{
+	const struct json_value *raw = json_get(sec, "total"), *g = json_get(sec, "total_gflops");
+	if (ms->type != TP_FLOPS || !json_is(raw, JSON_NUM) || !json_is(g, JSON_NUM) || !(raw->num.v > 0))
+		return 1;
+	return g->num.v / raw->num.v;
+}
+
+/* MemoryStats.to_dict under "forward"/"backward": {"peak_mb", "allocated_mb", ...} -> "forward.peak". */
+static void measure_stats(struct emitter *e, const struct measure *ms, const struct json_member *m)
+{
+	for (size_t i = 0; i < m->value.obj.n && !e->stopped; i++) {
+		const struct json_member *k = &m->value.obj.members[i];
+		const struct suffix *suf = NULL;
+		size_t stem = 0;
+		if (k->value.kind == JSON_NUM)
+			suf = find_suffix(ms, k->key, k->key_len, &stem);
+		if (!suf) {
+			strbuf_reset(&e->path);
+			strbuf_addf(&e->path, "%s.%.*s", ms->section, (int)m->key_len, m->key);
+			strbuf_addch(&e->path, '.');
+			strbuf_add(&e->path, k->key, k->key_len);
+			meta_walk(e, &k->value);
+			continue;
+		}
+		struct strbuf name = STRBUF_INIT;
+		strbuf_add(&name, m->key, m->key_len);
+		strbuf_addch(&name, '.');
+		strbuf_add(&name, k->key, stem);
+		measure_rec(e, ms, name.buf, name.len, &k->value, suf->scale);
+		strbuf_release(&name);
+	}
+}
+
+/* An object whose members include a number named with the section's unit suffix. */
+static int has_unit_member(const struct measure *ms, const struct json_value *v)
+{
+	size_t stem;
+	for (size_t i = 0; v->kind == JSON_OBJ && i < v->obj.n; i++)
+		if (v->obj.members[i].value.kind == JSON_NUM &&
+		    find_suffix(ms, v->obj.members[i].key, v->obj.members[i].key_len, &stem))
+			return 1;
+	return 0;
+}
+
 static void measure_section(struct emitter *e, const struct measure *ms,
 			    const struct json_value *sec)
 {
+	double bscale = breakdown_scale(ms, sec);
 	for (size_t i = 0; i < sec->obj.n && !e->stopped; i++) {
 		const struct json_member *m = &sec->obj.members[i];
 		const struct suffix *suf = NULL;
 		size_t stem = 0;
 
 		if (m->value.kind == JSON_OBJ && key_is(m, "breakdown")) {
-			measure_breakdown(e, ms, &m->value);
+			measure_breakdown(e, ms, &m->value, bscale);
+			continue;
+		}
+		if (bscale != 1 && key_is(m, "total"))
+			continue; /* the FLOP count of total_gflops */
+		if (has_unit_member(ms, &m->value)) {
+			measure_stats(e, ms, m);
 			continue;
 		}
 		if (m->value.kind == JSON_NUM)
@@ -356,6 +416,74 @@ static void measure_section(struct emitter *e, const struct measure *ms,
 		else
 			meta_member(e, ms->section, m);
 	}
+}
+
+/*
+ * ScalingResult.to_dict under "scaling": {"parameter_name", "parameter_values",
+ * "runtime": [RuntimeStats | null], "memory": [MemoryStats | null], "flops":
+ * [FLOPs]}: one scaling record per value. Anything else is meta.
+ */
+static void scaling_experiment(struct emitter *e, const struct json_member *m)
+{
+	const struct json_value *v = &m->value, *pn = json_get(v, "parameter_name"),
+				*vals = json_get(v, "parameter_values"), *rt = json_get(v, "runtime"),
+				*mem = json_get(v, "memory"), *fl = json_get(v, "flops");
+	if (!json_is(pn, JSON_STR) || !json_is(vals, JSON_ARR)) {
+		meta_member(e, "scaling", m);
+		return;
+	}
+	for (size_t i = 0; i < vals->arr.n && !e->stopped; i++) {
+		const struct json_value *x = &vals->arr.items[i];
+		const struct json_value *r = json_is(rt, JSON_ARR) && i < rt->arr.n ? &rt->arr.items[i] : NULL;
+		const struct json_value *mm = json_is(mem, JSON_ARR) && i < mem->arr.n ? &mem->arr.items[i] : NULL;
+		const struct json_value *f = json_is(fl, JSON_ARR) && i < fl->arr.n ? &fl->arr.items[i] : NULL;
+		if (!json_is(x, JSON_NUM))
+			continue; /* a PE name: no size to fit */
+		struct tp_record rec;
+		rec_init(e, &rec, TP_SCALING, x->line);
+		rec.name = pn->str.s;
+		rec.name_len = pn->str.len;
+		tp_set(&rec, S_SC_VALUE, x->num.v);
+		double ms = r ? runtime_unit_ms(json_get(r, "unit")) : 0;
+		if (r && json_is(json_get(r, "mean"), JSON_NUM) && ms > 0) {
+			set_num(&rec, S_SC_MEAN_MS, json_get(r, "mean"), ms);
+			set_num(&rec, S_SC_STD_MS, json_get(r, "std"), ms);
+		}
+		if (mm)
+			set_num(&rec, S_SC_PEAK_MB, json_get(mm, "peak_mb"), 1);
+		if (f && json_is(f, JSON_NUM) && f->num.v > 0)
+			tp_set(&rec, S_SC_GFLOPS, f->num.v / 1e9);
+		if (!tp_has(&rec, S_SC_MEAN_MS) && !tp_has(&rec, S_SC_PEAK_MB)) {
+			warn_key(e, x->line, "scaling", m, "a value without runtime or memory: skipped");
+			continue;
+		}
+		emit(e, &rec);
+	}
+}
+
+/*
+ * profile_model.py's pe_costs: {"lap": {"precomputation_ms": mean,
+ * "precomputation_std": std}} -> runtime "lap precomputation" (ms); an
+ * "error" string and anything else is meta.
+ */
+static void pe_cost(struct emitter *e, const struct json_member *m)
+{
+	const struct json_value *ms = json_get(&m->value, "precomputation_ms");
+	if (!json_is(ms, JSON_NUM)) {
+		meta_member(e, "pe_costs", m);
+		return;
+	}
+	struct tp_record r;
+	struct strbuf name = STRBUF_INIT;
+	strbuf_add(&name, m->key, m->key_len);
+	strbuf_addstr(&name, " precomputation");
+	rec_init(e, &r, TP_RUNTIME, ms->line);
+	r.name = name.buf;
+	r.name_len = name.len;
+	tp_set(&r, S_RT_MEAN_MS, ms->num.v);
+	set_num(&r, S_RT_STD_MS, json_get(&m->value, "precomputation_std"), 1);
+	emit(e, &r);
+	strbuf_release(&name);
 }
 
 static void do_report(struct emitter *e, const struct json_value *root)
@@ -374,6 +502,12 @@ static void do_report(struct emitter *e, const struct json_value *root)
 			measure_section(e, &mem_measure, &m->value);
 		} else if (is_obj && key_is(m, "flops")) {
 			measure_section(e, &flops_measure, &m->value);
+		} else if (is_obj && key_is(m, "scaling")) {
+			for (size_t k = 0; k < m->value.obj.n && !e->stopped; k++)
+				scaling_experiment(e, &m->value.obj.members[k]);
+		} else if (is_obj && key_is(m, "pe_costs")) {
+			for (size_t k = 0; k < m->value.obj.n && !e->stopped; k++)
+				pe_cost(e, &m->value.obj.members[k]);
 		} else {
 			meta_member(e, NULL, m);
 		}
@@ -453,9 +587,11 @@ static void do_timing_data(struct emitter *e, const struct json_value *root)
 		warn(e, total->line, "\"total_time\" is not a number: ignored");
 		return;
 	}
+	/* time.time() - start_time: wall time since the profiler started, the
+	 * stages plus the time between them, so not a TOTAL of the rows */
 	rec_init(e, &r, TP_SUMMARY, total->line);
-	r.name = "TOTAL";
-	r.name_len = 5;
+	r.name = "WALL";
+	r.name_len = 4;
 	r.text = section;
 	r.text_len = sizeof(section) - 1;
 	tp_set(&r, S_SECONDS, total->num.v);

@@ -20,8 +20,9 @@
 
 #include "follow.h"
 #include "input.h"
+#include "scan.h"
 
-#define DEFAULT_CHUNK (4 * 1024 * 1024)
+#define DEFAULT_CHUNK (2 * 1024 * 1024)
 #define FLUSH_AT (256 * 1024)
 #define MIN_PARALLEL_SIZE (4 * 1024 * 1024)
 
@@ -237,25 +238,15 @@ static void *worker_parse(void *arg)
 	return NULL;
 }
 
-static uint64_t count_lines(const char *s, const char *e)
-{
-	uint64_t n = 0;
-	while (s < e) {
-		const char *nl = memchr(s, '\n', (size_t)(e - s));
-		if (!nl)
-			break;
-		n++;
-		s = nl + 1;
-	}
-	return n;
-}
-
 static void *worker_count(void *arg)
 {
 	struct worker *w = arg;
-	w->nlines = count_lines(w->s, w->e);
+	w->nlines = tp_count_newlines(w->s, w->e);
 	return NULL;
 }
+
+struct par;
+static struct tp_parser *new_parser(const struct par *pp);
 
 /* Runs fn on workers 0..n-1 at once (worker 0 on this thread). */
 static void run_workers(struct worker *w, int n, void *(*fn)(void *))
@@ -304,8 +295,10 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 		cur = cut;
 		used++;
 	}
-	/* line numbers first (counting is parallel too), then the parse */
-	run_workers(pp->w, used, worker_count);
+	/* line numbers first (a SIMD count, in parallel; the last slice's
+	 * count only moves the next round's first line), then the parse */
+	if (used > 1)
+		run_workers(pp->w, used - 1, worker_count);
 	for (int i = 0; i < used; i++) {
 		pp->w[i].first_line = pp->next_line;
 		pp->next_line += pp->w[i].nlines;
@@ -326,7 +319,7 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 			strbuf_reset(&w->sl.warns);
 			tp_parser_take_stats(w->p, NULL);
 			tp_parser_free(w->p);
-			w->p = tp_parser_new(pp->file, &(struct tp_sink){ 0 }, pp->o->rules);
+			w->p = new_parser(pp);
 			slot_bind(&pp->seq_slot, pp->seq);
 			parse_slice(pp->seq, w->s, w->e, w->first_line);
 			deliver(&pp->seq_slot, pp->file);
@@ -335,6 +328,14 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 		if (w->sl.stop || pp->seq_slot.stop)
 			return;
 	}
+	pp->next_line = tp_parser_next_line(pp->seq);
+}
+
+static struct tp_parser *new_parser(const struct par *pp)
+{
+	struct tp_parser *p = tp_parser_new(pp->file, &(struct tp_sink){ 0 }, pp->o->rules);
+	tp_parser_set_scanner(p, pp->o->scanner);
+	return p;
 }
 
 static int stopped(const struct par *pp)
@@ -355,14 +356,15 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 	size_t have = 0;
 	int rc = 0, in_line = 0;
 	uint64_t done = 0;
-	struct tp_sink none = { 0 };
+	if (pp.nt < 1)
+		pp.nt = 1;
 	pp.w = xcalloc((size_t)pp.nt, sizeof(*pp.w));
 	for (int i = 0; i < pp.nt; i++) {
-		pp.w[i].p = tp_parser_new(file, &none, o->rules);
+		pp.w[i].p = new_parser(&pp);
 		pp.w[i].sl.o = o;
 	}
 	pp.seq_slot.o = o;
-	pp.seq = tp_parser_new(file, &none, o->rules);
+	pp.seq = new_parser(&pp);
 	slot_bind(&pp.seq_slot, pp.seq);
 
 	for (;;) {
@@ -373,8 +375,16 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 		}
 		have += (size_t)r;
 		int eof = r == 0;
-		if (have == 0)
+		if (have == 0) {
+			if (in_line) {
+				/* a line longer than the buffer ran to the end of the input */
+				slot_bind(&pp.seq_slot, pp.seq);
+				tp_parser_feed(pp.seq, "", 0, TP_LINE_END | TP_LINE_NOEOL);
+				deliver(&pp.seq_slot, file);
+				tp_parser_take_stats(pp.seq, stats);
+			}
 			break;
+		}
 		char *s = buf, *e = buf + have;
 		if (in_line) {
 			/* finish a line longer than the whole buffer on the true parser */
@@ -453,7 +463,9 @@ int tp_run_file(const char *path, const char *display, const struct tp_run_opts 
 	const char *file = display ? display : in.name;
 	int rc;
 	int64_t min_size = o->chunk ? 2 * (int64_t)o->chunk : MIN_PARALLEL_SIZE;
-	if (o->threads > 1 && in.is_regular && in.size >= min_size)
+	/* the chunked reader also serves one thread when the candidate search
+	 * is on: it needs whole chunks, not lines */
+	if ((o->threads > 1 || o->scanner) && in.is_regular && in.size >= min_size)
 		rc = run_parallel(&in, file, o, stats, err);
 	else
 		rc = run_stream_from(&in, file, o, stats, NULL, (size_t)-1, 0, err);

@@ -22,6 +22,9 @@ struct tp_run_opts {
 	int count_only;            /* no output at all, statistics only */
 	unsigned type_mask;        /* bit t set: type t is wanted; 0 means all */
 	const struct tp_rules *rules;
+	/* the candidate search (scan.h, tp_scanner_for_run); NULL: every line
+	 * goes through the recognizers. Used on regular files. */
+	const struct tp_scanner *scanner;
 	size_t chunk;              /* bytes per thread per round; 0: default */
 	/* text output; return non-zero to stop (a write error) */
 	int (*write)(void *ctx, const char *buf, size_t n);

@@ -80,13 +80,28 @@ static void ts_before(struct tp_parser *p, const struct seg *sg, const char *mar
 	}
 }
 
+static void read_stage(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e);
+
+/* "=== TRAINING PIPELINE START ===": a banner, framed by '=' or '-' runs. */
+static int is_banner(const char *t, const char *e)
+{
+	e = trim_end(t, e);
+	return e - t >= 6 && (t[0] == '=' || t[0] == '-') && t[1] == t[0] && t[2] == t[0] &&
+	       e[-1] == t[0] && e[-2] == t[0] && e[-3] == t[0];
+}
+
 static void read_timing(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e)
 {
 	double sec;
 	const char *after;
 	const char *c = split_name_duration(t, e, 0, &sec, &after);
 	if (!c || c == t) {
-		tp_warn(p, "[TIMING] line without a readable 'name: duration'");
+		/* Graph-LLaVA's TimeProfiler opens the run with
+		 * "[TIMING] === TRAINING PIPELINE START ===": a stage marker */
+		if (is_banner(t, e))
+			read_stage(p, rs, t, e);
+		else
+			tp_warn(p, "[TIMING] line without a readable 'name: duration'");
 		return;
 	}
 	struct tp_record r;
@@ -329,16 +344,25 @@ static int read_batch_timing(struct tp_parser *p, struct rank_state *rs, const c
 	return 1;
 }
 
+/* The first ':' followed (after blanks) by lit: names may hold colons
+ * ("Epoch 1: forward: avg=…"), the value part never starts with one. */
+static const char *colon_before(const char *t, const char *e, const char *lit)
+{
+	size_t n = strlen(lit);
+	for (const char *c = find_byte(t, e, ':'); c; c = find_byte(c + 1, e, ':'))
+		if (tp_eat_n(tp_skip_blanks(c + 1, e), e, lit, n))
+			return c;
+	return NULL;
+}
+
 /* "name: avg=0.0234s, total=2.34s, count=100" (003), inside or outside a block. */
 int tp_read_metric_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg,
 		       const struct block *blk)
 {
-	const char *c = find_byte(sg->t, sg->e, ':');
+	const char *c = colon_before(sg->t, sg->e, "avg=");
 	if (!c || c == sg->t)
 		return 0;
 	const char *q = tp_skip_blanks(c + 1, sg->e);
-	if (!TP_EAT(q, sg->e, "avg="))
-		return 0;
 	struct tp_record r;
 	double v;
 	tp_rec_init(p, &r, TP_METRIC);
@@ -611,7 +635,20 @@ static int read_flops(const char *q, const char *e, double *gflops, const char *
 	return 0;
 }
 
-/* "N=100: 2.31 ms" or "N=100: 2.31 ± 0.12 ms" */
+/* RuntimeStats' "(n=100)" after a mean and std: its number of runs. */
+static void remark_runs(struct tp_parser *p, struct tp_record *r, const char *q, const char *e)
+{
+	double v;
+	const char *x;
+	q = TP_EAT(tp_skip_blanks(q, e), e, "(n=");
+	if (q && tp_read_number(q, e, &v, &x) && x < e && *x == ')')
+		tp_check_set(p, r, S_RT_RUNS, v, 1, "runs");
+}
+
+/*
+ * "N=100: 2.31 ms", "N=100: 2.31 ± 0.12 ms", and ScalingExperiment's
+ * print_summary "  num_nodes=100: 20.00 ms, 25.0 MB" (peak memory).
+ */
 static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *t, const char *c,
 			const char *e)
 {
@@ -631,6 +668,10 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 		has_std = 1;
 	else if (!tp_read_duration_to(q, e, -1, 1e-3, &ms, &x))
 		return 0;
+	double mb = NAN;
+	x = tp_skip_blanks(x, e);
+	if (x < e && *x == ',' && !tp_read_mb(tp_skip_blanks(x + 1, e), e, 0, &mb, &x))
+		return 0;
 	if (!rest_is_blank(x, e, 1))
 		return 0;
 	struct tp_record r;
@@ -640,6 +681,8 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 	tp_check_set(p, &r, S_SC_MEAN_MS, ms, 1, "mean_ms");
 	if (has_std)
 		tp_check_set(p, &r, S_SC_STD_MS, std, 1, "std_ms");
+	if (!isnan(mb))
+		tp_check_set(p, &r, S_SC_PEAK_MB, mb, 1, "peak_mb");
 	tp_emit(p, rs, &r);
 	return 1;
 }
@@ -662,6 +705,7 @@ static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char 
 		set_name(&r, t, c);
 		tp_check_set(p, &r, S_RT_MEAN_MS, a, 1, "mean_ms");
 		tp_check_set(p, &r, S_RT_STD_MS, b, 1, "std_ms");
+		remark_runs(p, &r, x, e);
 		tp_emit(p, rs, &r);
 		return 1;
 	}
@@ -713,15 +757,85 @@ static int generic_colon(struct tp_parser *p, struct rank_state *rs, const struc
 	const char *c = find_byte(t, e, ':');
 	if (!c || c == t)
 		return 0;
-	const char *ne = trim_end(t, c);
-	if (tp_ends_with(t, ne, " complete"))
-		return read_complete(p, rs, t, c, e);
-	const char *q = tp_skip_blanks(c + 1, e);
-	if (TP_EAT(q, e, "avg="))
+	/* "Epoch 1: MLP training complete: 45.32s total": the name holds a colon */
+	for (const char *k = find_str(t, e, " complete:"); k; k = find_str(k + 1, e, " complete:"))
+		if (k > t && read_complete(p, rs, t, k + 9, e))
+			return 1;
+	if (colon_before(t, e, "avg="))
 		return tp_read_metric_row(p, rs, sg, NULL);
 	if (find_byte(t, c, '='))
 		return read_scaling(p, rs, t, c, e);
 	return read_labelled(p, rs, t, c, e);
+}
+
+/*
+ * The conclusions seed 004's analysis snippets print, as meta records named
+ * as printed (the number is the value):
+ *   ⚠️  BOTTLENECK: optimization (65.6%)      ⚡ Consider optimizing: op (23.0%)
+ *   ⚠️  High variance (2.5x) - investigate outliers!
+ *   Average batch time: 0.220s   Min batch time: …   Max batch time: …
+ *   Optimal batch size: 32 (1.234s)
+ */
+enum { CONC_PCT, CONC_TIMES, CONC_SECONDS, CONC_NUMBER };
+static const struct {
+	const char *lit;
+	int kind;
+} conclusions[] = {
+	{ "BOTTLENECK:", CONC_PCT },	      { "Consider optimizing:", CONC_PCT },
+	{ "High variance (", CONC_TIMES },    { "Average batch time:", CONC_SECONDS },
+	{ "Min batch time:", CONC_SECONDS },  { "Max batch time:", CONC_SECONDS },
+	{ "Optimal batch size:", CONC_NUMBER },
+};
+
+static int read_conclusion(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e)
+{
+	/* the snippets start with an emoji ("⚠️  ", "⚡ ") */
+	while (t < e && ((unsigned char)*t >= 0x80 || *t == ' '))
+		t++;
+	for (size_t i = 0; i < ARRAY_SIZE(conclusions); i++) {
+		const char *q = tp_eat(t, e, conclusions[i].lit), *x, *ne = NULL;
+		double v;
+		int ok = 0;
+		if (!q)
+			continue;
+		q = tp_skip_blanks(q, e);
+		switch (conclusions[i].kind) {
+		case CONC_PCT: {
+			const char *o = NULL;
+			for (const char *b = find_byte(q, e, '('); b; b = find_byte(b + 1, e, '('))
+				o = b;
+			ok = o && o > q && tp_read_number(o + 1, e, &v, &x) && x < e && *x == '%';
+			ne = o;
+			break;
+		}
+		case CONC_TIMES:
+			ok = tp_read_number(q, e, &v, &x) && x < e && (*x == 'x' || *x == 'X');
+			ne = trim_end(t, q - 1);
+			break;
+		case CONC_SECONDS:
+			ok = tp_read_duration(q, e, -1, &v, &x);
+			ne = q;
+			break;
+		case CONC_NUMBER:
+			ok = tp_read_number(q, e, &v, &x);
+			ne = q;
+			break;
+		}
+		if (!ok) {
+			tp_warn(p, "'%s' line without a readable value", conclusions[i].lit);
+			return 1;
+		}
+		ne = trim_end(t, ne);
+		if (ne > t && ne[-1] == ':')
+			ne--;
+		struct tp_record r;
+		tp_rec_init(p, &r, TP_META);
+		set_name(&r, t, ne);
+		tp_check_set(p, &r, S_META_VALUE, v, 0, "value");
+		tp_emit(p, rs, &r);
+		return 1;
+	}
+	return 0;
 }
 
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
@@ -729,6 +843,11 @@ int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct s
 	const char *t = sg->t, *e = sg->e;
 	if (bracket_markers(p, rs, sg))
 		return 1;
+	if ((unsigned char)*t >= 0x80 || *t == 'A' || *t == 'M' || *t == 'O' || *t == 'H' || *t == 'B' ||
+	    *t == 'C') {
+		if (read_conclusion(p, rs, t, e))
+			return 1;
+	}
 	switch (*t) {
 	case 'B':
 		if (TP_EAT(t, e, "Batch timing:"))

@@ -17,5 +17,7 @@
 #include "emit.h"
 #include "docinput.h"
 #include "ndjson_in.h"
+#include "markers.h"
+#include "scan.h"
 
 #endif

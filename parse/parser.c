@@ -4,7 +4,8 @@
  * For each physical line: split it on carriage returns (progress bars
  * redraw with '\r', so one "line" may hold many screens and a real record
  * at its end), strip ANSI colour escapes, a launcher's rank prefix, a
- * leading timestamp and a logger level, then hand the rest to the block
+ * leading timestamp, a logging library's prefix (prefix.c) and a logger
+ * level, then hand the rest to the block
  * reader (if a table is open for that rank) and to the one-line readers.
  * User rules (--rules) are tried first, so a user can override a built-in.
  */
@@ -18,8 +19,10 @@
 #include "base/base.h"
 #include "config.h"
 #include "rules.h"
+#include "scan.h"
 
 #define MAX_RANK 65535
+#define SCAN_CAP 4096 /* candidate lines found per call of the matcher */
 
 /* Records from user rules are counted like built-in ones. */
 static int rules_emit(void *ctx, const struct tp_record *r)
@@ -86,6 +89,8 @@ void tp_parser_free(struct tp_parser *p)
 		free(p->ranks[i]);
 	free(p->ranks);
 	strbuf_release(&p->clean);
+	tp_scan_scratch_free(p->scan_ss);
+	free(p->cand);
 	if (p->scratch)
 		tp_rules_scratch_free(p->scratch);
 	free(p);
@@ -99,6 +104,11 @@ const struct tp_stats *tp_parser_stats(const struct tp_parser *p)
 void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line)
 {
 	p->lineno = next_line ? next_line - 1 : 0;
+}
+
+uint64_t tp_parser_next_line(const struct tp_parser *p)
+{
+	return p->lineno + 1;
 }
 
 int tp_parser_idle(const struct tp_parser *p)
@@ -344,6 +354,7 @@ static void segment(struct tp_parser *p, const char *s, const char *e)
 		return;
 	sg.t = tp_skip_blanks(sg.s, sg.e);
 	sg.t = strip_ts(p, sg.t, sg.e);
+	sg.t = tp_strip_logger(p, sg.t, &sg.e);
 	sg.t = strip_level(sg.t, sg.e);
 	if (!p->cur_ts)
 		sg.t = strip_ts(p, sg.t, sg.e);
@@ -388,6 +399,8 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 	}
 	p->st.bytes += n + ((flags & TP_LINE_END) && !(flags & TP_LINE_NOEOL) ? 1 : 0);
 	if (p->line_bytes >= TP_MAX_LINE) {
+		if (n > 0)
+			p->long_line = 1; /* a part past the first TP_MAX_LINE bytes */
 		n = 0;
 	} else if (p->line_bytes + n > TP_MAX_LINE) {
 		n = TP_MAX_LINE - p->line_bytes;
@@ -431,14 +444,122 @@ void tp_parser_finish(struct tp_parser *p)
 	}
 }
 
+/* Parses the line at s (up to its '\n' or e); returns the next line's start. */
+static const char *plain_line(struct tp_parser *p, const char *s, const char *e)
+{
+	const char *nl = memchr(s, '\n', (size_t)(e - s));
+	const char *le = nl ? nl : e;
+	tp_parser_feed(p, s, (size_t)(le - s), TP_LINE_START | TP_LINE_END | (nl ? 0 : TP_LINE_NOEOL));
+	return nl ? nl + 1 : e;
+}
+
+static void plain_lines(struct tp_parser *p, const char *s, const char *e)
+{
+	while (s < e)
+		s = plain_line(p, s, e);
+}
+
+/* The first line in [s,e) longer than TP_MAX_LINE, or NULL. */
+static const char *find_long_line(const char *s, const char *e)
+{
+	while (e - s > TP_MAX_LINE) {
+		/* the line at s is long iff its first TP_MAX_LINE + 1 bytes hold no '\n' */
+		const char *nl = memrchr(s, '\n', TP_MAX_LINE + 1);
+		if (!nl)
+			return s;
+		s = nl + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Lines [s,e) that hold no marker, read while no block is open and no
+ * record is pending: the plain path would count them as lines, bytes and
+ * unrecognized lines and do nothing else. A line too long to be parsed
+ * whole is still fed to the parser (its cut end could look like a value).
+ */
+static void skip_lines(struct tp_parser *p, const char *s, const char *e)
+{
+	while (s < e) {
+		const char *lng = find_long_line(s, e);
+		const char *run = lng ? lng : e;
+		if (run > s) {
+			uint64_t n = tp_count_newlines(s, run);
+			if (run[-1] != '\n')
+				n++; /* the input's last line, without a line end */
+			p->lineno += n;
+			p->st.lines += n;
+			p->st.unrecognized += n;
+			p->st.bytes += (uint64_t)(run - s);
+		}
+		s = lng ? plain_line(p, lng, e) : e;
+	}
+}
+
+/*
+ * Must the next line be read whatever it holds? While a block is open or
+ * a record pending (rows carry no marker), and in the first
+ * TP_CONFIG_LINES lines, where config.c reads workload sizes from free
+ * text (it reads a NUL byte as a blank, which no literal can stand for).
+ */
+static int must_read(const struct tp_parser *p)
+{
+	return p->lineno < TP_CONFIG_LINES || !tp_parser_idle(p);
+}
+
+/* Reads lines [s,e): plainly while they must be read, then skips. */
+static const char *pass_to(struct tp_parser *p, const char *s, const char *e)
+{
+	while (s < e && must_read(p))
+		s = plain_line(p, s, e);
+	if (s < e)
+		skip_lines(p, s, e);
+	return e;
+}
+
+static void scan_buffer(struct tp_parser *p, const char *s, const char *e)
+{
+	while (s < e) {
+		if (must_read(p)) {
+			s = plain_line(p, s, e);
+			continue;
+		}
+		const char *done;
+		long k = tp_scan_lines(p->scan, p->scan_ss, s, e, p->cand, SCAN_CAP, &done);
+		if (k < 0) {
+			plain_lines(p, s, e);
+			return;
+		}
+		for (long i = 0; i < k; i++) {
+			if (p->cand[i] < s)
+				continue; /* read already, inside a block */
+			s = pass_to(p, s, p->cand[i]);
+			s = plain_line(p, s, e);
+		}
+		if (s < done)
+			s = pass_to(p, s, done);
+	}
+}
+
+void tp_parser_set_scanner(struct tp_parser *p, const struct tp_scanner *sc)
+{
+	tp_scan_scratch_free(p->scan_ss);
+	p->scan_ss = NULL;
+	p->scan = NULL;
+	if (!sc)
+		return;
+	p->scan_ss = tp_scan_scratch_new(sc);
+	if (!p->scan_ss)
+		return; /* the plain path reads the same */
+	if (!p->cand)
+		p->cand = xmalloc(SCAN_CAP * sizeof(*p->cand));
+	p->scan = sc;
+}
+
 void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n)
 {
-	const char *s = buf, *e = buf + n;
-	while (s < e) {
-		const char *nl = memchr(s, '\n', (size_t)(e - s));
-		const char *le = nl ? nl : e;
-		tp_parser_feed(p, s, (size_t)(le - s),
-			       TP_LINE_START | TP_LINE_END | (nl ? 0 : TP_LINE_NOEOL));
-		s = nl ? nl + 1 : e;
-	}
+	if (p->scan && !p->rules)
+		scan_buffer(p, buf, buf + n);
+	else
+		plain_lines(p, buf, buf + n);
 }

@@ -71,10 +71,22 @@ void tp_parser_free(struct tp_parser *p);
 
 /* Sets the number of the next line (for parsing a chunk of a file). */
 void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line);
+/* The number the next line will have. */
+uint64_t tp_parser_next_line(const struct tp_parser *p);
 /* 1 if no block is open and no record is pending (a safe split point). */
 int tp_parser_idle(const struct tp_parser *p);
 
-/* Convenience: parse a whole buffer (lines split on '\n'). */
+/*
+ * Parses a whole buffer (lines split on '\n'). With a scanner set, only the
+ * lines that hold a marker (and every line while a block is open or a
+ * record is pending) go through the recognizers; the others are counted.
+ * The records, warnings and statistics are those of the plain path.
+ */
 void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n);
+
+struct tp_scanner; /* scan.h */
+/* Sets (or, with NULL, clears) the candidate search used by
+ * tp_parse_buffer; sc must outlive the parser. */
+void tp_parser_set_scanner(struct tp_parser *p, const struct tp_scanner *sc);
 
 #endif

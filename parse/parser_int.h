@@ -70,6 +70,10 @@ struct tp_parser {
 	struct tp_sink rules_sink; /* counts records from user rules */
 	size_t line_bytes;   /* bytes of the current physical line so far */
 	int long_line;
+	/* the candidate search (scan.h); NULL: every line is read */
+	const struct tp_scanner *scan;
+	struct tp_scan_scratch *scan_ss;
+	const char **cand;   /* starts of candidate lines, scan_cap of them */
 };
 
 /* A view of the current segment after prefixes were stripped. */
@@ -89,6 +93,11 @@ void tp_rec_init(struct tp_parser *p, struct tp_record *r, enum tp_type t);
 int tp_check_set(struct tp_parser *p, struct tp_record *r, int slot, double v, int nonneg,
 		 const char *what);
 void name_set(struct name_buf *b, const char *s, size_t n);
+
+/* prefix.c: strips a logging library's prefix at t (Python logging's
+ * common formats, loguru, rich, absl, transformers); may move *e back (rich
+ * prints the caller at the right edge) and set p->cur_ts. */
+const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e);
 
 /* lines.c: one-line formats; returns 1 if the segment was consumed. */
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);

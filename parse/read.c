@@ -166,10 +166,10 @@ int tp_read_input(const char *path, const struct tp_run_opts *o, const struct tp
 		} else if (k < 0) {
 			tp_input_close(&in);
 			rc = -1;
-		} else if (in.is_regular && o->threads > 1 && strcmp(path, "-")) {
+		} else if (in.is_regular && (o->threads > 1 || o->scanner) && strcmp(path, "-")) {
 			/* reopened by name, so that the driver can split it across
-			 * threads; standard input (a file redirected to it) has
-			 * been read from already and is read on */
+			 * threads or search it by chunks; standard input (a file
+			 * redirected to it) has been read from already and is read on */
 			tp_input_close(&in);
 			begin(cb, path, TP_IN_LOG);
 			return tp_run_file(path, NULL, o, st, err);

@@ -94,7 +94,7 @@ enum {
 	/* runtime */
 	S_RT_MEAN_MS = 0, S_RT_STD_MS = 1, S_RT_MIN_MS = 2, S_RT_MAX_MS = 3, S_RT_RUNS = 4,
 	/* scaling */
-	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2,
+	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2, S_SC_PEAK_MB = 3, S_SC_GFLOPS = 4,
 	/* memory / flops */
 	S_MEM_MB = 0, S_FLOPS_GFLOPS = 0,
 	/* metric */
@@ -131,6 +131,22 @@ static inline void tp_set(struct tp_record *r, int slot, double v)
 static inline int tp_has(const struct tp_record *r, int slot)
 {
 	return (r->has >> slot) & 1u;
+}
+
+/*
+ * A gpm record's avg_nodes is the CUMULATIVE average over the run so far
+ * (gpm.py: total_nodes_processed / len(forward_times)); its pattern_gen_ms
+ * and total_ms are per-graph means over the window's graphs. The window's
+ * own mean size, from this average (after `graphs_after` graphs) and the
+ * previous one (before the window's `graphs`); *err bounds what the 0.1
+ * rounding of both printed averages can move it by.
+ */
+static inline double tp_gpm_window_nodes(double avg, double graphs_after, double prev_avg,
+					 double graphs, double *err)
+{
+	double before = graphs_after - graphs;
+	*err = 0.05 * (graphs_after + before) / graphs;
+	return (avg * graphs_after - prev_avg * before) / graphs;
 }
 
 /* The public names of every type, separated by sep ("stage timing ..."). */

@@ -40,6 +40,7 @@ static const struct {
 	[GP_COMPARE] = { "compare", "each item per run as grouped bars, IQR error bars", gp_chart_compare },
 	[GP_TIMELINE] = { "timeline", "the stages on the clock, as a Gantt chart", gp_chart_timeline },
 	[GP_MEMORY] = { "memory", "CPU and GPU memory per batch", gp_chart_memory },
+	[GP_TREND] = { "trend", "one series across stored runs, change points marked", gp_chart_trend },
 };
 
 static const char *const term_ext[] = { ".png", ".svg", ".pdf" };

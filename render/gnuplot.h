@@ -15,6 +15,8 @@
  *             has samples ("compare", "points")
  *   timeline  a Gantt of the stages from their timestamps ("timeline")
  *   memory    CPU and GPU memory per batch ("points")
+ *   trend     one series across the runs of the history, change points
+ *             marked ("trend", from tprof-history or tprof-plot --history)
  *
  * Safety: text from logs never becomes gnuplot code. Names go into the
  * tab-separated data files only (control bytes, tabs and double quotes
@@ -33,7 +35,7 @@
 
 #include "base/base.h"
 
-enum gp_chart { GP_STAGES, GP_BATCHES, GP_GPM, GP_SCALING, GP_COMPARE, GP_TIMELINE, GP_MEMORY, GP_NCHARTS };
+enum gp_chart { GP_STAGES, GP_BATCHES, GP_GPM, GP_SCALING, GP_COMPARE, GP_TIMELINE, GP_MEMORY, GP_TREND, GP_NCHARTS };
 
 enum gp_term { GP_PNG, GP_SVG, GP_PDF };
 

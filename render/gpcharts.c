@@ -517,7 +517,8 @@ int gp_chart_gpm(struct gp_job *j)
 		return GP_NODATA;
 	}
 	run_title(j, "GPM windows: pattern generation vs total time, average graph size", t, nt);
-	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per window (ms)'\nset yrange [0:*]");
+	/* gpm.py prints per-graph means over each window, and the run's running average size */
+	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per graph, window mean (ms)'\nset yrange [0:*]");
 	gp_cmd(j, "set key below\nset ytics nomirror");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	double top = 0;
@@ -525,7 +526,7 @@ int gp_chart_gpm(struct gp_job *j)
 		for (size_t k = 0; k < a[i].n; k++)
 			top = a[i].y[k] > top ? a[i].y[k] : top;
 	if (na)
-		gp_cmd(j, "set y2label 'average nodes per graph (nodes)'\nset y2tics\nset y2range [0:%g]",
+		gp_cmd(j, "set y2label 'average nodes per graph so far (nodes)'\nset y2tics\nset y2range [0:%g]",
 		       top > 0 ? top * 1.15 : 1);
 	series_lines(j, t, nt, nruns, "x1y1", &first, 0, "ps 0.4");
 	series_lines(j, a, na, nruns, "x1y2", &first, (int)nt, "dt 3 ps 0.4");
@@ -986,4 +987,76 @@ int gp_suggested_height(const struct report *rep, enum gp_chart c, int dflt)
 	if (h > 4000)
 		h = 4000;
 	return h > dflt ? h : dflt;
+}
+
+/* ---- trend (the run history) ---- */
+
+/*
+ * One series across stored runs (the AT_TREND table of tprof-history):
+ * the value of each run, the level of each segment between change points
+ * as steps, and each change point marked by a dashed line, a point and its
+ * change in percent.
+ */
+int gp_chart_trend(struct gp_job *j)
+{
+	const struct rtable *t = gp_table(j->rep, AT_TREND, 0);
+	if (!t || !t->nrows)
+		return GP_NODATA;
+	int cid = gp_col(t, AC_RUN_ID), cv = gp_col(t, AC_VALUE), ccp = gp_col(t, AC_CHANGE_POINT),
+	    cch = gp_col(t, AC_CHANGE);
+	struct strbuf d = STRBUF_INIT, p = STRBUF_INIT, lab = STRBUF_INIT;
+	double *level = xcalloc(t->nrows, sizeof(*level));
+	/* segment means: from each change point to the next */
+	for (size_t a = 0, b; a < t->nrows; a = b) {
+		double sum = 0;
+		size_t n = 0;
+		for (b = a; b < t->nrows && (b == a || !*gp_text(t, b, ccp)); b++)
+			if (!isnan(gp_num(t, b, cv)))
+				sum += gp_num(t, b, cv), n++;
+		for (size_t k = a; k < b; k++)
+			level[k] = n ? sum / (double)n : NAN;
+	}
+	gp_dat_text(&d, "run", 8);
+	gp_dat_text(&d, "value per run", 20);
+	gp_dat_text(&d, "level between change points", 40);
+	gp_dat_row(&d);
+	gp_dat_text(&p, "run", 8);
+	gp_dat_text(&p, "change point", 20);
+	gp_dat_text(&p, "change", 8);
+	gp_dat_row(&p);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double x = gp_num(t, r, cid), y = gp_num(t, r, cv);
+		gp_dat_num(&d, x);
+		gp_dat_num(&d, y);
+		gp_dat_num(&d, level[r]);
+		gp_dat_row(&d);
+		if (!*gp_text(t, r, ccp))
+			continue;
+		gp_cmd(j, "set arrow from %g, graph 0 to %g, graph 1 nohead back dt 2 lw 1.2 lc rgb '#c0392b'", x, x);
+		strbuf_reset(&lab);
+		strbuf_addf(&lab, "%+.1f%%", gp_num(t, r, cch));
+		gp_dat_num(&p, x);
+		gp_dat_num(&p, y);
+		gp_dat_text(&p, lab.buf, 12);
+		gp_dat_row(&p);
+	}
+	char dn[64], pn[64];
+	gp_data_file(j, &d, dn, sizeof(dn));
+	gp_data_file(j, &p, pn, sizeof(pn));
+	gp_title(j, t->title);
+	strbuf_reset(&lab);
+	strbuf_addf(&lab, "value (%s)", cv >= 0 && t->cols[cv].unit[0] ? t->cols[cv].unit : "-");
+	gp_label_cmd(j, "ylabel", lab.buf);
+	gp_cmd(j, "set xlabel 'run (id, in the order added)'\nset key above\nset grid ytics");
+	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.1, graph 0.05");
+	gp_cmd(j, "plot '%s' using 1:2 with %s lt 1 ps 0.5 title columnheader(2), \\\n"
+		  "     '%s' using 1:3 with steps lt 2 lw 2 title columnheader(3), \\\n"
+		  "     '%s' using 1:2 with points pt 7 ps 1.4 lc rgb '#c0392b' title columnheader(2), \\\n"
+		  "     '%s' skip 1 using 1:2:3 with labels left offset char 0.8,1.4 tc rgb '#c0392b' notitle",
+	       dn, t->nrows > 150 ? "lines" : "linespoints", dn, pn, pn);
+	free(level);
+	strbuf_release(&d);
+	strbuf_release(&p);
+	strbuf_release(&lab);
+	return 0;
 }

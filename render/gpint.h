@@ -80,5 +80,6 @@ int gp_chart_scaling(struct gp_job *j);
 int gp_chart_compare(struct gp_job *j);
 int gp_chart_timeline(struct gp_job *j);
 int gp_chart_memory(struct gp_job *j);
+int gp_chart_trend(struct gp_job *j);
 
 #endif

@@ -28,6 +28,7 @@ static const struct {
 	{ GP_BATCHES, { AS_WARMUP, AS_VARIANCE } }, { GP_MEMORY, { AS_VARIANCE, AS_WARMUP } },
 	{ GP_GPM, { AS_BOTTLENECKS, AS_VARIANCE } }, { GP_SCALING, { AS_SCALING, AS_NONE } },
 	{ GP_COMPARE, { AS_COMPARE, AS_NONE } },
+	{ GP_TREND, { AS_TREND, AS_NONE } },
 };
 
 struct charts {

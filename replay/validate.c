@@ -5,7 +5,8 @@
  *   GPM windows ([GPM TIMING] ... Pattern gen=Xms ... Avg nodes=N): the
  *     window's graphs are generated (molecule-like unless --family), and
  *     their patterns generated with one call and one synchronize per graph,
- *     as the tower does; the sum over the window is the replayed value.
+ *     as the tower does. gpm.py prints the per-graph MEAN over the window,
+ *     so the replayed value is the window's time divided by its graphs.
  *   Forward times and node/layer scaling points of seed 002's models,
  *     when the hidden size, heads and layers are known (log or flags): one
  *     attention layer (QKV projections + attention) is replayed and scaled
@@ -295,8 +296,37 @@ static double largest_window(const struct vstate *st)
 	return best;
 }
 
+/*
+ * Avg nodes is the run's cumulative average: each window is replayed with
+ * its own mean size, recovered from two averages; where the 0.1 rounding
+ * makes one window's uncertain by more than 10%, with the mean size of the
+ * windows pooled up to the point where it is known (as tprof-analyze's
+ * scaling fit does). Windows left at the end keep the cumulative average.
+ */
+static void own_window_sizes(struct vstate *st)
+{
+	double graphs = 0, graphs0 = 0, avg0 = 0, err;
+	size_t from = 0;
+	for (size_t i = 0; i < st->nlogs; i++) {
+		struct logged *l = &st->logs[i];
+		if (l->type != TP_GPM)
+			continue;
+		graphs += isnan(l->a) ? 100 : l->a;
+		if (isnan(l->c))
+			continue;
+		double avg = l->c, own = tp_gpm_window_nodes(avg, graphs, avg0, graphs - graphs0, &err);
+		if (!(own > 0) || err > 0.1 * own)
+			continue;
+		for (size_t k = from; k <= i; k++)
+			if (st->logs[k].type == TP_GPM && !isnan(st->logs[k].c))
+				st->logs[k].c = own;
+		from = i + 1, graphs0 = graphs, avg0 = avg;
+	}
+}
+
 static int replay_windows(struct vstate *st, struct strbuf *err, int *code)
 {
+	own_window_sizes(st);
 	double median = median_window(st), largest = largest_window(st);
 	int first = 1, timed_kernel = 0;
 	for (size_t i = 0; i < st->nlogs; i++) {
@@ -318,8 +348,9 @@ static int replay_windows(struct vstate *st, struct strbuf *err, int *code)
 			k = (ssize_t)add_result(st, &r);
 			remember_shape(&st->win, &st->nwin, &st->alloc_win, &s, (size_t)k);
 		}
-		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, st->res[k].call_ms.median,
-					(size_t)k, s.graphs);
+		/* the tower prints a per-graph mean: set it against the replay's per-graph time */
+		double per_graph = st->res[k].call_ms.median / (s.graphs > 0 ? s.graphs : 1);
+		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, per_graph, (size_t)k, 1);
 		judge(st, w, first && l->b > 2 * median ? l->b / median : 0);
 		first = 0;
 	}

@@ -58,7 +58,7 @@ ours() {
 	/ERROR: AddressSanitizer|ERROR: UndefinedBehaviorSanitizer|runtime error:/ { r = 1 }
 	/^(Direct|Indirect) leak of/ { inleak = 1; next }
 	inleak && /^ *#[0-9]+ / {
-		if ($0 ~ / in [^ ]+ (\.\/)?(parse|analyze|render|replay|tests|fuzz|bench)\/[^ ]*:[0-9]+/ ||
+		if ($0 ~ / in [^ ]+ (\.\/)?(base|parse|analyze|history|render|replay|cli|tests|fuzz|bench)\/[^ ]*:[0-9]+/ ||
 		    $0 ~ / in [^ ]+ (\.\/)?tprof\.c:[0-9]+/)
 			r = 1
 		next

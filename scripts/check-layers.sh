@@ -2,11 +2,13 @@
 # check-layers.sh - the layering that README's "How the code is laid out"
 # describes, checked on every `make check`:
 #
-#   base <- parse <- analyze <- render <- cli      replay beside analyze
+#   base <- parse <- analyze <- render <- cli      replay beside analyze,
+#                              history <- cli      history beside render
 #
 # A file includes headers of its own folder by their bare name, and of a
 # lower layer only through that layer's public header (base/base.h,
-# parse/parse.h, analyze/analyze.h, render/render.h, replay/replay.h).
+# parse/parse.h, analyze/analyze.h, render/render.h, replay/replay.h,
+# history/history.h).
 # Any other include of a project header fails the check with file:line.
 set -u
 cd "$(dirname "$0")/.."
@@ -16,13 +18,14 @@ allowed() { # layer -> the layers it may include
 	base) echo "" ;;
 	parse) echo "base" ;;
 	analyze | replay) echo "base parse" ;;
+	history) echo "base parse analyze" ;;
 	render) echo "base parse analyze" ;;
-	cli) echo "base parse analyze render replay" ;;
+	cli) echo "base parse analyze render replay history" ;;
 	esac
 }
 
 bad=0
-for layer in base parse analyze render replay cli; do
+for layer in base parse analyze history render replay cli; do
 	ok=$(allowed $layer)
 	for f in $layer/*.c $layer/*.h $layer/*.cu; do
 		[ -f "$f" ] || continue

@@ -296,13 +296,15 @@ Test(threads, identical_to_one_thread_with_tables_across_cuts)
 {
 	/* every sample, repeated, with a malformed line: small chunks put many
 	 * cuts inside tables and pending [Performance] records */
+	char path[96];
+	snprintf(path, sizeof(path), "/tmp/tprof-threads-%ld.log", (long)getpid());
 	struct result r = run("for i in 1 2 3 4 5 6; do cat samples/*.log; "
-			      "printf '[TIMING] broken\\n'; done > /tmp/tprof-threads.log");
+			      "printf '[TIMING] broken\\n'; done > %s", path);
 	cr_assert_eq(r.status, 0);
 	result_free(&r);
 	struct strbuf o1 = STRBUF_INIT, w1 = STRBUF_INIT, o2 = STRBUF_INIT, w2 = STRBUF_INIT;
 	struct tp_stats s1 = { 0 }, s2 = { 0 };
-	run_with("/tmp/tprof-threads.log", 1, 0, &o1, &w1, &s1);
+	run_with(path, 1, 0, &o1, &w1, &s1);
 	cr_assert_gt(count_lines(o1.buf), 1000);
 	size_t chunks[] = { 509, 4096, 65536 };
 	int threads[] = { 2, 3, 7 };
@@ -311,7 +313,7 @@ Test(threads, identical_to_one_thread_with_tables_across_cuts)
 			memset(&s2, 0, sizeof(s2));
 			strbuf_reset(&o2);
 			strbuf_reset(&w2);
-			run_with("/tmp/tprof-threads.log", threads[t], chunks[c], &o2, &w2, &s2);
+			run_with(path, threads[t], chunks[c], &o2, &w2, &s2);
 			cr_assert_eq(o2.len, o1.len, "threads %d chunk %zu", threads[t], chunks[c]);
 			cr_assert(memcmp(o1.buf, o2.buf, o1.len) == 0, "threads %d chunk %zu",
 				  threads[t], chunks[c]);
@@ -323,6 +325,7 @@ Test(threads, identical_to_one_thread_with_tables_across_cuts)
 	strbuf_release(&o2);
 	strbuf_release(&w1);
 	strbuf_release(&w2);
+	unlink(path);
 }
 
 Test(cli, analyze_csv_dir_one_file_per_table)

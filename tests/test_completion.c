@@ -12,12 +12,13 @@
 #include "base/base.h"
 #include "testutil.h"
 
-static const char *const tools[] = { "tprof-parse", "tprof-analyze", "tprof-plot", "tprof-replay" };
+static const char *const tools[] = { "tprof-parse", "tprof-analyze", "tprof-plot", "tprof-replay", "tprof-history" };
 
-/* The long options --help lists, one per line, sorted. */
+/* The long options --help lists (its option lines, not its prose), one per line, sorted. */
 static struct tu_result help_options(const char *tool)
 {
-	return tu_run("$B/%s --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u", tool);
+	return tu_run("$B/%s --help | grep -oE '^  (-[a-z], |    )--[a-z][a-z0-9-]*' | grep -o -- '--.*' | sort -u",
+		      tool);
 }
 
 /* What bash completes `TOOL WORDS...` (the last word being completed) to, sorted. */
@@ -105,10 +106,12 @@ Test(completion, zsh_scripts_parse_and_name_every_option)
 		for (char *line = strtok(help.out.buf, "\n"); line; line = strtok(NULL, "\n")) {
 			struct strbuf want = STRBUF_INIT;
 			strbuf_addf(&want, "%s[", line);
-			struct strbuf want2 = STRBUF_INIT;
+			struct strbuf want2 = STRBUF_INIT, want3 = STRBUF_INIT;
 			strbuf_addf(&want2, "%s}'[", line);
-			cr_expect(strstr(r.out.buf, want.buf) || strstr(r.out.buf, want2.buf), "%s: zsh has no %s",
-				  tools[i], line);
+			strbuf_addf(&want3, "%s=-[", line); /* an optional argument */
+			cr_expect(strstr(r.out.buf, want.buf) || strstr(r.out.buf, want2.buf) || strstr(r.out.buf, want3.buf),
+				  "%s: zsh has no %s", tools[i], line);
+			strbuf_release(&want3);
 			strbuf_release(&want);
 			strbuf_release(&want2);
 		}

@@ -388,7 +388,7 @@ Test(docinput, seed000_timing_data)
 	cr_expect_eq(c.v[0].rec.line, 3);
 	cr_expect_str_eq(c.v[2].rec.name, "Main training loop");
 	expect_num(&c.v[2].rec, S_SECONDS, 2345.67);
-	cr_expect_str_eq(c.v[3].rec.name, "TOTAL");
+	cr_expect_str_eq(c.v[3].rec.name, "WALL"); /* wall time, not the rows' TOTAL */
 	expect_num(&c.v[3].rec, S_SECONDS, 2409.93);
 	cr_expect_eq(c.v[3].rec.line, 7);
 	for (size_t i = 0; i < c.n; i++) {

@@ -514,7 +514,8 @@ static void help_codes(const char *cmd, struct strbuf *out)
  */
 Test(docs, exit_codes_agree_across_tools)
 {
-	static const char *const tools[] = { "tprof-parse", "tprof-analyze", "tprof-plot", "tprof-replay" };
+	static const char *const tools[] = { "tprof-parse", "tprof-analyze", "tprof-plot", "tprof-replay",
+					     "tprof-history" };
 	struct strbuf all = STRBUF_INIT;
 	page_codes(TPROF_PAGE, &all);
 	cr_assert_str_eq(all.buf, "0 1 2 3 4 5 ");

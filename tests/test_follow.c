@@ -80,11 +80,21 @@ static void names(const char *ndjson, struct strbuf *sb)
 	}
 }
 
+/* A path of this process's own (suites of several checkouts may run at once). */
+static const char *tmp_path(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "/tmp/tprof-%ld-%s", (long)getpid(), name);
+	return buf;
+}
+
 Test(follow, append_rotate_truncate_exactly_once, .timeout = 30)
 {
-	const char *log = "/tmp/tprof-follow.log", *out = "/tmp/tprof-follow.out", *err = "/tmp/tprof-follow.err";
+	char lb[96], ob[96], eb[96], old[96];
+	const char *log = tmp_path(lb, sizeof(lb), "follow.log"), *out = tmp_path(ob, sizeof(ob), "follow.out"),
+		   *err = tmp_path(eb, sizeof(eb), "follow.err");
+	tmp_path(old, sizeof(old), "follow.log.1");
 	unlink(log);
-	unlink("/tmp/tprof-follow.log.1");
+	unlink(old);
 	append(log, "[TIMING] a1: 1s\n");
 	pid_t pid = start_follow(log, out, err);
 	pause_ms(300);
@@ -96,8 +106,8 @@ Test(follow, append_rotate_truncate_exactly_once, .timeout = 30)
 	append(log, "4s\n");
 	pause_ms(300);
 	/* logrotate: rename and recreate; a last line lands in the old file */
-	cr_assert_eq(rename(log, "/tmp/tprof-follow.log.1"), 0);
-	append("/tmp/tprof-follow.log.1", "[TIMING] a5: 5s\n");
+	cr_assert_eq(rename(log, old), 0);
+	append(old, "[TIMING] a5: 5s\n");
 	pause_ms(300);
 	append(log, "[TIMING] b1: 1s\n");
 	pause_ms(400);
@@ -122,12 +132,16 @@ Test(follow, append_rotate_truncate_exactly_once, .timeout = 30)
 	free(e);
 	strbuf_release(&got);
 	unlink(log);
-	unlink("/tmp/tprof-follow.log.1");
+	unlink(old);
+	unlink(out);
+	unlink(err);
 }
 
 Test(follow, open_tables_end_with_the_run, .timeout = 20)
 {
-	const char *log = "/tmp/tprof-follow2.log", *out = "/tmp/tprof-follow2.out", *err = "/tmp/tprof-follow2.err";
+	char lb[96], ob[96], eb[96];
+	const char *log = tmp_path(lb, sizeof(lb), "follow2.log"), *out = tmp_path(ob, sizeof(ob), "follow2.out"),
+		   *err = tmp_path(eb, sizeof(eb), "follow2.err");
 	unlink(log);
 	append(log, "KAN Inference Benchmark:\n----\n  Mean latency:   2.5 ms\n");
 	pid_t pid = start_follow(log, out, err);
@@ -150,7 +164,8 @@ Test(follow, missing_file_and_usage, .timeout = 20)
 
 Test(follow, analyze_refreshes_the_report_and_ends_with_all_records, .timeout = 30)
 {
-	const char *log = "/tmp/tprof-follow3.log", *rep = "/tmp/tprof-follow3.json";
+	char lb[96], rb[96];
+	const char *log = tmp_path(lb, sizeof(lb), "follow3.log"), *rep = tmp_path(rb, sizeof(rb), "follow3.json");
 	unlink(log);
 	unlink(rep);
 	append(log, "");

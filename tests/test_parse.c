@@ -713,8 +713,10 @@ Test(numbers, memory_sizes)
 Test(numbers, shortest_output)
 {
 	struct strbuf sb = STRBUF_INIT;
-	double vals[] = { 0.12, 2345.67, 44.23, 1e-7, 100, -3.5, 0.009458, 1e20 };
-	const char *want[] = { "0.12", "2345.67", "44.23", "9.9999999999999995e-08", "100", "-3.5", "0.009458", "1e+20" };
+	/* the shortest form that reads back, also past 9 decimals (issue 12, group 9) */
+	double vals[] = { 0.12, 2345.67, 44.23, 1e-7, 100, -3.5, 0.009458, 1e20, 89.32 - 1.4e-14, 0.1 + 0.2 };
+	const char *want[] = { "0.12", "2345.67", "44.23", "1e-07", "100", "-3.5", "0.009458", "1e+20",
+			       "89.31999999999998", "0.30000000000000004" };
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		strbuf_reset(&sb);
 		strbuf_add_num(&sb, vals[i]);

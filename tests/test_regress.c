@@ -21,6 +21,7 @@
 #include "../fuzz/fuzz_ndjson.c"
 #include "../fuzz/fuzz_num.c"
 #include "../fuzz/fuzz_rules.c"
+#include "../fuzz/fuzz_scan.c"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -37,7 +38,7 @@ static const struct {
 	fz_entry fn;
 } targets[] = {
 	{ "lines-", fuzz_lines_one }, { "rules-", fuzz_rules_one }, { "ndjson-", fuzz_ndjson_one },
-	{ "docs-", fuzz_docs_one },   { "num-", fuzz_num_one },
+	{ "docs-", fuzz_docs_one },   { "num-", fuzz_num_one },	  { "scan-", fuzz_scan_one },
 };
 
 static fz_entry target_of(const char *name)

@@ -263,20 +263,26 @@ static double lr_at(int step)
 	return 2e-3 * 0.5 * (1 + my_cos(3.14159265358979323846 * (step - warm) / (NSTEPS - warm)));
 }
 
-/* One [GPM TIMING] window; the first includes CUDA/cuDNN warmup. */
-static void gpm_window(struct term *t, int k)
+/*
+ * One [GPM TIMING] window; the first includes CUDA/cuDNN warmup. As in
+ * gpm.py, Pattern gen= and Total= are per-graph means over the window's
+ * 100 graphs and Avg nodes= the average over every graph so far: the
+ * window's own mean size (tenths of a node) is added to *nodes_sum.
+ */
+static void gpm_window(struct term *t, int k, long *nodes_sum)
 {
 	char b[160];
 	long pat, tot, nodes;
 	if (k == 1) {
 		pat = 31277;
 		tot = 104352;
-		nodes = 286;
+		*nodes_sum += 286;
 	} else {
 		pat = 11890 + lround_(rng_gauss() * 260);
 		tot = pat + 32600 + lround_(rng_gauss() * 700);
-		nodes = 289 + lround_(rng_gauss() * 6);
+		*nodes_sum += 289 + lround_(rng_gauss() * 6);
 	}
+	nodes = (*nodes_sum + k / 2) / k; /* the cumulative average, rounded to 0.1 */
 	snprintf(b, sizeof(b),
 		 "[GPM TIMING] Last 100 graphs: Pattern gen=%ld.%02ldms, Total=%ld.%02ldms, Avg nodes=%ld.%ld",
 		 pat / 100, pat % 100, tot / 100, tot % 100, nodes / 10, nodes % 10);
@@ -290,6 +296,7 @@ static long training(void)
 	char b[512], lr[64], ep[64], loss[64];
 	double el = 0, loss_sum = 0;
 	int nlog = 0, k = 1;
+	long nodes_sum = 0; /* the GPM windows' mean sizes so far, tenths of a node */
 
 	tqdm_fmt(b, sizeof(b), "", 0, NSTEPS, 0, 0);
 	term_bar(&t, b);
@@ -303,7 +310,10 @@ static long training(void)
 	for (int step = 1; step <= NSTEPS; step++) {
 		el += step == 1 ? 9.21 : 3.83 + rng_gauss() * 0.06;
 		if (k <= NWIN && step == (k * NSTEPS + NWIN - 1) / NWIN)
-			gpm_window(&t, k++);
+		{
+			gpm_window(&t, k, &nodes_sum);
+			k++;
+		}
 		tqdm_fmt(b, sizeof(b), "", step, NSTEPS, el, el / step);
 		term_bar(&t, b);
 		if (step % LOG_EVERY == 0) {

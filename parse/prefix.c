@@ -1,0 +1,215 @@
+/*
+ * prefix.c - the prefixes that logging libraries put before a message,
+ * stripped before any format is recognized (the line driver, parser.c,
+ * strips the launcher rank, a leading timestamp and a bare level itself
+ * and calls this for the rest):
+ *
+ *   name - LEVEL - [func:123 - ]   Python logging "%(asctime)s - %(name)s -
+ *                                  %(levelname)s - [%(funcName)s:%(lineno)d - ]"
+ *                                  (after the timestamp; seed 004's file handler)
+ *   [name] LEVEL:                  Python logging "[%(name)s] %(levelname)s:"
+ *                                  (seed 004's console handler)
+ *   LEVEL    | mod:func:12 -       loguru's default (after "2024-… | ")
+ *   [12:00:00] LEVEL    msg   f.py:12   rich's console handler: time, level,
+ *                                  and the caller at the right edge
+ *   I1124 12:00:00.123456 12345 f.py:12]   absl / glog
+ *   [INFO|trainer.py:2134] 2024-… >>       Hugging Face transformers
+ *
+ * ANSI colours are gone by now (seed 004 colours the level). Each form is a
+ * small matcher in one table; the first that matches wins, and a line that
+ * matches none is left as it was.
+ */
+#include <string.h>
+
+#include "base/base.h"
+#include "parser_int.h"
+
+/* A logger name, module or file: no blanks and none of "[]|:". */
+static const char *name_token(const char *q, const char *e)
+{
+	const char *s = q;
+	while (q < e && *q != ' ' && *q != '\t' && *q != ']' && *q != '[' && *q != '|' && *q != ':')
+		q++;
+	return q > s ? q : NULL;
+}
+
+static const char *digits(const char *q, const char *e)
+{
+	const char *s = q;
+	while (q < e && tp_is_digit(*q))
+		q++;
+	return q > s ? q : NULL;
+}
+
+/* The end of a level name at q (upper case, as the libraries print it). */
+static const char *level_word(const char *q, const char *e)
+{
+	static const char *const levels[] = { "INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL",
+					      "FATAL", "NOTICE", "TRACE", "SUCCESS" };
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
+		const char *r = tp_eat(q, e, levels[i]);
+		if (r && (r >= e || *r == ' ' || *r == ':' || *r == '|' || *r == ']'))
+			return r;
+	}
+	return NULL;
+}
+
+/* "func:123 - " or "mod:func:123 - " (loguru), ending at " - ". */
+static const char *caller_dash(const char *q, const char *e)
+{
+	const char *r = name_token(q, e);
+	while (r && r < e && *r == ':') {
+		const char *d = digits(r + 1, e);
+		if (d && (d = TP_EAT(d, e, " - ")))
+			return d;
+		r = name_token(r + 1, e);
+	}
+	return NULL;
+}
+
+/* name - LEVEL - [func:123 - ] */
+static const char *py_dash(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q = name_token(t, *e);
+	if (!q || !(q = TP_EAT(q, *e, " - ")) || !(q = level_word(q, *e)) || !(q = TP_EAT(q, *e, " - ")))
+		return NULL;
+	const char *c = caller_dash(q, *e);
+	return c ? c : q;
+}
+
+/* [name] LEVEL: */
+static const char *py_bracket(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q;
+	if (*t != '[' || !(q = name_token(t + 1, *e)) || q >= *e || *q != ']')
+		return NULL;
+	q = TP_EAT(q, *e, "] ");
+	if (!q || !(q = level_word(q, *e)) || q >= *e || *q != ':')
+		return NULL;
+	return tp_skip_blanks(q + 1, *e);
+}
+
+/* LEVEL    | mod:func:12 - (loguru, its "time | " already stripped) */
+static const char *loguru(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q = level_word(t, *e);
+	if (!q)
+		return NULL;
+	q = tp_skip_blanks(q, *e);
+	if (q >= *e || *q != '|')
+		return NULL;
+	return caller_dash(tp_skip_blanks(q + 1, *e), *e);
+}
+
+/* "   file.py:123" at the right edge (rich): the new end of the message. */
+static const char *rich_caller(const char *t, const char *e)
+{
+	const char *q = e;
+	while (q > t && tp_is_digit(q[-1]))
+		q--;
+	if (q == e || q <= t || q[-1] != ':')
+		return NULL;
+	const char *c = q - 1, *s = c;
+	while (s > t && s[-1] != ' ')
+		s--;
+	if (s == c || s - t < 2 || s[-2] != ' ' || !memchr(s, '.', (size_t)(c - s)))
+		return NULL;
+	return trim_end(t, s);
+}
+
+/* [12:00:00] LEVEL    msg    file.py:12 (or [11/24/26 12:00:00]; the time
+ * is left out when it repeats, and then the caller is required). */
+static const char *rich(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q = t;
+	int timed = 0;
+	if (*q == '[') {
+		const char *r = q + 1;
+		while (r < *e && (tp_is_digit(*r) || *r == ':' || *r == '/' || *r == ' ' || *r == '.' || *r == '-'))
+			r++;
+		if (r - q < 6 || r >= *e || *r != ']' || r[-1] == ' ')
+			return NULL;
+		q = tp_skip_blanks(r + 1, *e);
+		timed = 1;
+	}
+	const char *l = level_word(q, *e);
+	if (!l || l + 1 >= *e || l[0] != ' ')
+		return NULL;
+	const char *m = tp_skip_blanks(l, *e);
+	if (!timed && m - l < 2)
+		return NULL; /* rich pads the level to 8 columns */
+	const char *end = rich_caller(m, *e);
+	if (end)
+		*e = end;
+	else if (!timed)
+		return NULL;
+	return m;
+}
+
+/* I1124 12:00:00.123456 12345 file.py:123] (absl, glog) */
+static const char *absl(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	static const char shape[] = "Xdddd dd:dd:dd";
+	const char *q = t;
+	if (*e - t < 20 || !strchr("IWEF", *t))
+		return NULL;
+	for (size_t i = 1; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(q[i]) : q[i] != shape[i])
+			return NULL;
+	q += sizeof(shape) - 1;
+	if (*q == '.')
+		q = digits(q + 1, *e);
+	if (!q)
+		return NULL;
+	q = tp_skip_blanks(q, *e);
+	if (!(q = digits(q, *e)) || q >= *e || *q != ' ')
+		return NULL;
+	q = name_token(q + 1, *e);
+	if (!q || q >= *e || *q != ':' || !(q = digits(q + 1, *e)) || q >= *e || *q != ']')
+		return NULL;
+	return tp_skip_blanks(q + 1, *e);
+}
+
+/* [INFO|trainer.py:2134] 2024-11-24 12:00:00,123 >> (transformers) */
+static const char *hf(struct tp_parser *p, const char *t, const char **e)
+{
+	const char *q;
+	if (*t != '[' || !(q = level_word(t + 1, *e)) || q >= *e || *q != '|')
+		return NULL;
+	q = name_token(q + 1, *e);
+	if (!q || q >= *e || *q != ':' || !(q = digits(q + 1, *e)) || q >= *e || *q != ']')
+		return NULL;
+	q = tp_skip_blanks(q + 1, *e);
+	const char *r = tp_ts_read(q, *e, TP_TS_AS_PRINTED, p->tsbuf);
+	if (r) {
+		p->cur_ts = p->tsbuf;
+		q = tp_skip_blanks(r, *e);
+	}
+	if ((r = TP_EAT(q, *e, ">>")))
+		q = tp_skip_blanks(r, *e);
+	return q;
+}
+
+typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
+
+static const prefix_fn forms[] = { py_bracket, hf, py_dash, loguru, rich, absl };
+
+const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
+{
+	if (t >= *e)
+		return t;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		const char *end = *e;
+		const char *q = forms[i](p, t, &end);
+		if (q) {
+			*e = end;
+			return tp_skip_blanks(q, end);
+		}
+	}
+	return t;
+}

@@ -1,0 +1,68 @@
+/*
+ * scan.h - the candidate search: one multi-literal matcher over a whole
+ * input chunk finds the lines that hold a marker (markers.h); only those
+ * lines go through the recognizers.
+ *
+ * Two matchers give the same lines: Vectorscan (Hyperscan's portable fork,
+ * SIMD; a block-mode database compiled once per run) where the library was
+ * found at build time, and a portable one (SSE2 where the compiler has it,
+ * plain C otherwise) that looks for the rarest byte of each literal. A
+ * scanner is immutable and may be shared by threads; each thread scans
+ * with its own scratch.
+ */
+#ifndef TPROF_SCAN_H
+#define TPROF_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "markers.h"
+#include "base/base.h"
+
+enum tp_scan_backend {
+	TP_SCAN_AUTO,       /* Vectorscan if built in, else portable */
+	TP_SCAN_PORTABLE,
+	TP_SCAN_VECTORSCAN, /* fails where the library was not built in */
+};
+
+struct tp_scanner;
+struct tp_scan_scratch;
+
+/* Compiles the markers of nsets tables. Returns NULL with a message in err
+ * on failure (a marker Vectorscan rejects, the library missing). */
+struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets,
+				  enum tp_scan_backend backend, struct strbuf *err);
+void tp_scanner_free(struct tp_scanner *sc);
+/* "vectorscan" or "portable". */
+const char *tp_scanner_backend(const struct tp_scanner *sc);
+
+/*
+ * The scanner for a run of the tools: the built-in markers on the backend
+ * named by $TPROF_SCAN ("vectorscan", "portable"; default: the best built
+ * in), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
+ * set to anything but "" or "0", or when user rules are loaded (a rule may
+ * match any line). A scanner that cannot be built also gives NULL: the
+ * plain path reads the same records, only slower.
+ */
+struct tp_scanner *tp_scanner_for_run(int have_rules);
+
+struct tp_scan_scratch *tp_scan_scratch_new(const struct tp_scanner *sc);
+void tp_scan_scratch_free(struct tp_scan_scratch *ss);
+
+/*
+ * Finds the lines of [s,e) that hold a marker. s is a line start; e is a
+ * line start or the end of the input. Writes the start of each such line
+ * into starts[] in input order, each line once, at most cap of them, and
+ * sets *done to where the search stopped: e, the start of the line after
+ * the last one written when cap was reached, or a line start about 128 KiB
+ * on (the search goes by windows that stay in the cache). Lines before *done that
+ * are not listed hold no marker. Returns the number written, or -1 if the
+ * matcher failed (the caller then reads [s,e) line by line).
+ */
+long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
+		   const char *e, const char **starts, size_t cap, const char **done);
+
+/* The number of '\n' in [s,e) (SIMD where the compiler has it). */
+uint64_t tp_count_newlines(const char *s, const char *e);
+
+#endif
