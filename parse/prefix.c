@@ -41,11 +41,19 @@ static const char *digits(const char *q, const char *e)
 	return q > s ? q : NULL;
 }
 
+static int is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
 /* The end of a level name at q (upper case, as the libraries print it). */
 static const char *level_word(const char *q, const char *e)
 {
 	static const char *const levels[] = { "INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL",
 					      "FATAL", "NOTICE", "TRACE", "SUCCESS" };
+	/* every line comes here: most fail on their first two bytes */
+	if (e - q < 4 || !is_upper(q[0]) || !is_upper(q[1]) || !strchr("IWDECFNTS", q[0]))
+		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		const char *r = tp_eat(q, e, levels[i]);
 		if (r && (r >= e || *r == ' ' || *r == ':' || *r == '|' || *r == ']'))
@@ -197,15 +205,19 @@ static const char *hf(struct tp_parser *p, const char *t, const char **e)
 
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
-static const prefix_fn forms[] = { py_bracket, hf, py_dash, loguru, rich, absl };
+/* By the first byte, the forms that can start there, in the order they are tried. */
+static const prefix_fn bracketed[] = { py_bracket, hf, rich, NULL };
+static const prefix_fn upper[] = { py_dash, loguru, rich, absl, NULL };
+static const prefix_fn other[] = { py_dash, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
 {
 	if (t >= *e)
 		return t;
-	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+	const prefix_fn *forms = *t == '[' ? bracketed : is_upper(*t) ? upper : other;
+	for (; *forms; forms++) {
 		const char *end = *e;
-		const char *q = forms[i](p, t, &end);
+		const char *q = (*forms)(p, t, &end);
 		if (q) {
 			*e = end;
 			return tp_skip_blanks(q, end);

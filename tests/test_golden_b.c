@@ -168,11 +168,13 @@ Test(gpm, validate_compares_per_graph_means)
 	/* window 8: logged 5.94 ms per graph; the replayed graphs have the window's own 65.7 nodes */
 	cr_expect(strstr(r.out.buf, "validate,verdicts,8,workload,,\"100 molecule x 65.7 nodes"), "%s", r.out.buf);
 	cr_expect(strstr(r.out.buf, "validate,verdicts,8,logged,ms,5.94\r\n"), "%s", r.out.buf);
-	/* replayed per graph: a 66-node graph's walks take far less than a millisecond, not a window's sum */
+	/* replayed per graph, not a window's sum: a 66-node graph's walks take well under a millisecond
+	 * on an idle core and the sum of 100 about 100 times that, so 25 ms tells them apart however
+	 * loaded the machine is (a time is never asserted closer than that here) */
 	const char *rep = strstr(r.out.buf, "validate,verdicts,8,replayed,ms,");
 	cr_assert(rep, "%s", r.out.buf);
 	double v = strtod(rep + strlen("validate,verdicts,8,replayed,ms,"), NULL);
-	cr_expect(v > 0 && v < 1, "replayed %g ms per graph", v);
+	cr_expect(v > 0 && v < 25, "replayed %g ms per graph", v);
 	tu_result_free(&r);
 }
 
