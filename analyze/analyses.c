@@ -43,22 +43,9 @@ void an_opts_default(struct an_opts *o)
 
 int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
-	static const char *const sections[][2] = {
-		{ "breakdown", "Breakdown" },
-		{ "bottlenecks", "Bottlenecks" },
-		{ "warmup", "Warmup" },
-		{ "variance", "Variance, outliers and drift" },
-		{ "ranks", "Ranks and stragglers" },
-		{ "convergence", "Convergence" },
-		{ "throughput", "Throughput" },
-		{ "speedup", "Speedups" },
-		{ "scaling", "Scaling" },
-		{ "compare", "Run comparison" },
-		{ "data", "Chart data" },
-	};
 	/* fixed order and titles, whatever analysis adds to them first */
-	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
-		report_section(rep, sections[i][0], sections[i][1]);
+	for (int k = AS_NONE + 1; k < AS_NKINDS; k++)
+		an_section(rep, (enum an_section_kind)k);
 	int gate = 0;
 	if (o->which & (AN_BREAKDOWN | AN_BOTTLENECKS))
 		an_breakdown(m, o, rep, (o->which & AN_BOTTLENECKS) != 0);
@@ -74,7 +61,8 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		gate = an_compare(m, o, rep);
 	an_records(m, o, rep);
 	if (o->which & AN_DATA)
-		an_data(m, rep);
+		an_data(m, o, rep);
 	an_nothing(m, o, rep);
+	an_summary(m, o, rep);
 	return gate;
 }

@@ -34,11 +34,178 @@ enum {
 	AN_ALL = (1 << 11) - 1
 };
 
+/*
+ * The report's vocabulary, defined once: what each section, table, column
+ * and row is, as typed ids carried on the report (rsection.kind,
+ * rtable.kind, rcol.key, rt_row_key). Renderers select and join by these
+ * ids, never by the names and titles people read, so renaming a title or a
+ * series changes no chart. schema.c holds each table's section, machine id
+ * and columns next to their ids.
+ */
+enum an_section_kind {
+	AS_NONE,
+	AS_SUMMARY,
+	AS_BREAKDOWN,
+	AS_BOTTLENECKS,
+	AS_WARMUP,
+	AS_VARIANCE,
+	AS_RANKS,
+	AS_CONVERGENCE,
+	AS_THROUGHPUT,
+	AS_SPEEDUP,
+	AS_SCALING,
+	AS_COMPARE,
+	AS_DATA,
+	AS_NKINDS,
+	/* made by the run history (history/), not by an_analyze */
+	AS_TREND = AS_NKINDS
+};
+
+enum an_table_kind {
+	AT_NONE,
+	AT_SUMMARY_RUNS,   /* per run: wall time, stages, steady step, throughput, warmup cost */
+	AT_SUMMARY_TOP,    /* the findings with the most time at stake, largest first */
+	AT_BREAKDOWN,      /* stage shares of one run (or of one printed table) */
+	AT_TABLE_CHECK,
+	AT_GPM_SHARE,
+	AT_WARMUP,
+	AT_WARMUP_PRINTED,
+	AT_VARIANCE,
+	AT_OUTLIERS,
+	AT_DRIFT,
+	AT_RANKS,
+	AT_CONVERGENCE,
+	AT_THROUGHPUT,
+	AT_SPEEDUP,
+	AT_SPEEDUP_PRINTED,
+	AT_SCALING,        /* one row per fit; row key group = the fit */
+	AT_SCALING_FITS,   /* data: each fit's line (intercept, exponent, centroid) */
+	AT_COMPARE,
+	AT_POINTS,         /* data: traces of every series */
+	AT_TIMELINE,       /* data: stage start and end */
+	AT_SCALING_POINTS, /* data: the points of each fit; row key group = the fit */
+	AT_TREND,          /* the run history: one series across stored runs */
+	AT_NKINDS
+};
+
+/* Columns that consumers look up (the others have key AC_NONE). */
+enum an_col_key {
+	AC_NONE,
+	AC_RUN,
+	AC_SERIES,
+	AC_UNIT,
+	AC_INDEX,
+	AC_VALUE,
+	AC_LINE,
+	AC_STAGE,
+	AC_SECONDS,
+	AC_SHARE,
+	AC_CUMULATIVE,
+	AC_START,
+	AC_END,
+	AC_PARAM,
+	AC_MEAN,
+	AC_STD,
+	AC_MEDIAN,
+	AC_EXPONENT,
+	AC_CI_LOW,
+	AC_CI_HIGH,
+	AC_EXPECTED,
+	AC_INTERCEPT,  /* of the log-log line: log(time) = intercept + exponent log(x) */
+	AC_LOG_X_MEAN, /* mean of log(x) over the fit's points: the line passes its centroid */
+	AC_LOG_Y_MEAN,
+	AC_ITEM,
+	AC_BASELINE_RUN,
+	AC_BASELINE,
+	AC_RATIO,
+	AC_P,
+	AC_WARMUP_END,
+	AC_RANK,
+	AC_OVERHEAD_PCT,
+	AC_WALL,
+	AC_AT_STAKE,
+	AC_MESSAGE,
+	AC_ADVICE,
+	AC_WHERE,
+	AC_UNACCOUNTED,
+	AC_N,
+	AC_THROUGHPUT,
+	AC_WARMUP_COST,
+	AC_SEVERITY,
+	AC_KIND,
+	AC_X_LOW,  /* a fit line's ends: x_low, x_high, then y_low, y_high (adjacent) */
+	AC_X_HIGH,
+	AC_Y_LOW,
+	AC_Y_HIGH,
+	AC_RUN_ID,
+	AC_CHANGE_POINT,
+	AC_CHANGE,
+	AC_NKEYS
+};
+
+/* What a row's series is (rkey.series). */
+enum an_series_kind {
+	AK_NONE,
+	AK_BATCH_TIME,
+	AK_EPOCH_TIME,
+	AK_CPU_MEMORY,
+	AK_GPU_MEMORY,
+	AK_LOSS,
+	AK_GPM_TOTAL,
+	AK_GPM_PATTERN,
+	AK_GPM_AVG_NODES,
+	AK_METRIC,
+	AK_OPERATION,
+	AK_RUNTIME,
+	AK_RATE,         /* a printed rate (samples/s, tokens/s): more is faster */
+	AK_STAGE,        /* a stage or a printed table's row */
+	AK_OTHER_STAGES, /* the stages beyond the table's limit, summed */
+	AK_UNACCOUNTED,
+	AK_TOTAL,
+	AK_OVERALL,      /* a summary over the other rows (the geometric mean of ratios) */
+	AK_NKINDS
+};
+
+/* A new table of that kind, its section, id and columns from the schema; title NULL: the schema's. */
+struct rtable *an_table(struct report *rep, enum an_table_kind kind, const char *title);
+/* The section of that kind (created with the schema's id and title on first use). */
+struct rsection *an_section(struct report *rep, enum an_section_kind kind);
+/*
+ * Groups of a scaling fit (rkey.group in "scaling", "scaling-fits" and
+ * "scaling-points"): a run's sweep of one parameter, the first key of that
+ * parameter in an_run.scaling naming it; the fit across runs tagged with
+ * --param; a run's GPM windows against their graph size.
+ */
+#define AN_GROUP_ALL_RUNS 1
+struct an_opts;
+int an_sweep_group(const struct an_run *run, size_t first_key);
+int an_gpm_group(const struct an_run *run);
+/* The points of the fit across runs tagged with --param: per run, x the
+ * parameter and y the mean (GPM pattern generation when every run has it,
+ * else batch time) in ms; *what names y. Returns the count (x, y hold m->nruns). */
+size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, double *x, double *y,
+			   const char **what);
+
+/* A kind of series for people ("batch time"), or NULL. */
+const char *an_series_name(enum an_series_kind kind);
+
+/* The key of a row about a run's series: rank from the model's rank key ("-": none). */
+struct rkey an_key(int series, const char *rank, int run, int group);
+
 struct an_param {
 	char name[32];
 	double value;
 	int set;
 };
+
+/* --match OLD=NEW: the series OLD of the first run is NEW in the others. */
+struct an_match {
+	const char *old_name, *new_name;
+};
+
+/* What an_analyze returns: bits. */
+#define AN_GATE_REGRESSION 1 /* --fail-on-regression tripped */
+#define AN_GATE_EMPTY 2      /* two runs share no series: nothing to compare */
 
 struct an_opts {
 	unsigned which;            /* AN_* bits; AN_ALL: whatever the input supports */
@@ -55,6 +222,8 @@ struct an_opts {
 	struct an_param predict;   /* --predict N=5000 */
 	struct an_param *run_params; /* --param per run (nruns entries) or NULL */
 	size_t nrun_params;
+	const struct an_match *match; /* --match, nmatch entries */
+	size_t nmatch;
 };
 
 void an_opts_default(struct an_opts *o);
@@ -62,7 +231,7 @@ void an_opts_default(struct an_opts *o);
 /* "NAME=NUMBER" (--param, --predict) into p; -1 if it is not that. */
 int an_parse_param(const char *arg, struct an_param *p);
 
-/* Runs the selected analyses. Returns 1 if --fail-on-regression tripped. */
+/* Runs the selected analyses. Returns AN_GATE_* bits. */
 int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep);
 
 /* The parts (analyses.c calls them in this order). */
@@ -78,7 +247,29 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep);
-void an_data(const struct an_model *m, struct report *rep);
+void an_data(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* Last: the summary that leads the report (its section comes first), from the
+ * model and the findings of the other analyses, which it ranks and groups. */
+void an_summary(const struct an_model *m, const struct an_opts *o, struct report *rep);
+
+/*
+ * The steady state of a series (after an_warmup_end): its median, half its
+ * interquartile range, the samples in it, and what the warmup cost (the
+ * warmup samples' excess over the median, in the series' unit).
+ */
+struct an_steady {
+	double median, spread, mean, sd, warmup_cost;
+	uint64_t n, warmup;
+};
+void an_steady_state(const struct tp_series *s, struct an_steady *st);
+
+/*
+ * Where a series' warmup ends: MSER's truncation point, less the samples
+ * before it that already lie in the steady band (3 MADs, at least 5 %),
+ * so that flat data has none (0). *after: the mean after it (NAN if the
+ * series has fewer than 5 samples, which tells no warmup).
+ */
+uint64_t an_warmup_end(const struct tp_series *s, double *after);
 
 /* The items runs are compared on: stages (or table rows), batch and epoch
  * times per rank, GPM windows, metrics, operations, runtimes. */

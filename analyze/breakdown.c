@@ -47,6 +47,8 @@ const char *an_advice(const char *kind)
 		{ "gpm", "pattern generation (random walks) dominates the GPM tower: generate patterns on "
 			 "the GPU, cache them per graph, or use fewer/shorter patterns" },
 		{ "sync", "GPU work is asynchronous: call torch.cuda.synchronize() before reading a timer" },
+		{ "straggler", "every rank waits for the slowest at each step: check that rank's GPU (clocks, "
+			       "temperature, other processes), its data shard and its host's load" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(advice); i++)
 		if (!strcmp(advice[i].kind, kind))
@@ -125,14 +127,26 @@ static double table_total(const struct an_table *t, uint64_t *line)
 	return table_row(t, is_total, line);
 }
 
-static void bottleneck_findings(struct report *rep, const struct an_opts *o, const struct an_run *run,
-				const char *what, const char *name, double pct, uint64_t line)
+/*
+ * Time at stake of a stage finding: data loading can be overlapped with
+ * compute entirely (prefetching), so all of it; a compute stage, what
+ * halving it would save (no log tells how far a stage can be sped up).
+ */
+static double stage_stake(const char *kind, double seconds)
 {
-	const char *kind = an_stage_kind(name);
+	return !strcmp(kind, "data") ? seconds : seconds / 2;
+}
+
+static void bottleneck_findings(struct report *rep, const struct an_opts *o, const struct an_run *run,
+				const char *what, const struct stage_ref *st, double pct)
+{
+	const char *kind = an_stage_kind(st->name), *name = st->name;
+	uint64_t line = st->line;
 	if (!strcmp(kind, "data") && pct > o->data_pct && pct <= o->bottleneck_pct) {
 		report_finding(rep, SEV_WARNING, "bottlenecks", "data-loading", run->label, run->file, line,
 			       an_advice("data"), "%s '%s' is %.1f%% of %s (data loading above %.0f%%)",
 			       "data loading", name, pct, what, o->data_pct);
+		report_stake(rep, stage_stake(kind, st->seconds));
 		return;
 	}
 	if (pct > o->bottleneck_pct)
@@ -141,6 +155,23 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 	else if (pct > o->optimize_pct)
 		report_finding(rep, SEV_NOTICE, "bottlenecks", "optimize", run->label, run->file, line,
 			       an_advice(kind), "consider optimizing '%s': %.1f%% of %s", name, pct, what);
+	else
+		return;
+	report_stake(rep, stage_stake(kind, st->seconds));
+}
+
+/*
+ * A printed table whose rows are mostly none of the pipeline's stages
+ * (data, forward, backward, optimizer) compares alternatives, e.g. the models of
+ * an experiment (seed 001's sections): its shares are no bottleneck and
+ * call for no advice.
+ */
+static int is_variant_table(const struct stage_ref *v, size_t n)
+{
+	size_t pipeline = 0;
+	for (size_t i = 0; i < n; i++)
+		pipeline += strcmp(an_stage_kind(v[i].name), "other") != 0;
+	return pipeline * 2 < n;
 }
 
 /*
@@ -161,19 +192,19 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	char title[256], of[200];
 	snprintf(title, sizeof(title), "Where the time went: %s", what);
 	snprintf(of, sizeof(of), "%s", what);
-	struct rtable *t = report_table(rep, "breakdown", "breakdown", title,
-					"run,stage,seconds:s,share:%,cumulative:%,line");
+	struct rtable *t = an_table(rep, AT_BREAKDOWN, title);
 	t->bar_col = 3;
 	double cum = 0, rest = 0;
 	for (size_t i = 0; i < n; i++) {
 		double pct = total > 0 ? 100 * v[i].seconds / total : NAN;
 		if (bottlenecks && total > 0)
-			bottleneck_findings(rep, o, run, of, v[i].name, pct, v[i].line);
+			bottleneck_findings(rep, o, run, of, &v[i], pct);
 		if (i >= MAX_STAGE_ROWS) {
 			rest += v[i].seconds;
 			continue;
 		}
 		cum += pct;
+		rt_key(t, an_key(AK_STAGE, NULL, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, v[i].name);
 		rt_num(t, v[i].seconds, 2);
@@ -185,6 +216,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 		/* a log with a million stage names still gives a table people can read */
 		char other[64];
 		snprintf(other, sizeof(other), "(%zu other stages)", n - MAX_STAGE_ROWS);
+		rt_key(t, an_key(AK_OTHER_STAGES, NULL, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, other);
 		rt_num(t, rest, 2);
@@ -194,6 +226,7 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	}
 	double unacc = total - sum;
 	if (!isnan(printed_total) && (wall ? unacc > 0.005 : fabs(unacc) > 0.005 * total + 0.01 * (double)n)) {
+		rt_key(t, an_key(AK_UNACCOUNTED, NULL, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, wall ? "(outside stages)" : "(unaccounted)");
 		rt_num(t, unacc, 2);
@@ -213,12 +246,29 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 				       total_line, NULL, "%.2f s (%.1f%%) of the TOTAL of %s is in no stage",
 				       unacc, 100 * unacc / total, what);
 	}
+	rt_key(t, an_key(AK_TOTAL, NULL, run->index, 0));
 	rt_text(t, run->label);
 	rt_text(t, wall ? "WALL" : "TOTAL");
 	rt_num(t, total, 2);
 	rt_num(t, total > 0 ? 100.0 : NAN, 1);
 	rt_empty(t);
 	rt_num(t, total_line ? (double)total_line : NAN, 0);
+}
+
+/* An experiment table: which alternative is fastest and slowest, and no stage advice. */
+static void variant_finding(struct report *rep, const struct an_run *run, const char *what,
+			    const struct stage_ref *v, size_t n)
+{
+	size_t lo = 0, hi = 0;
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i].seconds < v[lo].seconds ? i : lo;
+		hi = v[i].seconds > v[hi].seconds ? i : hi;
+	}
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "experiment", run->label, run->file, v[hi].line,
+		       "these rows are alternatives (models, variants), not stages of one pipeline: choose "
+		       "between them by accuracy per second; optimize inside the one you keep",
+		       "%s compares %zu alternatives: '%s' takes longest (%.4g s), '%s' least (%.4g s)", what, n,
+		       v[hi].name, v[hi].seconds, v[lo].name, v[lo].seconds);
 }
 
 /* The run's [TIMING] stages, then every printed table the stages do not cover. */
@@ -236,7 +286,8 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		uint64_t tl = 0;
 		double total = covered ? table_total(covered, &tl) : NAN;
 		char what[200];
-		snprintf(what, sizeof(what), "the [TIMING] stages of %s", run->label);
+		/* the run is in every row and finding already: its name once is enough */
+		snprintf(what, sizeof(what), "the [TIMING] stages");
 		breakdown_table(rep, o, run, what, v, run->stages.n, total, tl, bottlenecks, 0);
 		free(v);
 		double wall = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
@@ -270,8 +321,11 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		}
 		char what[200];
 		snprintf(what, sizeof(what), "'%s'", an_map_key(&run->tables, i));
+		int variant = n && is_variant_table(v, n);
 		if (n)
-			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks, wall);
+			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !variant, wall);
+		if (variant && bottlenecks && n >= 2)
+			variant_finding(rep, run, what, v, n);
 		free(v);
 	}
 }
@@ -356,8 +410,7 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 		return;
 	char title[256];
 	snprintf(title, sizeof(title), "Printed table '%s' checked: %s", section, run->label);
-	struct rtable *t = report_table(rep, "breakdown", "table-check", title,
-					"run,section,row,seconds:s,printed:%,recomputed:%,delta:%,line");
+	struct rtable *t = an_table(rep, AT_TABLE_CHECK, title);
 	for (size_t i = 0; i < tab->rows.n; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
 		const char *name = an_map_key(&tab->rows, i);
@@ -506,6 +559,7 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 			       share > o->optimize_pct ? an_advice("gpm") : NULL,
 			       "GPM pattern generation is %.1f%% of the GPM forward time over %llu windows",
 			       share, (unsigned long long)run->gpm_total_ms.n);
+		report_stake(rep, run->gpm_pattern_sum / 2000); /* halved, in seconds */
 	}
 }
 
@@ -549,15 +603,16 @@ static void metric_bottlenecks(struct report *rep, const struct an_opts *o, cons
 		const char *name = an_map_key(&run->metrics, i);
 		if (isnan(s->last_total) || s->last_total == step_total)
 			continue;
-		bottleneck_findings(rep, o, run, whole, name, 100 * s->last_total / denom, s->line);
+		struct stage_ref st = { name, s->last_total, s->line };
+		bottleneck_findings(rep, o, run, whole, &st, 100 * s->last_total / denom);
 	}
 }
 
 void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
 {
-	report_section(rep, "breakdown", "Breakdown");
+	an_section(rep, AS_BREAKDOWN);
 	if (bottlenecks)
-		report_section(rep, "bottlenecks", "Bottlenecks");
+		an_section(rep, AS_BOTTLENECKS);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		stage_tables(rep, o, run, bottlenecks);

@@ -40,8 +40,7 @@ static void speedup_table(struct report *rep, const struct an_opts *o, const cha
 	}
 	char title[256];
 	snprintf(title, sizeof(title), "Speedups of %s against %s (%s)", what, a[base].name, label);
-	struct rtable *t = report_table(rep, "speedup", "speedup", title,
-					"run,name,seconds:s,speedup:x,uncertainty:x,baseline,line");
+	struct rtable *t = an_table(rep, AT_SPEEDUP, title);
 	t->bar_col = 3;
 	for (size_t i = 0; i < n; i++) {
 		double f = a[i].seconds > 0 ? a[base].seconds / a[i].seconds : NAN;
@@ -102,7 +101,7 @@ static void printed_speedups(struct report *rep, const struct an_run *run)
 
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
-	report_section(rep, "speedup", "Speedups");
+	an_section(rep, AS_SPEEDUP);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		/* alternatives: the rows of each printed section (seed 001's timers),
@@ -215,13 +214,41 @@ static double expected_exponent(const char *param, const char *what, const char 
 
 struct fit_row {
 	const char *label, *what, *param;
+	struct rkey key; /* run index and fit group */
+	double xlo, xhi; /* the sizes the fit spans */
 };
 
-static void scaling_row(struct report *rep, struct rtable *t, const struct an_opts *o,
+/* The line of the fit, for charts: they draw it, they never refit it. */
+static void fit_line_row(struct report *rep, struct rtable **t, const struct fit_row *fr, const struct fit *f,
+			 double expect)
+{
+	if (!*t)
+		*t = an_table(rep, AT_SCALING_FITS, NULL);
+	rt_key(*t, fr->key);
+	rt_text(*t, fr->label);
+	rt_text(*t, fr->what);
+	rt_text(*t, fr->param);
+	rt_num(*t, f->a, -1);
+	rt_num(*t, f->b, -1);
+	rt_num(*t, f->b_lo, -1);
+	rt_num(*t, f->b_hi, -1);
+	rt_num(*t, expect, 0);
+	rt_num(*t, f->xbar, -1);
+	rt_num(*t, f->a + f->b * f->xbar, -1);
+	/* the line's ends over the sizes it spans: a spreadsheet draws it from cells */
+	rt_num(*t, fr->xlo, -1);
+	rt_num(*t, fr->xhi, -1);
+	rt_num(*t, exp(f->a + f->b * log(fr->xlo)), -1);
+	rt_num(*t, exp(f->a + f->b * log(fr->xhi)), -1);
+}
+
+static void scaling_row(struct report *rep, struct rtable *t, struct rtable **lines, const struct an_opts *o,
 			const struct fit_row *fr, const struct fit *f, const char *file)
 {
 	const char *why;
 	double expect = expected_exponent(fr->param, fr->what, &why);
+	fit_line_row(rep, lines, fr, f, expect);
+	rt_key(t, fr->key);
 	rt_text(t, fr->label);
 	rt_text(t, fr->what);
 	rt_text(t, fr->param);
@@ -247,22 +274,27 @@ static void scaling_row(struct report *rep, struct rtable *t, const struct an_op
 	rt_num(t, hi, 3);
 	if (isnan(expect) || !why)
 		return;
-	const char *verdict;
+	const char *verdict, *advice = NULL;
 	enum severity sev = SEV_INFO;
-	if (isnan(f->b_lo))
+	if (isnan(f->b_lo)) {
 		verdict = "too few points for an interval";
-	else if (expect >= f->b_lo && expect <= f->b_hi)
+	} else if (expect >= f->b_lo && expect <= f->b_hi) {
 		verdict = "consistent with the expected complexity";
-	else if (f->b_lo > expect)
+	} else if (f->b_lo > expect) {
 		verdict = "grows FASTER than expected", sev = SEV_WARNING;
-	else
+		advice = "profile the largest size: some cost grows faster than the algorithm "
+			 "(memory traffic, a quadratic step, swapping)";
+	} else {
 		verdict = "grows slower than expected (fixed overheads dominate at these sizes?)", sev = SEV_NOTICE;
+		advice = "fixed costs (launches, copies, Python overhead) dominate at these sizes: "
+			 "measure larger sizes before extrapolating, and batch small work";
+	}
 	char ci[96];
 	if (isnan(f->b_lo))
 		snprintf(ci, sizeof(ci), "no interval from %zu points", f->n);
 	else
 		snprintf(ci, sizeof(ci), "95%% CI %.2f..%.2f, R^2 %.3f", f->b_lo, f->b_hi, f->r2);
-	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, NULL,
+	report_finding(rep, sev, "scaling", "scaling", fr->label, file, 0, advice,
 		       "%s vs %s: %s ~ %s^%.2f (%s); %s; %s", fr->what, fr->param,
 		       strstr(fr->what, "memory") ? "memory" : "time", fr->param, f->b, ci, why, verdict);
 	if (!isnan(pred) && !isnan(lo))
@@ -278,10 +310,19 @@ static void scaling_row(struct report *rep, struct rtable *t, const struct an_op
 static struct rtable *scaling_table(struct report *rep, struct rtable **t)
 {
 	if (!*t)
-		*t = report_table(rep, "scaling", "scaling", "Scaling: log(time) against log(size)",
-				  "run,series,param,points,exponent,ci_low,ci_high,r2,expected,predicted:ms,"
-				  "pred_low:ms,pred_high:ms");
+		*t = an_table(rep, AT_SCALING, NULL);
 	return *t;
+}
+
+/* Scaling records "N=100: 2.31 ms", grouped by parameter name. */
+int an_sweep_group(const struct an_run *run, size_t first_key)
+{
+	return (run->index + 1) * 65536 + (int)(first_key % 65535) + 1;
+}
+
+int an_gpm_group(const struct an_run *run)
+{
+	return (run->index + 1) * 65536;
 }
 
 /* Sums of one parameter's points (x, slot), in log space or as they are. */
@@ -330,7 +371,7 @@ static void layer_cost(const struct an_run *run, const struct psums *p, const ch
 
 /* Scaling records "N=100: 2.31 ms", grouped by parameter name: runtime, and peak memory when printed. */
 static void scaling_records(const struct an_run *run, const struct an_opts *o, struct report *rep,
-			    struct rtable **t)
+			    struct rtable **t, struct rtable **lines)
 {
 	for (size_t i = 0; i < run->scaling.n; i++) {
 		const char *key = an_map_key(&run->scaling, i);
@@ -348,15 +389,27 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 		static const struct {
 			int slot;
 			const char *what;
-		} series[] = { { S_SC_MEAN_MS, "runtime" }, { S_SC_PEAK_MB, "peak memory" } };
+			int kind;
+		} series[] = { { S_SC_MEAN_MS, "runtime", AK_RUNTIME }, { S_SC_PEAK_MB, "peak memory", AK_NONE } };
+		double xlo = INFINITY, xhi = 0;
+		for (size_t j = i; j < run->scaling.n; j++) {
+			const char *k2 = an_map_key(&run->scaling, j);
+			const struct an_nums *x = an_map_at(&run->scaling, j);
+			if (!strncmp(k2, key, plen) && k2[plen] == '\x1f' && x->num[S_SC_VALUE] > 0)
+				xlo = fmin(xlo, x->num[S_SC_VALUE]), xhi = fmax(xhi, x->num[S_SC_VALUE]);
+		}
 		for (size_t k = 0; k < ARRAY_SIZE(series); k++) {
 			struct psums p;
 			struct fit f;
 			param_sums(run, i, key, plen, series[k].slot, 1, &p);
 			if (!fit_sums(p.n, p.sx, p.sy, p.sxx, p.sxy, p.syy, &f))
 				continue;
-			struct fit_row fr = { run->label, series[k].what, param };
-			scaling_row(rep, scaling_table(rep, t), o, &fr, &f, run->file);
+			/* the runtime fit is the one scaling-points charts (its group) */
+			struct fit_row fr = { run->label, series[k].what, param,
+					      an_key(series[k].kind, NULL, run->index,
+						     series[k].kind == AK_RUNTIME ? an_sweep_group(run, i) : 0),
+					      xlo, xhi };
+			scaling_row(rep, scaling_table(rep, t), lines, o, &fr, &f, run->file);
 		}
 		if (!strcasecmp(param, "L") || strcasestr(param, "layer")) {
 			struct psums p;
@@ -366,21 +419,48 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 	}
 }
 
+size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, double *x, double *y,
+			   const char **what)
+{
+	size_t n = 0;
+	int gpm = 1;
+	*what = NULL;
+	if (o->nrun_params < 2 || !o->run_params)
+		return 0;
+	for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++)
+		gpm &= m->runs[r]->gpm_pattern_ms.n > 0;
+	*what = gpm ? "GPM pattern gen mean" : "batch time mean";
+	for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++) {
+		const struct an_run *run = m->runs[r];
+		double yv = NAN;
+		if (gpm)
+			yv = run->gpm_pattern_ms.mean;
+		else if (run->ranks.n)
+			yv = 1000 * ((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds.mean;
+		double xv = o->run_params[r].value;
+		if (!o->run_params[r].set || !(xv > 0) || !(yv > 0))
+			continue;
+		x[n] = xv, y[n++] = yv;
+	}
+	return n;
+}
+
 void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
-	struct rtable *t = NULL;
-	report_section(rep, "scaling", "Scaling");
+	struct rtable *t = NULL, *lines = NULL;
+	an_section(rep, AS_SCALING);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		scaling_records(run, o, rep, &t);
+		scaling_records(run, o, rep, &t, &lines);
 		/* GPM windows: pattern generation against each window's own mean graph
 		 * size (recovered from the cumulative averages the tower prints) */
 		const struct tp_series *wn = &run->gpm_window_nodes;
 		struct fit f;
 		if (run->gl_n >= 3 && wn->n && wn->max > 1.2 * wn->min &&
 		    fit_sums(run->gl_n, run->gl_x, run->gl_y, run->gl_xx, run->gl_xy, run->gl_yy, &f)) {
-			struct fit_row fr = { run->label, "GPM pattern gen per window", "window_nodes" };
-			scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, run->file);
+			struct fit_row fr = { run->label, "GPM pattern gen per window", "window_nodes",
+					      an_key(AK_GPM_PATTERN, NULL, run->index, an_gpm_group(run)), wn->min, wn->max };
+			scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, run->file);
 			if (run->gpm_pooled || run->gpm_blk_windows)
 				report_finding(rep, SEV_INFO, "scaling", "gpm-windows", run->label, run->file, 0, NULL,
 					       "GPM scaling fit: %.0f points from %llu windows; %llu windows pooled, %llu "
@@ -392,44 +472,61 @@ void an_scaling(const struct an_model *m, const struct an_opts *o, struct report
 		}
 	}
 	/* several runs tagged with --param NAME=VALUE */
-	if (o->nrun_params >= 2 && o->run_params) {
-		double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
-		int gpm = 1;
-		for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++)
-			gpm &= m->runs[r]->gpm_pattern_ms.n > 0;
-		for (size_t r = 0; r < m->nruns && r < o->nrun_params; r++) {
-			const struct an_run *run = m->runs[r];
-			double y = NAN;
-			if (gpm)
-				y = run->gpm_pattern_ms.mean;
-			else if (run->ranks.n)
-				y = 1000 * ((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds.mean;
-			double x = o->run_params[r].value;
-			if (!o->run_params[r].set || !(x > 0) || !(y > 0))
-				continue;
-			x = log(x), y = log(y);
-			n++, sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y;
-		}
-		struct fit f;
-		if (fit_sums(n, sx, sy, sxx, sxy, syy, &f)) {
-			struct fit_row fr = { "all runs", gpm ? "GPM pattern gen mean" : "batch time mean",
-					      o->run_params[0].name };
-			scaling_row(rep, scaling_table(rep, &t), o, &fr, &f, NULL);
-		}
+	double *xs = xcalloc(m->nruns + 1, sizeof(*xs)), *ys = xcalloc(m->nruns + 1, sizeof(*ys));
+	const char *what;
+	size_t k = an_run_param_points(m, o, xs, ys, &what);
+	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+	for (size_t i = 0; i < k; i++) {
+		double x = log(xs[i]), y = log(ys[i]);
+		n++, sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y;
 	}
+	struct fit f;
+	double xlo = INFINITY, xhi = 0;
+	for (size_t i = 0; i < k; i++)
+		xlo = xs[i] < xlo ? xs[i] : xlo, xhi = xs[i] > xhi ? xs[i] : xhi;
+	if (k && fit_sums(n, sx, sy, sxx, sxy, syy, &f)) {
+		struct fit_row fr = { "all runs", what, o->run_params[0].name,
+				      an_key(AK_NONE, NULL, -1, AN_GROUP_ALL_RUNS), xlo, xhi };
+		scaling_row(rep, scaling_table(rep, &t), &lines, o, &fr, &f, NULL);
+	}
+	free(xs);
+	free(ys);
 }
 
 /* ---- run comparison ---- */
 
+struct item {
+	char name[192];
+	const char *unit;
+	double value;                 /* seconds / ms summary, or a rate */
+	const struct tp_series *s;    /* samples, or NULL */
+	struct rkey key;
+	int higher_better;            /* a rate: a lower value is the slower run */
+};
+
 #define MAX_ITEMS 2048
 
-size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
+/*
+ * The rank of a series as a comparison sees it: a run with at most one
+ * launcher rank is a single process, whose "[rank0]:" series is the same
+ * as a run's without a prefix; NULL then.
+ */
+static const char *cmp_rank(const struct an_run *run, const char *rk)
+{
+	size_t numbered = 0;
+	for (size_t i = 0; i < run->ranks.n; i++)
+		numbered += strcmp(an_map_key(&run->ranks, i), "-") != 0;
+	return numbered <= 1 || !strcmp(rk, "-") ? NULL : rk;
+}
+
+static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < run->stages.n && n < max; i++) {
 		const struct an_stage *s = an_map_at(&run->stages, i);
 		snprintf(v[n].name, sizeof(v[n].name), "stage %s", an_map_key(&run->stages, i));
 		v[n].unit = "s", v[n].value = s->seconds, v[n].s = NULL;
+		v[n].key = an_key(AK_STAGE, NULL, run->index, 0);
 		n++;
 	}
 	if (!run->stages.n)
@@ -442,6 +539,7 @@ size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
 				snprintf(v[n].name, sizeof(v[n].name), "%s: %s", an_map_key(&run->tables, i),
 					 an_map_key(&t->rows, k));
 				v[n].unit = "s", v[n].value = row->seconds, v[n].s = NULL;
+				v[n].key = an_key(AK_STAGE, NULL, run->index, 0);
 				n++;
 			}
 		}
@@ -449,32 +547,36 @@ size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
 		const struct an_batches *b = an_map_at(&run->ranks, i);
 		if (!b->seconds.n)
 			continue;
-		const char *rk = an_map_key(&run->ranks, i);
-		if (strcmp(rk, "-"))
+		const char *rk = cmp_rank(run, an_map_key(&run->ranks, i));
+		if (rk)
 			snprintf(v[n].name, sizeof(v[n].name), "batch time [rank %s]", rk);
 		else
 			snprintf(v[n].name, sizeof(v[n].name), "batch time");
 		v[n].unit = "s", v[n].value = tp_series_quantile(&b->seconds, 0.5), v[n].s = &b->seconds;
+		v[n].key = an_key(AK_BATCH_TIME, rk, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
 		const struct an_batches *b = an_map_at(&run->ranks, i);
-		const char *rk = an_map_key(&run->ranks, i);
+		const char *rk = cmp_rank(run, an_map_key(&run->ranks, i));
 		if (!b->epochs.n)
 			continue;
-		if (strcmp(rk, "-"))
+		if (rk)
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time [rank %s]", rk);
 		else
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time");
 		v[n].unit = "s", v[n].value = tp_series_quantile(&b->epochs, 0.5), v[n].s = &b->epochs;
+		v[n].key = an_key(AK_EPOCH_TIME, rk, run->index, 0);
 		n++;
 	}
 	if (run->gpm_total_ms.n && n + 1 < max) {
 		snprintf(v[n].name, sizeof(v[n].name), "GPM window total");
 		v[n].unit = "ms", v[n].value = tp_series_quantile(&run->gpm_total_ms, 0.5), v[n].s = &run->gpm_total_ms;
+		v[n].key = an_key(AK_GPM_TOTAL, NULL, run->index, 0);
 		n++;
 		snprintf(v[n].name, sizeof(v[n].name), "GPM window pattern gen");
 		v[n].unit = "ms", v[n].value = tp_series_quantile(&run->gpm_pattern_ms, 0.5), v[n].s = &run->gpm_pattern_ms;
+		v[n].key = an_key(AK_GPM_PATTERN, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
@@ -483,12 +585,14 @@ size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "metric %s per interval", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
+		v[n].key = an_key(AK_METRIC, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
 		const struct an_named_series *s = an_map_at(&run->perfs, i);
 		snprintf(v[n].name, sizeof(v[n].name), "operation %s", an_map_key(&run->perfs, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
+		v[n].key = an_key(AK_OPERATION, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->runtimes.n && n < max; i++) {
@@ -497,6 +601,7 @@ size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "runtime %s", an_map_key(&run->runtimes, i));
 		v[n].unit = "ms", v[n].value = x->num[S_RT_MEAN_MS], v[n].s = NULL;
+		v[n].key = an_key(AK_RUNTIME, NULL, run->index, 0);
 		n++;
 	}
 	/* printed rates (key "name unit"): a run is slower when its rate is lower */
@@ -508,17 +613,155 @@ size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
 		snprintf(v[n].name, sizeof(v[n].name), "rate %.*s", (int)(sp ? sp - key : 160), key);
 		v[n].unit = sp ? sp + 1 : "/s", v[n].value = tp_series_quantile(&r->s, 0.5);
 		v[n].s = &r->s, v[n].higher_better = 1;
+		v[n].key = an_key(AK_RATE, NULL, run->index, 0);
 		n++;
 	}
 	return n;
 }
 
-/* Emits one row of the comparison table (created on first use) and its finding; 1 if the gate tripped. */
+size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max)
+{
+	struct item *tmp = xcalloc(max ? max : 1, sizeof(*tmp));
+	size_t n = run_items(run, tmp, max);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(v[i].name, tmp[i].name, sizeof(v[i].name));
+		v[i].unit = tmp[i].unit, v[i].value = tmp[i].value, v[i].s = tmp[i].s;
+		v[i].higher_better = tmp[i].higher_better;
+	}
+	free(tmp);
+	return n;
+}
+
+/* The name item b has in the other runs: --match OLD=NEW maps it by hand. */
+static const char *matched_name(const struct an_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->nmatch; i++)
+		if (!strcmp(o->match[i].old_name, name))
+			return o->match[i].new_name;
+	return name;
+}
+
+/* The other run's item for baseline item b: same kind and rank (a single
+ * process has none), and the same name where the name is the identity. */
+static struct item *find_item(const struct an_opts *o, const struct item *b, struct item *v, size_t n)
+{
+	const char *want = matched_name(o, b->name);
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(v[k].name, want))
+			return &v[k];
+	return NULL;
+}
+
+static void item_row(struct rtable *t, const struct item *b, const struct item *x, const char *base_label,
+		     const struct an_run *run, int base_index, int group)
+{
+	const struct item *it = b ? b : x;
+	rt_key(t, (struct rkey){ it->key.series, it->key.rank, run->index, group, base_index });
+	rt_text(t, it->name);
+	rt_text(t, it->unit);
+	rt_text(t, base_label);
+	rt_num(t, b ? b->value : NAN, 4);
+	rt_text(t, run->label);
+	rt_num(t, x ? x->value : NAN, 4);
+}
+
+struct cmp_state {
+	struct rtable *t;
+	size_t group; /* item counter: the row key group of the chart */
+	int gate;
+	struct strbuf regressions;
+};
+
+static double robust_sd(const struct tp_series *s)
+{
+	return (tp_series_quantile(s, 0.75) - tp_series_quantile(s, 0.25)) / 1.349;
+}
+
+/* One matched item: ratio, rank test, verdict; adds to the geometric mean when it has a test. */
+static void compare_item(struct report *rep, const struct an_opts *o, struct cmp_state *st,
+			 const struct an_run *r0, const struct an_run *run, const struct item *b,
+			 const struct item *x, double *logsum, size_t *nlog)
+{
+	double ratio = b->value > 0 ? x->value / b->value : NAN;
+	double change = 100 * (ratio - 1);
+	/* the slowdown: the ratio of times; for a rate, the inverse ratio */
+	double slow = !b->higher_better ? ratio : x->value > 0 ? b->value / x->value : NAN;
+	double slow_pct = 100 * (slow - 1);
+	double p = NAN;
+	const char *verdict;
+	if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
+		double eff;
+		p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
+		if (isnan(p))
+			verdict = "cannot tell";
+		else if (p < o->alpha)
+			verdict = slow > 1 ? "slower (significant)" : "faster (significant)";
+		else
+			verdict = "no significant change";
+	} else {
+		verdict = "no samples: cannot tell";
+	}
+	/* the overall verdict speaks only of series that have samples and a
+	 * test; a rate's slowdown counts, not its raw ratio */
+	if (!isnan(p) && !isnan(slow) && slow > 0) {
+		*logsum += log(slow);
+		(*nlog)++;
+	}
+	item_row(st->t, b, x, r0->label, run, r0->index, (int)++st->group);
+	rt_num(st->t, ratio, 3);
+	rt_num(st->t, change, 1);
+	rt_num(st->t, p, -1);
+	rt_text(st->t, verdict);
+	/* 95 % interval of the ratio of medians: each median's standard error
+	 * 1.2533 sd / sqrt(n) with the robust sd IQR / 1.349 (outliers do not
+	 * widen it), combined on the log scale */
+	double lo = NAN, hi = NAN;
+	if (!isnan(p) && b->value > 0 && x->value > 0) {
+		double ea = 1.2533 * robust_sd(b->s) / sqrt((double)b->s->n) / b->value;
+		double eb = 1.2533 * robust_sd(x->s) / sqrt((double)x->s->n) / x->value;
+		double half = 1.96 * sqrt(ea * ea + eb * eb);
+		lo = ratio * exp(-half), hi = ratio * exp(half);
+	}
+	rt_num(st->t, lo, 3);
+	rt_num(st->t, hi, 3);
+	if (!isnan(o->fail_regression_pct) && !isnan(p) && p < o->alpha && slow_pct > o->fail_regression_pct) {
+		st->gate = 1;
+		report_finding(rep, SEV_CRITICAL, "compare", "regression", run->label, run->file, 0, NULL,
+			       "REGRESSION: %s is %.1f%% slower in %s than in %s (p = %.2g, Mann-Whitney U)",
+			       b->name, slow_pct, run->label, r0->label, p);
+		strbuf_addf(&st->regressions, "%s%s (+%.1f%%)", st->regressions.len ? ", " : "", b->name, slow_pct);
+		if (x->s && !b->higher_better) /* a time at stake is in seconds: not a rate's */
+			report_stake(rep, (x->value - b->value) * (double)x->s->n * (strcmp(b->unit, "ms") ? 1 : 0.001));
+	} else if (!isnan(p) && p < o->alpha && fabs(slow_pct) >= 1) {
+		report_finding(rep, slow > 1 ? SEV_WARNING : SEV_INFO, "compare", slow > 1 ? "slower" : "faster",
+			       run->label, run->file, 0, NULL, "%s: %s is %.1f%% %s than %s (p = %.2g, Mann-Whitney U)",
+			       b->name, run->label, fabs(slow_pct), slow > 1 ? "slower" : "faster", r0->label, p);
+		if (slow > 1 && x->s && !b->higher_better)
+			report_stake(rep, (x->value - b->value) * (double)x->s->n * (strcmp(b->unit, "ms") ? 1 : 0.001));
+	}
+}
+
+/* An item of one run only: listed, never dropped. */
+static void lone_item(struct cmp_state *st, const struct an_run *r0, const struct an_run *run,
+		      const struct item *b, const struct item *x)
+{
+	char verdict[160];
+	snprintf(verdict, sizeof(verdict), "only in %s", b ? r0->label : run->label);
+	item_row(st->t, b, x, r0->label, run, r0->index, (int)++st->group);
+	rt_empty(st->t);
+	rt_empty(st->t);
+	rt_empty(st->t);
+	rt_text(st->t, verdict);
+	rt_empty(st->t);
+	rt_empty(st->t);
+}
+
+/* Emits one row of the comparison table (created on first use) and its finding; 1 if the gate tripped.
+ * (The run history's comparison, from stored summaries: no interval, no row keys.) */
 int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *o, const struct an_cmp_row *c)
 {
 	if (!*t)
-		*t = report_table(rep, "compare", "compare", "Run comparison (each run against the first)",
-				  "item,unit,baseline_run,baseline,run,value,ratio:x,change:%,p_value,verdict");
+		*t = an_table(rep, AT_COMPARE, NULL);
 	double ratio = c->base > 0 ? c->value / c->base : NAN;
 	double change = 100 * (ratio - 1), p = c->p;
 	/* the slowdown: the ratio of times; for a rate, the inverse ratio */
@@ -543,6 +786,8 @@ int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *
 	rt_num(*t, change, 1);
 	rt_num(*t, p, -1);
 	rt_text(*t, verdict);
+	rt_empty(*t);
+	rt_empty(*t);
 	if (!c->samples || isnan(p) || p >= o->alpha)
 		return 0;
 	if (!isnan(o->fail_regression_pct) && slow_pct > o->fail_regression_pct) {
@@ -574,47 +819,78 @@ void an_compare_geomean(struct rtable *t, const char *base_label, const char *la
 	rt_num(t, 100 * (g - 1), 1);
 	rt_empty(t);
 	rt_text(t, g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+	rt_empty(t);
+	rt_empty(t);
 }
+
+/* Returns AN_GATE_* bits. */
 
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	if (m->nruns < 2)
 		return 0;
-	report_section(rep, "compare", "Run comparison");
-	struct an_item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
+	an_section(rep, AS_COMPARE);
+	struct item *base = xcalloc(MAX_ITEMS, sizeof(*base)), *other = xcalloc(MAX_ITEMS, sizeof(*other));
+	char *used = xcalloc(MAX_ITEMS, 1);
 	const struct an_run *r0 = m->runs[0];
-	size_t nb = an_run_items(r0, base, MAX_ITEMS);
-	struct rtable *t = NULL;
-	int gate = 0;
+	size_t nb = run_items(r0, base, MAX_ITEMS);
+	struct cmp_state st = { an_table(rep, AT_COMPARE, NULL), 0, 0, STRBUF_INIT };
+	int empty = 0;
 	for (size_t r = 1; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		size_t no = an_run_items(run, other, MAX_ITEMS);
+		size_t no = run_items(run, other, MAX_ITEMS), matched = 0, lone = 0;
 		double logsum = 0;
 		size_t nlog = 0;
+		memset(used, 0, MAX_ITEMS);
 		for (size_t i = 0; i < nb; i++) {
-			const struct an_item *b = &base[i], *x = NULL;
-			for (size_t k = 0; k < no && !x; k++)
-				if (!strcmp(other[k].name, b->name))
-					x = &other[k];
-			if (!x)
-				continue;
-			struct an_cmp_row c = { b->name, b->unit, r0->label, run->label, run->file, b->value, x->value,
-						NAN, 0, "Mann-Whitney U", b->higher_better };
-			if (b->s && x->s && b->s->n >= 2 && x->s->n >= 2) {
-				double eff;
-				c.samples = 1;
-				c.p = tp_mann_whitney(&b->s->sketch, &x->s->sketch, &eff);
-			}
-			gate |= an_compare_row(rep, &t, o, &c);
-			if (b->value > 0 && x->value > 0) {
-				/* slowdowns: a rate's ratio counts inverted */
-				logsum += b->higher_better ? log(b->value / x->value) : log(x->value / b->value);
-				nlog++;
+			struct item *x = find_item(o, &base[i], other, no);
+			if (x) {
+				used[x - other] = 1;
+				matched++;
+				compare_item(rep, o, &st, r0, run, &base[i], x, &logsum, &nlog);
+			} else {
+				lone++;
+				lone_item(&st, r0, run, &base[i], NULL);
 			}
 		}
-		an_compare_geomean(t, r0->label, run->label, logsum, nlog);
+		for (size_t k = 0; k < no; k++)
+			if (!used[k]) {
+				lone++;
+				lone_item(&st, r0, run, NULL, &other[k]);
+			}
+		if (lone)
+			report_finding(rep, matched ? SEV_NOTICE : SEV_WARNING, "compare", "unmatched", run->label,
+				       run->file, 0,
+				       "name the same series in both runs with --match OLD=NEW (e.g. after a renamed stage)",
+				       "%zu series are in only one of %s and %s (listed as 'only in'); %zu matched",
+				       lone, r0->label, run->label, matched);
+		if (!matched) {
+			empty = 1;
+			report_finding(rep, SEV_WARNING, "compare", "nothing-to-compare", run->label, run->file, 0,
+				       "compare runs of the same program, or map names with --match OLD=NEW",
+				       "%s and %s share no series: nothing to compare", r0->label, run->label);
+		}
+		rt_key(st.t, (struct rkey){ AK_OVERALL, -1, run->index, 0, r0->index });
+		rt_text(st.t, "(geometric mean of ratios)");
+		rt_text(st.t, "");
+		rt_text(st.t, r0->label);
+		rt_empty(st.t);
+		rt_text(st.t, run->label);
+		rt_empty(st.t);
+		double g = nlog ? exp(logsum / (double)nlog) : NAN;
+		rt_num(st.t, g, 3);
+		rt_num(st.t, 100 * (g - 1), 1);
+		rt_empty(st.t);
+		rt_text(st.t, !nlog ? "no series with samples to test" : g > 1 ? "slower overall" : g < 1 ? "faster overall" : "unchanged");
+		rt_empty(st.t);
+		rt_empty(st.t);
 	}
+	if (st.regressions.len)
+		report_finding(rep, SEV_CRITICAL, "compare", "gate", NULL, NULL, 0, NULL,
+			       "--fail-on-regression %.4g%% tripped by: %s", o->fail_regression_pct, st.regressions.buf);
+	strbuf_release(&st.regressions);
 	free(base);
 	free(other);
-	return gate;
+	free(used);
+	return (st.gate ? AN_GATE_REGRESSION : 0) | (empty ? AN_GATE_EMPTY : 0);
 }

@@ -229,6 +229,7 @@ struct an_run *an_model_run(struct an_model *m, const char *file)
 			return m->runs[i];
 	ALLOC_GROW(m->runs, m->nruns + 1, m->alloc);
 	m->runs[m->nruns] = run_new(file);
+	m->runs[m->nruns]->index = (int)m->nruns;
 	return m->runs[m->nruns++];
 }
 

@@ -107,6 +107,7 @@ struct an_clock_issue {
 struct an_run {
 	char *file;
 	char *label;
+	int index; /* position in an_model.runs */
 	uint64_t nrec[TP_NTYPES];
 	uint64_t first_line, last_line;
 

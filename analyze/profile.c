@@ -102,7 +102,10 @@ static void flops_table(const struct an_run *run, const struct an_opts *o, struc
 	if (top != SIZE_MAX && denom > 0 && run->flops.n > 2) {
 		double pct = 100 * topv / denom;
 		report_finding(rep, pct > o->bottleneck_pct ? SEV_NOTICE : SEV_INFO, "breakdown", "model-flops",
-			       run->label, run->file, 0, NULL, "'%s' is %.1f%% of the estimated %.3g GFLOPs",
+			       run->label, run->file, 0,
+			       "most of the work is there: speed it up first (fused kernels such as flash attention, "
+			       "mixed precision), and time it to confirm that its time follows its FLOPs",
+			       "'%s' is %.1f%% of the estimated %.3g GFLOPs",
 			       an_map_key(&run->flops, top), pct, denom);
 	}
 	double fwd = named_value(&run->runtimes, FORWARD, S_RT_MEAN_MS);

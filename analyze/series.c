@@ -17,6 +17,7 @@ struct named {
 	const struct tp_series *s;
 	int is_batch; /* first-batch advice applies */
 	int is_memory;
+	struct rkey key;
 };
 
 #define MAX_SERIES 4096
@@ -35,29 +36,35 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 		if (!memory && b->seconds.n) {
 			snprintf(v[n].name, sizeof(v[n].name), "batch time%s", suffix);
 			v[n].unit = "s", v[n].s = &b->seconds, v[n].is_batch = 1, v[n].is_memory = 0;
+			v[n].key = an_key(AK_BATCH_TIME, rk, run->index, 0);
 			n++;
 		}
 		if (!memory && b->epochs.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "epoch time%s", suffix);
 			v[n].unit = "s", v[n].s = &b->epochs, v[n].is_batch = 0, v[n].is_memory = 0;
+			v[n].key = an_key(AK_EPOCH_TIME, rk, run->index, 0);
 			n++;
 		}
 		if (memory && b->cpu_mb.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "CPU memory%s", suffix);
 			v[n].unit = "MB", v[n].s = &b->cpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
+			v[n].key = an_key(AK_CPU_MEMORY, rk, run->index, 0);
 			n++;
 		}
 		if (memory && b->gpu_mb.n && n < max) {
 			snprintf(v[n].name, sizeof(v[n].name), "GPU memory%s", suffix);
 			v[n].unit = "MB", v[n].s = &b->gpu_mb, v[n].is_batch = 0, v[n].is_memory = 1;
+			v[n].key = an_key(AK_GPU_MEMORY, rk, run->index, 0);
 			n++;
 		}
 	}
 	if (memory)
 		return n;
 	if (run->gpm_total_ms.n && n + 1 < max) {
-		v[n++] = (struct named){ "GPM window total", "ms", &run->gpm_total_ms, 0, 0 };
-		v[n++] = (struct named){ "GPM window pattern gen", "ms", &run->gpm_pattern_ms, 0, 0 };
+		v[n++] = (struct named){ "GPM window total", "ms", &run->gpm_total_ms, 0, 0,
+					 an_key(AK_GPM_TOTAL, NULL, run->index, 0) };
+		v[n++] = (struct named){ "GPM window pattern gen", "ms", &run->gpm_pattern_ms, 0, 0,
+					 an_key(AK_GPM_PATTERN, NULL, run->index, 0) };
 	}
 	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
 		const struct an_named_series *s = an_map_at(&run->metrics, i);
@@ -65,12 +72,14 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "%s per interval", an_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
+		v[n].key = an_key(AK_METRIC, NULL, run->index, (int)i + 1);
 		n++;
 	}
 	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
 		const struct an_named_series *s = an_map_at(&run->perfs, i);
 		snprintf(v[n].name, sizeof(v[n].name), "%s", an_map_key(&run->perfs, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
+		v[n].key = an_key(AK_OPERATION, NULL, run->index, (int)i + 1);
 		n++;
 	}
 	return n;
@@ -99,6 +108,87 @@ static double steady_median(const struct tp_series *s)
 	return med;
 }
 
+/* Median and MAD of head[from..to). */
+static void head_median_mad(const struct tp_series *s, size_t from, size_t to, double *med, double *mad)
+{
+	size_t k = to - from;
+	double *v = xmalloc((k ? k : 1) * sizeof(*v));
+	for (size_t i = 0; i < k; i++)
+		v[i] = s->head[from + i].v;
+	qsort(v, k, sizeof(*v), cmp_double);
+	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	for (size_t i = 0; i < k; i++)
+		v[i] = fabs(v[i] - *med);
+	qsort(v, k, sizeof(*v), cmp_double);
+	*mad = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	free(v);
+}
+
+uint64_t an_warmup_end(const struct tp_series *s, double *after)
+{
+	*after = NAN;
+	if (s->n < 5)
+		return 0;
+	uint64_t d = tp_series_warmup_end(s, after);
+	size_t end = s->n < s->nhead ? (size_t)s->n : s->nhead;
+	if (d >= end)
+		return d;
+	/* MSER alone cuts into a flat start when a slight trend makes a shorter
+	 * tail less variable: the samples before its cut that already lie in the
+	 * steady band (3 MADs, at least 5 %) are no warmup */
+	double med, mad;
+	head_median_mad(s, (size_t)d, end, &med, &mad);
+	double tol = fmax(3 * 1.4826 * mad, 0.05 * fabs(med));
+	uint64_t d0 = d;
+	while (d > 0 && fabs(s->head[d - 1].v - med) <= tol)
+		d--;
+	if (d != d0) {
+		double head_sum = 0;
+		for (uint64_t i = 0; i < d; i++)
+			head_sum += s->head[i].v;
+		*after = (s->sum - head_sum) / (double)(s->n - d);
+	}
+	return d;
+}
+
+/* Seconds the warmup costs: its samples' excess over the steady median. */
+static double warmup_cost(const struct tp_series *s, uint64_t d, double med)
+{
+	double c = 0;
+	for (uint64_t i = 0; i < d && i < s->nhead; i++)
+		c += s->head[i].v - med;
+	return c > 0 ? c : 0;
+}
+
+/*
+ * The samples after the warmup as a series of their own, so that variance
+ * and outliers speak of the steady state: exact while the series fits in
+ * its head; beyond, the whole series (the warmup is then a small part of
+ * it). *offset is the index of its first sample in s.
+ */
+static const struct tp_series *post_warmup(const struct tp_series *s, uint64_t d, struct tp_series **tmp,
+					   uint64_t *offset)
+{
+	*tmp = NULL;
+	*offset = 0;
+	if (d == 0 || s->n > s->nhead || s->n - d < 2)
+		return s;
+	*tmp = xmalloc(sizeof(**tmp));
+	tp_series_init(*tmp);
+	for (uint64_t i = d; i < s->n; i++)
+		tp_series_add(*tmp, s->head[i].v, s->head[i].line);
+	*offset = d;
+	return *tmp;
+}
+
+static void post_warmup_free(struct tp_series *tmp)
+{
+	if (tmp) {
+		tp_series_free(tmp);
+		free(tmp);
+	}
+}
+
 static void warmup(const struct an_run *run, const struct named *v, size_t n, struct report *rep,
 		   struct rtable **tab)
 {
@@ -107,9 +197,7 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		if (s->n < 2 || v[i].is_memory)
 			continue;
 		if (!*tab)
-			*tab = report_table(rep, "warmup", "warmup", "Warmup: first sample vs steady state",
-					    "run,series,unit,n,first,steady_mean,steady_median,overhead,overhead_pct:%,"
-					    "warmup_ends_at,mean_after_warmup");
+			*tab = an_table(rep, AT_WARMUP, NULL);
 		double first = s->head[0].v;
 		double steady = (s->sum - first) / (double)(s->n - 1);
 		double med = steady_median(s);
@@ -117,10 +205,9 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		double pct = steady != 0 ? 100 * over / steady : NAN;
 		double after = NAN;
 		/* too few samples to tell where a warmup ends */
-		uint64_t d = s->n >= 5 ? tp_series_warmup_end(s, &after) : 0;
-		if (s->n < 5)
-			after = NAN;
+		uint64_t d = an_warmup_end(s, &after);
 		struct rtable *t = *tab;
+		rt_key(t, v[i].key);
 		rt_text(t, run->label);
 		rt_text(t, v[i].name);
 		rt_text(t, v[i].unit);
@@ -132,16 +219,26 @@ static void warmup(const struct an_run *run, const struct named *v, size_t n, st
 		rt_num(t, pct, 1);
 		rt_num(t, s->n >= 5 ? (double)d : NAN, 0);
 		rt_num(t, after, 3);
-		if (v[i].is_batch && !isnan(med) && med > 0 && first > 2 * med)
+		double scale = strcmp(v[i].unit, "ms") ? 1 : 0.001;
+		if (v[i].is_batch && !isnan(med) && med > 0 && first > 2 * med) {
+			/* one finding for the warmup: the first sample and, when MSER sees more, its end */
+			char more[96] = "";
+			if (d > 1 && s->n >= 10)
+				snprintf(more, sizeof(more), "; warmup lasts %llu samples (MSER)", (unsigned long long)d);
 			report_finding(rep, SEV_NOTICE, "warmup", "first-batch", run->label, run->file,
 				       s->head[0].line, an_advice("first-batch"),
-				       "%s: the first sample (%.3f %s) is %.1fx the steady-state median (%.3f %s)",
-				       v[i].name, first, v[i].unit, first / med, med, v[i].unit);
-		if (d > 1 && s->n >= 10)
+				       "%s: the first sample (%.3f %s) is %.1fx the steady-state median (%.3f %s)%s",
+				       v[i].name, first, v[i].unit, first / med, med, v[i].unit, more);
+			report_stake(rep, scale * warmup_cost(s, d > 1 ? d : 1, med));
+			report_fkey(rep, v[i].key);
+		} else if (d > 1 && s->n >= 10) {
 			report_finding(rep, SEV_INFO, "warmup", "warmup", run->label, run->file,
 				       d < s->nhead ? s->head[d].line : 0, NULL,
 				       "%s: warmup lasts %llu samples (MSER); after it the mean is %.4g %s",
 				       v[i].name, (unsigned long long)d, after, v[i].unit);
+			report_stake(rep, scale * warmup_cost(s, d, med));
+			report_fkey(rep, v[i].key);
+		}
 	}
 }
 
@@ -149,8 +246,7 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 {
 	if (!run->warmups.n)
 		return;
-	struct rtable *t = report_table(rep, "warmup", "warmup-printed", "Warmup analyses printed in the log",
-					"run,name,first:s,steady:s,overhead:s,overhead_pct:%,line");
+	struct rtable *t = an_table(rep, AT_WARMUP_PRINTED, NULL);
 	for (size_t i = 0; i < run->warmups.n; i++) {
 		const struct an_nums *x = an_map_at(&run->warmups, i);
 		rt_text(t, run->label);
@@ -161,61 +257,93 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 	}
 }
 
+static void variance_rows(const struct an_run *run, const struct named *v, const struct tp_series *s,
+			  uint64_t off, const struct an_opts *o, struct report *rep, struct rtable **tab,
+			  struct rtable **out);
+
 static void variance(const struct an_run *run, const struct named *v, size_t n,
 		     const struct an_opts *o, struct report *rep, struct rtable **tab, struct rtable **out)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct tp_series *s = v[i].s;
-		if (s->n < 2 || v[i].is_memory)
+		if (v[i].s->n < 2 || v[i].is_memory)
 			continue;
-		if (!*tab)
-			*tab = report_table(rep, "variance", "variance", "Variance of repeated measurements",
-					    "run,series,unit,n,mean,std,min,max,median,p90,p99,max/min:x,cv:%");
-		struct rtable *t = *tab;
-		double sd = tp_series_std(s);
-		double ratio = s->min > 0 ? s->max / s->min : NAN;
-		rt_text(t, run->label);
-		rt_text(t, v[i].name);
-		rt_text(t, v[i].unit);
-		rt_num(t, (double)s->n, 0);
-		rt_num(t, s->mean, 4);
-		rt_num(t, sd, 4);
-		rt_num(t, s->min, 4);
-		rt_num(t, s->max, 4);
-		rt_num(t, tp_series_quantile(s, 0.5), 4);
-		rt_num(t, tp_series_quantile(s, 0.9), 4);
-		rt_num(t, tp_series_quantile(s, 0.99), 4);
-		rt_num(t, ratio, 2);
-		rt_num(t, s->mean != 0 ? 100 * sd / s->mean : NAN, 1);
-		if (!isnan(ratio) && ratio > o->variance_ratio)
-			report_finding(rep, SEV_WARNING, "variance", "high-variance", run->label, run->file,
-				       s->max_s.line, an_advice("high-variance"),
-				       "%s: high variance (%.1fx): max %.4g %s at line %llu, min %.4g %s", v[i].name,
-				       ratio, s->max, v[i].unit, (unsigned long long)s->max_s.line, s->min, v[i].unit);
+		double after;
+		struct tp_series *tmp;
+		uint64_t off;
+		const struct tp_series *s = post_warmup(v[i].s, an_warmup_end(v[i].s, &after), &tmp, &off);
+		variance_rows(run, &v[i], s, off, o, rep, tab, out);
+		post_warmup_free(tmp);
+	}
+}
 
-		struct tp_sample ol[16];
-		size_t k = tp_series_outliers(s, o->outlier_z, ol, 16);
-		if (!k)
-			continue;
-		if (!*out)
-			*out = report_table(rep, "variance", "outliers",
-					    "Outliers (modified z-score, median/MAD, |z| > threshold)",
-					    "run,series,unit,index,value,median,line");
-		double med = tp_series_quantile(s, 0.5);
-		for (size_t j = 0; j < k; j++) {
-			rt_text(*out, run->label);
-			rt_text(*out, v[i].name);
-			rt_text(*out, v[i].unit);
-			rt_num(*out, (double)ol[j].index, 0);
-			rt_num(*out, ol[j].v, 4);
-			rt_num(*out, med, 4);
-			rt_num(*out, (double)ol[j].line, 0);
-		}
+/* One series' variance row, outliers and their one finding; s holds its post-warmup samples,
+ * the first at index off of the whole series. */
+static void variance_rows(const struct an_run *run, const struct named *v, const struct tp_series *s,
+			  uint64_t off, const struct an_opts *o, struct report *rep, struct rtable **tab,
+			  struct rtable **out)
+{
+	double scale = strcmp(v->unit, "ms") ? 1 : 0.001;
+	if (!*tab)
+		*tab = an_table(rep, AT_VARIANCE, NULL);
+	struct rtable *t = *tab;
+	/* the table describes the whole series (the seeds' figures); the
+	 * findings below judge the steady state after warmup (s) */
+	const struct tp_series *w = v->s;
+	double wsd = tp_series_std(w);
+	rt_key(t, v->key);
+	rt_text(t, run->label);
+	rt_text(t, v->name);
+	rt_text(t, v->unit);
+	rt_num(t, (double)w->n, 0);
+	rt_num(t, w->mean, 4);
+	rt_num(t, wsd, 4);
+	rt_num(t, w->min, 4);
+	rt_num(t, w->max, 4);
+	rt_num(t, tp_series_quantile(w, 0.5), 4);
+	rt_num(t, tp_series_quantile(w, 0.9), 4);
+	rt_num(t, tp_series_quantile(w, 0.99), 4);
+	rt_num(t, w->min > 0 ? w->max / w->min : NAN, 2);
+	rt_num(t, w->mean != 0 ? 100 * wsd / w->mean : NAN, 1);
+	double med = tp_series_quantile(s, 0.5);
+	double ratio = s->min > 0 ? s->max / s->min : NAN;
+
+	struct tp_sample ol[16];
+	size_t k = tp_series_outliers(s, o->outlier_z, ol, 16);
+	double slow = 0; /* seconds the slow outliers took beyond the median */
+	for (size_t j = 0; j < k; j++) {
+		ol[j].index += off;
+		slow += ol[j].v > med ? ol[j].v - med : 0;
+	}
+	if (k && !*out)
+		*out = an_table(rep, AT_OUTLIERS, NULL);
+	for (size_t j = 0; j < k; j++) {
+		rt_key(*out, v->key);
+		rt_text(*out, run->label);
+		rt_text(*out, v->name);
+		rt_text(*out, v->unit);
+		rt_num(*out, (double)ol[j].index, 0);
+		rt_num(*out, ol[j].v, 4);
+		rt_num(*out, med, 4);
+		rt_num(*out, (double)ol[j].line, 0);
+	}
+	char outl[200] = "";
+	if (k)
+		snprintf(outl, sizeof(outl), "%zu%s outlier%s (modified z-score > %.1f), the largest sample %llu = %.4g %s",
+			 k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z, (unsigned long long)ol[0].index + 1,
+			 ol[0].v, v->unit);
+	/* one finding per series: the spread and the outliers that cause it are one fact */
+	if (!isnan(ratio) && ratio > o->variance_ratio) {
+		report_finding(rep, SEV_WARNING, "variance", "high-variance", run->label, run->file, s->max_s.line,
+			       an_advice("high-variance"), "%s: high variance after warmup (%.1fx): max %.4g %s, min %.4g %s%s%s",
+			       v->name, ratio, s->max, v->unit, s->min, v->unit, k ? "; " : "", outl);
+		double excess = (double)s->n * (s->mean - med);
+		report_stake(rep, scale * (excess > slow ? excess : slow));
+		report_fkey(rep, v->key);
+	} else if (k) {
 		report_finding(rep, SEV_NOTICE, "variance", "outlier", run->label, run->file, ol[0].line, NULL,
-			       "%s: %zu%s outlier%s by the modified z-score (median/MAD, |z| > %.1f); the "
-			       "largest is sample %llu = %.4g %s (median %.4g)",
-			       v[i].name, k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z,
-			       (unsigned long long)ol[0].index, ol[0].v, v[i].unit, med);
+			       "%s: %s (median %.4g)", v->name, outl, med);
+		report_stake(rep, scale * slow);
+		report_fkey(rep, v->key);
 	}
 }
 
@@ -225,12 +353,16 @@ static void drift(const struct an_run *run, const struct named *v, size_t n, con
 	for (size_t i = 0; i < n; i++) {
 		const struct tp_series *s = v[i].s;
 		struct tp_fit f;
-		if (s->n < 10 || tp_series_trend(s, &f) < 0)
+		/* a constant series has no drift to show (slope 0, p 1) */
+		if (s->n < 10 || tp_series_trend(s, &f) < 0 || f.slope == 0)
 			continue;
 		if (!*tab)
-			*tab = report_table(rep, "variance", "drift", "Drift within the run (least squares against the sample index)",
-					    "run,series,unit,n,slope_per_step,change_over_run:%,r2,p");
-		double change = s->mean != 0 ? 100 * f.slope * (double)(s->n - 1) / s->mean : NAN;
+			*tab = an_table(rep, AT_DRIFT, NULL);
+		/* the fitted line's change from the first to the last sample, relative to
+		 * its start: a time falls by 100 % at most */
+		double start = f.intercept, end = f.intercept + f.slope * (double)(s->n - 1);
+		double change = start > 0 ? 100 * ((end > 0 ? end : 0) - start) / start : NAN;
+		rt_key(*tab, v[i].key);
 		rt_text(*tab, run->label);
 		rt_text(*tab, v[i].name);
 		rt_text(*tab, v[i].unit);
@@ -245,10 +377,17 @@ static void drift(const struct an_run *run, const struct named *v, size_t n, con
 				       s->max_s.line, NULL,
 				       "%s grows %.3g MB per batch (%.1f%% over %llu batches, R^2 %.2f): a leak?",
 				       v[i].name, f.slope, change, (unsigned long long)s->n, f.r2);
-		else if (!v[i].is_memory && significant && change > 10)
+		else if (!v[i].is_memory && significant && change > 10) {
 			report_finding(rep, SEV_WARNING, "variance", "drift", run->label, run->file, s->max_s.line,
 				       NULL, "%s slows down over the run: +%.3g %s per step (%.1f%% over %llu samples)",
 				       v[i].name, f.slope, v[i].unit, change, (unsigned long long)s->n);
+			/* the time the slowdown added: the triangle under the fitted line */
+			double added = f.slope * (double)s->n * (double)(s->n - 1) / 2;
+			report_stake(rep, (strcmp(v[i].unit, "ms") ? 1 : 0.001) * added);
+			report_fkey(rep, v[i].key);
+		}
+		if (v[i].is_memory && significant && f.slope > 0 && change > 1)
+			report_fkey(rep, v[i].key);
 	}
 }
 
@@ -270,13 +409,13 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 	}
 	qsort(sorted, k, sizeof(*sorted), cmp_double);
 	double mm = k ? (k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2) : NAN;
-	struct rtable *t = report_table(rep, "ranks", "ranks", "Per-rank batch times",
-					"run,rank,batches,median:s,mean:s,p90:s,vs_median_rank:%");
+	struct rtable *t = an_table(rep, AT_RANKS, NULL);
 	t->bar_col = 6;
 	for (size_t i = 0; i < run->ranks.n; i++) {
 		const struct an_batches *b = an_map_at(&run->ranks, i);
 		const char *rk = an_map_key(&run->ranks, i);
 		double rel = mm > 0 ? 100 * (med[i] - mm) / mm : NAN;
+		rt_key(t, an_key(AK_BATCH_TIME, rk, run->index, 0));
 		rt_text(t, run->label);
 		rt_text(t, rk);
 		rt_num(t, (double)b->seconds.n, 0);
@@ -284,11 +423,14 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 		rt_num(t, b->seconds.n ? b->seconds.mean : NAN, 4);
 		rt_num(t, b->seconds.n ? tp_series_quantile(&b->seconds, 0.9) : NAN, 4);
 		rt_num(t, rel, 1);
-		if (!isnan(rel) && rel > o->straggler_pct)
+		if (!isnan(rel) && rel > o->straggler_pct) {
 			report_finding(rep, SEV_WARNING, "ranks", "straggler", run->label, run->file,
-				       b->first_line, NULL,
+				       b->first_line, an_advice("straggler"),
 				       "rank %s is a straggler: median batch %.4g s, %.1f%% slower than the median rank (%.4g s)",
 				       rk, med[i], rel, mm);
+			/* in lockstep training every rank waits for it at each step */
+			report_stake(rep, (med[i] - mm) * (double)b->seconds.n);
+		}
 	}
 	free(med);
 	free(sorted);
@@ -304,8 +446,7 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 		if (!*tab) {
 			char title[128];
 			snprintf(title, sizeof(title), "Convergence: first batch with loss <= %g", m->loss_threshold);
-			*tab = report_table(rep, "convergence", "convergence", title,
-					    "run,rank,reached,steps,epoch,seconds:s,min_loss,line");
+			*tab = an_table(rep, AT_CONVERGENCE, title);
 		}
 		struct rtable *t = *tab;
 		rt_text(t, run->label);
@@ -406,7 +547,7 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 	if (!n)
 		return;
 	if (!*tab)
-		*tab = report_table(rep, "throughput", "throughput", "Throughput", "run,measure,value,unit");
+		*tab = an_table(rep, AT_THROUGHPUT, NULL);
 	for (size_t i = 0; i < n; i++) {
 		rt_text(*tab, run->label);
 		rt_text(*tab, rows[i].what);
@@ -420,9 +561,9 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 	struct named *v = xcalloc(MAX_SERIES, sizeof(*v));
 	struct rtable *wu = NULL, *var = NULL, *out = NULL, *dr = NULL, *conv = NULL, *thr = NULL;
 	if (o->which & AN_WARMUP)
-		report_section(rep, "warmup", "Warmup");
+		an_section(rep, AS_WARMUP);
 	if (o->which & AN_VARIANCE)
-		report_section(rep, "variance", "Variance, outliers and drift");
+		an_section(rep, AS_VARIANCE);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		size_t n = run_series(run, v, MAX_SERIES, 0);
@@ -444,4 +585,26 @@ void an_series(const struct an_model *m, const struct an_opts *o, struct report 
 			throughput(run, rep, &thr);
 	}
 	free(v);
+}
+
+void an_steady_state(const struct tp_series *s, struct an_steady *st)
+{
+	double after;
+	struct tp_series *tmp;
+	uint64_t off;
+	memset(st, 0, sizeof(*st));
+	st->median = st->spread = st->mean = st->sd = NAN;
+	if (!s->n)
+		return;
+	st->warmup = an_warmup_end(s, &after);
+	const struct tp_series *p = post_warmup(s, st->warmup, &tmp, &off);
+	st->n = p->n;
+	st->median = tp_series_quantile(p, 0.5);
+	st->spread = (tp_series_quantile(p, 0.75) - tp_series_quantile(p, 0.25)) / 2;
+	st->mean = p->mean;
+	st->sd = tp_series_std(p);
+	/* the first sample alone counts as warmup when it is more than twice the steady median */
+	uint64_t d = st->warmup ? st->warmup : s->head[0].v > 2 * st->median ? 1 : 0;
+	st->warmup_cost = warmup_cost(s, d, st->median);
+	post_warmup_free(tmp);
 }

@@ -25,6 +25,7 @@ static void table_free(struct rtable *t)
 		free(t->cells[i].s);
 	free(t->cols);
 	free(t->cells);
+	free(t->keys);
 	free(t->id);
 	free(t->title);
 	free(t);
@@ -51,6 +52,7 @@ void report_free(struct report *r)
 	}
 	free(r->sections);
 	free(r->findings);
+	free(r->headline);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -89,6 +91,54 @@ struct rtable *report_table(struct report *r, const char *section, const char *i
 	s->tables = xrealloc(s->tables, (s->ntables + 1) * sizeof(*s->tables));
 	s->tables[s->ntables++] = t;
 	return t;
+}
+
+struct rtable *report_table_spec(struct report *r, const char *section, const char *id, int kind,
+				 const char *title, const struct rcol_spec *cols, size_t ncols)
+{
+	struct rtable *t = report_table(r, section, id, title, "");
+	t->kind = kind;
+	t->cols = xcalloc(ncols ? ncols : 1, sizeof(*t->cols));
+	for (size_t i = 0; i < ncols; i++) {
+		t->cols[i].name = xstrdup(cols[i].name);
+		t->cols[i].unit = xstrdup(cols[i].unit ? cols[i].unit : "");
+		t->cols[i].key = cols[i].key;
+	}
+	t->ncols = ncols;
+	return t;
+}
+
+const struct rtable *report_find(const struct report *r, int kind, size_t nth)
+{
+	for (size_t i = 0; i < r->nsections; i++)
+		for (size_t k = 0; k < r->sections[i].ntables; k++) {
+			const struct rtable *t = r->sections[i].tables[k];
+			if (t->kind == kind && nth-- == 0)
+				return t;
+		}
+	return NULL;
+}
+
+int rt_col(const struct rtable *t, int key)
+{
+	for (size_t c = 0; key && c < t->ncols; c++)
+		if (t->cols[c].key == key)
+			return (int)c;
+	return -1;
+}
+
+void rt_key(struct rtable *t, struct rkey k)
+{
+	size_t row = t->nrows, had = t->kalloc;
+	ALLOC_GROW(t->keys, row + 1, t->kalloc);
+	for (size_t i = had; i < t->kalloc; i++)
+		t->keys[i] = RKEY_NONE;
+	t->keys[row] = k;
+}
+
+struct rkey rt_row_key(const struct rtable *t, size_t row)
+{
+	return row < t->kalloc ? t->keys[row] : RKEY_NONE;
 }
 
 static struct rcell *next_cell(struct rtable *t)
@@ -159,6 +209,21 @@ void report_finding(struct report *r, enum severity sev, const char *section, co
 	f->advice = advice ? xstrdup(advice) : NULL;
 	f->file = file ? xstrdup(file) : NULL;
 	f->line = line;
+	f->at_stake = NAN;
+	f->merged = 0;
+	f->key = RKEY_NONE;
+}
+
+void report_fkey(struct report *r, struct rkey key)
+{
+	if (r->nfindings)
+		r->findings[r->nfindings - 1].key = key;
+}
+
+void report_stake(struct report *r, double seconds)
+{
+	if (r->nfindings)
+		r->findings[r->nfindings - 1].at_stake = seconds;
 }
 
 const char *severity_name(enum severity s)

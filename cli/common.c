@@ -435,6 +435,7 @@ int cli_write_report(const char *tool, const struct report *rep, const struct cl
 	ctx.tool = tool;
 	ctx.title = out->title;
 	ctx.color = cli_color_on(out->color, out->output);
+	ctx.width = !out->output || !strcmp(out->output, "-") ? render_term_width(1) : 0; /* fit the terminal */
 	if (out->clear)
 		outfile_write(&of, "\x1b[H\x1b[2J", 7);
 	int r = out->rd->render(rep, &ctx, &of, &err);

@@ -4,8 +4,10 @@
  * records into the model, runs the analyses and renders the report. Thin:
  * options here, the work in analyze/ and render/.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@ enum {
 	OPT_ALPHA,
 	OPT_FAIL,
 	OPT_PARAM,
+	OPT_MATCH,
 	OPT_PREDICT,
 	OPT_LABEL,
 	OPT_COLOR,
@@ -67,6 +70,7 @@ static const struct cli_option options[] = {
 	{ "fail-on-regression", OPT_FAIL, "P",
 	  "exit 1 if a series (batches, epochs, GPM windows,\nmetrics, operations) got slower by more than P%\n"
 	  "with significance (for CI gates)", NULL },
+	{ "match", OPT_MATCH, "OLD=NEW", "series OLD of the first run is NEW in the others", NULL },
 	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run)", NULL },
 	{ "predict", OPT_PREDICT, "NAME=V", "predict the time at this size from the scaling fit", NULL },
 	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL },
@@ -117,8 +121,11 @@ struct cli {
 	enum cli_color color;
 	int threads, quiet, follow, interval;
 	struct an_param params[MAX_RUN_OPTS];
-	size_t nparams, nlabels;
+	size_t nparams, nlabels, nmatch;
 	const char *labels[MAX_RUN_OPTS];
+	struct an_match match[MAX_RUN_OPTS];
+	int compare_asked; /* --compare or --fail-on-regression: an empty comparison is an error */
+	char dir[4096];    /* -o DIR/ with CSV: the directory */
 };
 
 /* The numeric settings, each a field of an_opts with its lower bound. */
@@ -153,14 +160,27 @@ static int set_option(void *ctx, int key, const char *arg)
 	snprintf(opt, sizeof(opt), "--%s", long_name(key));
 	if (key >= OPT_ANALYSIS && key < OPT_ANALYSIS + (int)ARRAY_SIZE(analyses)) {
 		c->which |= analyses[key - OPT_ANALYSIS];
+		c->compare_asked |= analyses[key - OPT_ANALYSIS] == AN_COMPARE;
 		return 0;
 	}
+	c->compare_asked |= key == OPT_FAIL;
 	double *v = setting(c, key);
 	if (v)
 		return cli_number(TOOL, opt, arg, key == OPT_LOSS ? -INFINITY : 0, INFINITY, v);
 	long l;
 	switch (key) {
 	case OPT_BASELINE: c->o.baseline = arg; return 0;
+	case OPT_MATCH: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg || !eq[1] || c->nmatch == MAX_RUN_OPTS) {
+			tp_error(TOOL, "--match wants OLD=NEW (two series names), at most %d times", MAX_RUN_OPTS);
+			return -1;
+		}
+		*(char *)eq = '\0'; /* argv is ours to cut */
+		c->match[c->nmatch].old_name = arg;
+		c->match[c->nmatch++].new_name = eq + 1;
+		return 0;
+	}
 	case OPT_PARAM:
 		if (c->nparams == MAX_RUN_OPTS || an_parse_param(arg, &c->params[c->nparams]) < 0) {
 			tp_error(TOOL, "--param wants NAME=NUMBER, not '%s'", arg);
@@ -246,13 +266,18 @@ static int write_report(const struct an_model *model, const struct an_opts *o, c
 	int rc = TP_EXIT_OK;
 	report_init(&rep);
 	*gate = an_analyze(model, o, &rep);
+	/* a CI log shows which series tripped the gate, wherever the report goes */
+	for (size_t i = 0; (*gate & AN_GATE_REGRESSION) && i < rep.nfindings; i++)
+		if (!strcmp(rep.findings[i].kind, "gate"))
+			tp_error(TOOL, "%s", rep.findings[i].message);
 	if (h && h->db && add_history(model, h, &rep) < 0)
 		rc = TP_EXIT_INTERNAL;
 	if (csv_dir && !out->input_failed && render_csv_dir(&rep, csv_dir, &err) < 0) {
 		tp_error(TOOL, "--csv-dir: %s", err.buf);
 		rc = TP_EXIT_OUTPUT;
 	}
-	int w = cli_write_report(TOOL, &rep, out);
+	/* no renderer: -o DIR/ wrote the CSVs of csv_dir and nothing else */
+	int w = out->rd ? cli_write_report(TOOL, &rep, out) : TP_EXIT_OK;
 	report_free(&rep);
 	strbuf_release(&err);
 	return rc != TP_EXIT_OK ? rc : w;
@@ -294,7 +319,7 @@ static void follow_tick(void *ctx, int final)
 	int gate;
 	(void)final;
 	fc->rc = write_report(fc->model, fc->o, fc->out, fc->csv_dir, NULL, &gate);
-	if (fc->rc == TP_EXIT_OK && gate)
+	if (fc->rc == TP_EXIT_OK && (gate & AN_GATE_REGRESSION))
 		fc->rc = TP_EXIT_WARN;
 }
 
@@ -331,6 +356,30 @@ static int follow_mode(struct an_model *model, const struct an_opts *o, struct c
 	}
 	strbuf_release(&err);
 	return fc.rc;
+}
+
+/*
+ * CSV to a directory (one that exists, or a name ending with '/', made if
+ * missing): the wide CSVs of --csv-dir in it and no other report; the long
+ * form stays -f csv to a file. Sets c->dir; -1 after the message.
+ */
+static int csv_to_dir(struct cli *c)
+{
+	struct stat st;
+	const char *o = c->output;
+	if (!o || !*o || c->csv_dir || (c->format && strcmp(c->format, "csv")) || strlen(o) >= sizeof(c->dir) ||
+	    (o[strlen(o) - 1] != '/' && !(stat(o, &st) == 0 && S_ISDIR(st.st_mode))))
+		return 0;
+	size_t n = strlen(o);
+	memcpy(c->dir, o, n + 1);
+	while (n > 1 && c->dir[n - 1] == '/')
+		c->dir[--n] = '\0';
+	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST) {
+		tp_error(TOOL, "cannot make %s: %s", c->dir, strerror(errno));
+		return -1;
+	}
+	c->csv_dir = c->dir;
+	return 0;
 }
 
 /* --history: the database of stored runs; an exit status. */
@@ -385,7 +434,16 @@ int main(int argc, char **argv)
 				       c.labels, c.nlabels) < 0;
 	c.o.run_params = c.params;
 	c.o.nrun_params = c.nparams;
+	c.o.match = c.match;
+	c.o.nmatch = c.nmatch;
 	struct cli_report_out out = { rd, c.output, c.color, "tprof-analyze report", 0, failed };
+	if (csv_to_dir(&c) < 0) {
+		an_model_free(&model);
+		tp_rules_free(rules);
+		return TP_EXIT_OUTPUT;
+	}
+	if (c.dir[0])
+		out.rd = NULL, out.output = NULL;
 	struct history_view h = { NULL, (size_t)c.history_last, c.nlabels };
 	rc = c.history_last ? open_history(&c, &h) : TP_EXIT_OK;
 	if (rc == TP_EXIT_OK && c.follow)
@@ -395,7 +453,12 @@ int main(int argc, char **argv)
 	hdb_close(h.db);
 	if (rc == TP_EXIT_OK && failed)
 		rc = TP_EXIT_INPUT;
-	if (rc == TP_EXIT_OK && gate)
+	if (rc == TP_EXIT_OK && (gate & AN_GATE_EMPTY) && c.compare_asked) {
+		/* a gate that compared nothing must not pass */
+		tp_error(TOOL, "the runs share no series: nothing to compare (see --match)");
+		rc = TP_EXIT_INPUT;
+	}
+	if (rc == TP_EXIT_OK && (gate & AN_GATE_REGRESSION))
 		rc = TP_EXIT_WARN;
 	an_model_free(&model);
 	tp_rules_free(rules);

@@ -262,8 +262,7 @@ static int check_output(struct plot_cli *c)
 }
 
 /* Reads the inputs and runs the analyses; returns -1 to go on, else the exit code. */
-static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m, struct report *rep,
-		double *values)
+static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m, struct report *rep)
 {
 	struct tp_rules *rules;
 	m->loss_threshold = c->an.loss_threshold;
@@ -274,8 +273,6 @@ static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m
 	c->an.run_params = c->params;
 	c->an.nrun_params = c->nparams;
 	an_analyze(m, &c->an, rep);
-	for (size_t i = 0; i < m->nruns && i < MAX_RUN_OPTS; i++)
-		values[i] = i < c->nparams && c->params[i].set ? c->params[i].value : NAN;
 	if (failed) {
 		tp_error(TOOL, "no chart drawn because of the input errors above");
 		return TP_EXIT_INPUT;
@@ -328,8 +325,6 @@ int main(int argc, char **argv)
 
 	struct an_model model;
 	struct report rep;
-	double values[MAX_RUN_OPTS];
-	const char *labels[MAX_RUN_OPTS];
 	report_init(&rep);
 	if (c.history && first < argc) {
 		tp_error(TOOL, "--history reads the stored runs: give no FILE");
@@ -337,16 +332,9 @@ int main(int argc, char **argv)
 		return TP_EXIT_INPUT;
 	}
 	an_model_init(&model, NAN);
-	rc = c.history ? load_history(&c, &rep) : load(&c, argv + first, argc - first, &model, &rep, values);
-	if (rc < 0) {
-		size_t n = model.nruns < MAX_RUN_OPTS ? model.nruns : MAX_RUN_OPTS;
-		for (size_t i = 0; i < n; i++)
-			labels[i] = model.runs[i]->label;
-		c.gp.nruns = n;
-		c.gp.run_labels = labels;
-		c.gp.run_values = c.nparams ? values : NULL;
+	rc = c.history ? load_history(&c, &rep) : load(&c, argv + first, argc - first, &model, &rep);
+	if (rc < 0)
 		rc = draw_charts(&c, &rep);
-	}
 	report_free(&rep);
 	an_model_free(&model);
 	return rc;

@@ -81,8 +81,14 @@ int hs_view_trend(struct hdb *db, const char *series, const struct cp_opts *o, s
 		 "run_id,run,added,n,value:%s,mean:%s,median:%s,p90:%s,min:%s,max:%s,change_point,change:%%,p_value",
 		 u, u, u, u, u, u);
 	snprintf(title, sizeof(title), "Trend of %s across %zu runs (E-Divisive, alpha %g)", series, t.n, o->alpha);
-	report_section(rep, "trend", "Run history");
+	report_section(rep, "trend", "Run history")->kind = AS_TREND;
 	struct rtable *tab = report_table(rep, "trend", "trend", title, cols);
+	/* the typed ids charts select by (analyses.h), in the order of cols */
+	static const int keys[] = { AC_RUN_ID, AC_RUN, AC_NONE, AC_N, AC_VALUE, AC_MEAN, AC_MEDIAN, AC_NONE,
+				    AC_NONE, AC_NONE, AC_CHANGE_POINT, AC_CHANGE, AC_P };
+	tab->kind = AT_TREND;
+	for (size_t c = 0; c < tab->ncols && c < ARRAY_SIZE(keys); c++)
+		tab->cols[c].key = keys[c];
 	for (size_t i = 0; i < t.n; i++) {
 		const struct an_summary *s = &t.s[i];
 		int starts = next < k && cp[next].index == i;

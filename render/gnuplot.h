@@ -54,10 +54,6 @@ struct gp_opts {
 	const char *title;  /* NULL: the chart's own */
 	const char *gnuplot; /* program (PATH lookup without a '/'); NULL: "gnuplot" */
 	int timeout_s;      /* gnuplot is killed after this; 0: 60 */
-	/* --param of each run, for the scaling across runs (may be 0/NULL) */
-	size_t nruns;
-	const char *const *run_labels;
-	const double *run_values; /* NAN: not given */
 };
 
 /* The install hint printed when gnuplot cannot be started. */

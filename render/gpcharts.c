@@ -18,23 +18,19 @@
 
 /* ---- lookups ---- */
 
-const struct rtable *gp_table(const struct report *rep, const char *id, size_t nth)
+const struct rtable *gp_table(const struct report *rep, enum an_table_kind kind, size_t nth)
 {
-	for (size_t i = 0; i < rep->nsections; i++)
-		for (size_t k = 0; k < rep->sections[i].ntables; k++) {
-			const struct rtable *t = rep->sections[i].tables[k];
-			if (!strcmp(t->id, id) && nth-- == 0)
-				return t;
-		}
-	return NULL;
+	return report_find(rep, (int)kind, nth);
 }
 
-int gp_col(const struct rtable *t, const char *name)
+int gp_col(const struct rtable *t, enum an_col_key key)
 {
-	for (size_t c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c].name, name))
-			return (int)c;
-	return -1;
+	return rt_col(t, (int)key);
+}
+
+int gp_same_series(struct rkey a, struct rkey b)
+{
+	return a.series == b.series && a.rank == b.rank && a.run == b.run && a.group == b.group;
 }
 
 double gp_num(const struct rtable *t, size_t row, int col)
@@ -53,36 +49,38 @@ const char *gp_text(const struct rtable *t, size_t row, int col)
 	return c->kind == RC_TEXT && c->s ? c->s : "";
 }
 
-static struct gp_series *series_for(struct gp_series **v, size_t *n, size_t *alloc, const char *run,
-				    const char *name, const char *unit)
+static struct gp_series *series_for(struct gp_series **v, size_t *n, size_t *alloc, struct rkey key)
 {
 	for (size_t k = *n; k-- > 0;)
-		if (!strcmp((*v)[k].run, run) && !strcmp((*v)[k].name, name))
+		if (gp_same_series((*v)[k].key, key))
 			return &(*v)[k];
 	ALLOC_GROW(*v, *n + 1, *alloc);
 	struct gp_series *s = &(*v)[(*n)++];
 	memset(s, 0, sizeof(*s));
-	s->run = run, s->name = name, s->unit = unit;
+	s->key = key;
 	return s;
 }
 
-size_t gp_points(const struct report *rep, int (*want)(const char *name), struct gp_series **out)
+size_t gp_points(const struct report *rep, unsigned kinds, struct gp_series **out)
 {
-	const struct rtable *t = gp_table(rep, "points", 0);
+	const struct rtable *t = gp_table(rep, AT_POINTS, 0);
 	struct gp_series *v = NULL, *last = NULL;
 	size_t n = 0, alloc = 0;
 	*out = NULL;
 	if (!t)
 		return 0;
-	int crun = gp_col(t, "run"), cname = gp_col(t, "series"), cunit = gp_col(t, "unit");
-	int cx = gp_col(t, "index"), cy = gp_col(t, "value");
+	int crun = gp_col(t, AC_RUN), cname = gp_col(t, AC_SERIES), cunit = gp_col(t, AC_UNIT);
+	int cx = gp_col(t, AC_INDEX), cy = gp_col(t, AC_VALUE);
 	for (size_t r = 0; r < t->nrows; r++) {
-		const char *run = gp_text(t, r, crun), *name = gp_text(t, r, cname);
+		struct rkey key = rt_row_key(t, r);
 		double x = gp_num(t, r, cx), y = gp_num(t, r, cy);
-		if (!want(name) || isnan(x) || isnan(y))
+		if (key.series <= AK_NONE || key.series >= 32 || !(kinds & GP_KIND(key.series)) || isnan(x) || isnan(y))
 			continue;
-		if (!last || strcmp(last->run, run) || strcmp(last->name, name))
-			last = series_for(&v, &n, &alloc, run, name, gp_text(t, r, cunit));
+		if (!last || !gp_same_series(last->key, key)) {
+			last = series_for(&v, &n, &alloc, key);
+			last->run = gp_text(t, r, crun), last->name = gp_text(t, r, cname);
+			last->unit = gp_text(t, r, cunit);
+		}
 		ALLOC_GROW(last->x, last->n + 1, last->alloc);
 		last->y = xrealloc(last->y, last->alloc * sizeof(*last->y));
 		last->x[last->n] = x;
@@ -106,7 +104,7 @@ size_t gp_series_runs(const struct gp_series *s, size_t n)
 	size_t runs = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = 0;
-		while (k < i && strcmp(s[k].run, s[i].run))
+		while (k < i && s[k].key.run != s[i].key.run)
 			k++;
 		runs += k == i;
 	}
@@ -182,7 +180,7 @@ static void multiplot_begin(struct gp_job *j, size_t rows, size_t cols)
 static void line_key(struct gp_job *j, size_t nseries)
 {
 	if (nseries > 1)
-		gp_cmd(j, "set key above");
+		gp_cmd(j, "set key below");
 	else
 		gp_cmd(j, "unset key");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, graph 0.02");
@@ -223,13 +221,13 @@ static void series_lines(struct gp_job *j, const struct gp_series *s, size_t n, 
 
 /* ---- stages ---- */
 
-/* Rows of a breakdown table that are stages (the TOTAL row is the last, share 100, no cumulative). */
+/* Rows of a breakdown table that are stages (the TOTAL row, keyed so, is the last). */
 static size_t stage_rows(const struct rtable *t, int *keep_last)
 {
-	int cshare = gp_col(t, "share"), ccum = gp_col(t, "cumulative"), csec = gp_col(t, "seconds");
+	int csec = gp_col(t, AC_SECONDS);
 	size_t n = t->nrows;
 	*keep_last = 1;
-	if (n && isnan(gp_num(t, n - 1, ccum)) && gp_num(t, n - 1, cshare) == 100)
+	if (n && rt_row_key(t, n - 1).series == AK_TOTAL)
 		n--, *keep_last = 0;
 	size_t k = 0;
 	for (size_t r = 0; r < n; r++)
@@ -237,13 +235,26 @@ static size_t stage_rows(const struct rtable *t, int *keep_last)
 	return k;
 }
 
-static void stage_panel(struct gp_job *j, const struct rtable *t, const char *title, size_t lmargin)
+/* The smallest and largest seconds of a breakdown's stage rows (0 included). */
+static void stage_range(const struct rtable *t, double *lo, double *hi)
 {
-	int keep_last, crun = gp_col(t, "run"), cstage = gp_col(t, "stage"), csec = gp_col(t, "seconds"),
-		       cshare = gp_col(t, "share");
+	int keep_last, csec = gp_col(t, AC_SECONDS);
+	size_t nrows = (stage_rows(t, &keep_last), keep_last ? t->nrows : t->nrows - 1);
+	for (size_t r = 0; r < nrows; r++) {
+		double sec = gp_num(t, r, csec);
+		if (!isnan(sec))
+			*lo = sec < *lo ? sec : *lo, *hi = sec > *hi ? sec : *hi;
+	}
+}
+
+/* One run's stages; [lo, hi] is the range shared by every panel (before and after read alike). */
+static void stage_panel(struct gp_job *j, const struct rtable *t, const char *title, size_t lmargin, double lo,
+			double hi)
+{
+	int keep_last, crun = gp_col(t, AC_RUN), cstage = gp_col(t, AC_STAGE), csec = gp_col(t, AC_SECONDS),
+		       cshare = gp_col(t, AC_SHARE);
 	size_t n = stage_rows(t, &keep_last), nrows = keep_last ? t->nrows : t->nrows - 1, y = n;
 	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
-	double lo = 0, hi = 0;
 	(void)crun;
 	gp_dat_text(&d, "y", 8);
 	gp_dat_text(&d, "stage", 8);
@@ -254,7 +265,6 @@ static void stage_panel(struct gp_job *j, const struct rtable *t, const char *ti
 		double sec = gp_num(t, r, csec), share = gp_num(t, r, cshare);
 		if (isnan(sec))
 			continue;
-		lo = sec < lo ? sec : lo, hi = sec > hi ? sec : hi;
 		strbuf_reset(&lab);
 		if (!isnan(share))
 			strbuf_addf(&lab, "%.1f%%, ", share);
@@ -283,15 +293,14 @@ int gp_chart_stages(struct gp_job *j)
 {
 	const struct rtable *t, *tabs[MAX_PANELS];
 	size_t np = 0, runs_seen = 0;
-	const char *first_run = NULL;
-	int keep_last;
-	for (size_t k = 0; (t = gp_table(j->rep, "breakdown", k)); k++) {
+	int first_run = -2, keep_last;
+	for (size_t k = 0; (t = gp_table(j->rep, AT_BREAKDOWN, k)); k++) {
 		if (!stage_rows(t, &keep_last) || np == MAX_PANELS)
 			continue;
-		const char *run = gp_text(t, 0, gp_col(t, "run"));
-		if (!first_run || strcmp(first_run, run))
+		int run = rt_row_key(t, 0).run;
+		if (first_run == -2 || first_run != run)
 			runs_seen++;
-		first_run = first_run ? first_run : run;
+		first_run = first_run == -2 ? run : first_run;
 		tabs[np++] = t;
 	}
 	if (!np)
@@ -299,10 +308,13 @@ int gp_chart_stages(struct gp_job *j)
 	size_t lmargin = 0;
 	for (size_t i = 0; i < np; i++)
 		for (size_t r = 0; r < tabs[i]->nrows; r++) {
-			size_t len = utf8_chars(gp_text(tabs[i], r, gp_col(tabs[i], "stage")));
+			size_t len = utf8_chars(gp_text(tabs[i], r, gp_col(tabs[i], AC_STAGE)));
 			lmargin = len > lmargin ? len : lmargin;
 		}
 	lmargin = (lmargin > NAME_MAX_CHARS ? NAME_MAX_CHARS : lmargin) + 3;
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < np; i++)
+		stage_range(tabs[i], &lo, &hi);
 	struct strbuf title = STRBUF_INIT;
 	if (np > 1)
 		multiplot_begin(j, np, 1);
@@ -310,11 +322,16 @@ int gp_chart_stages(struct gp_job *j)
 		strbuf_reset(&title);
 		if (np == 1 && j->o->title)
 			strbuf_addstr(&title, j->o->title);
-		else if (runs_seen > 1 && !strstr(tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], "run"))))
-			strbuf_addf(&title, "%s (%s)", tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], "run")));
+		else if (!strstr(tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], AC_RUN))))
+			strbuf_addf(&title, "%s (%s)", tabs[i]->title, gp_text(tabs[i], 0, gp_col(tabs[i], AC_RUN)));
 		else
 			strbuf_addstr(&title, tabs[i]->title);
-		stage_panel(j, tabs[i], title.buf, lmargin);
+		double plo = 0, phi = 0;
+		if (runs_seen > 1) /* runs side by side: one scale */
+			plo = lo, phi = hi;
+		else
+			stage_range(tabs[i], &plo, &phi);
+		stage_panel(j, tabs[i], title.buf, lmargin, plo, phi);
 	}
 	if (np > 1)
 		gp_cmd(j, "unset multiplot");
@@ -324,26 +341,20 @@ int gp_chart_stages(struct gp_job *j)
 
 /* ---- batches ---- */
 
-static int want_batch(const char *n)
-{
-	return !strcmp(n, "batch time") || !strncmp(n, "batch time [rank ", 17);
-}
-
 /* The outliers of the charted series: header, then (index, value) rows. */
 static size_t outlier_file(struct gp_job *j, const struct gp_series *s, size_t n, char *name, size_t size)
 {
-	const struct rtable *t = gp_table(j->rep, "outliers", 0);
+	const struct rtable *t = gp_table(j->rep, AT_OUTLIERS, 0);
 	struct strbuf d = STRBUF_INIT;
 	size_t rows = 0;
 	gp_dat_text(&d, "index", 8);
 	gp_dat_text(&d, "outliers (modified z-score)", 40);
 	gp_dat_row(&d);
 	for (size_t r = 0; t && r < t->nrows; r++) {
-		const char *run = gp_text(t, r, gp_col(t, "run")), *ser = gp_text(t, r, gp_col(t, "series"));
 		for (size_t i = 0; i < n; i++)
-			if (!strcmp(s[i].run, run) && !strcmp(s[i].name, ser)) {
-				gp_dat_num(&d, gp_num(t, r, gp_col(t, "index")));
-				gp_dat_num(&d, gp_num(t, r, gp_col(t, "value")));
+			if (gp_same_series(s[i].key, rt_row_key(t, r))) {
+				gp_dat_num(&d, gp_num(t, r, gp_col(t, AC_INDEX)));
+				gp_dat_num(&d, gp_num(t, r, gp_col(t, AC_VALUE)));
 				gp_dat_row(&d);
 				rows++;
 			}
@@ -357,13 +368,12 @@ static size_t outlier_file(struct gp_job *j, const struct gp_series *s, size_t n
 /* Vertical dashed lines where warmup ends; returns how many. */
 static size_t warmup_arrows(struct gp_job *j, const struct gp_series *s, size_t n)
 {
-	const struct rtable *t = gp_table(j->rep, "warmup", 0);
+	const struct rtable *t = gp_table(j->rep, AT_WARMUP, 0);
 	size_t k = 0;
 	for (size_t r = 0; t && r < t->nrows; r++) {
-		const char *run = gp_text(t, r, gp_col(t, "run")), *ser = gp_text(t, r, gp_col(t, "series"));
-		double at = gp_num(t, r, gp_col(t, "warmup_ends_at"));
+		double at = gp_num(t, r, gp_col(t, AC_WARMUP_END));
 		for (size_t i = 0; i < n; i++)
-			if (!strcmp(s[i].run, run) && !strcmp(s[i].name, ser) && at > 0) {
+			if (gp_same_series(s[i].key, rt_row_key(t, r)) && at > 0) {
 				if (n > 1)
 					gp_cmd(j, "set arrow from %g, graph 0 to %g, graph 1 nohead front lt %zu dt 2 lw 1.5",
 					       at, at, i + 1);
@@ -377,17 +387,98 @@ static size_t warmup_arrows(struct gp_job *j, const struct gp_series *s, size_t 
 	return k;
 }
 
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The chart's title, with the run's name when all its series are of one run. */
+static void run_title(struct gp_job *j, const char *base, const struct gp_series *s, size_t n)
+{
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addstr(&t, base);
+	if (n && gp_series_runs(s, n) == 1) {
+		strbuf_addstr(&t, ": ");
+		strbuf_addstr(&t, s[0].run);
+	}
+	gp_title(j, t.buf);
+	strbuf_release(&t);
+}
+
+/*
+ * The top of a robust y-range: when a few samples (a first batch, a
+ * spike) reach far above the rest, the range ends above the 98th
+ * percentile so that the steady state stays readable; *clipped counts the
+ * samples above it. 0: no need (autoscale).
+ */
+static double robust_top(const struct gp_series *s, size_t n, size_t *clipped)
+{
+	size_t total = 0, k = 0;
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		total += s[i].n;
+	*clipped = 0;
+	if (total < 10)
+		return 0;
+	double *v = xmalloc(total * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			v[k++] = s[i].y[p], max = s[i].y[p] > max ? s[i].y[p] : max;
+	qsort(v, total, sizeof(*v), dcmp);
+	double top = v[(size_t)(0.98 * (double)(total - 1))] * 1.4;
+	for (size_t i = 0; i < total; i++)
+		*clipped += v[i] > top;
+	free(v);
+	return max > top ? top : 0;
+}
+
+/* Marks the samples above a clipped range with a triangle at its top. */
+static void clipped_file(struct gp_job *j, const struct gp_series *s, size_t n, double top, char *name, size_t size)
+{
+	struct strbuf d = STRBUF_INIT;
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			max = s[i].y[p] > max ? s[i].y[p] : max;
+	gp_dat_text(&d, "index", 8);
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "above the range (up to %.3g)", max);
+	gp_dat_text(&d, t.buf, 60);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			if (s[i].y[p] > top) {
+				gp_dat_num(&d, s[i].x[p]);
+				gp_dat_num(&d, top * 0.97);
+				gp_dat_row(&d);
+			}
+	gp_data_file(j, &d, name, size);
+	strbuf_release(&d);
+	strbuf_release(&t);
+}
+
 int gp_chart_batches(struct gp_job *j)
 {
 	struct gp_series *s;
-	size_t n = gp_points(j->rep, want_batch, &s), nruns = gp_series_runs(s, n);
-	int first = 1;
-	char name[64];
+	size_t n = gp_points(j->rep, GP_KIND(AK_BATCH_TIME), &s), clipped;
+	int first = 1, metrics = 0;
+	char name[64], clip[64];
+	if (!n) { /* no batch lines: the per-step metrics (avg of each) instead */
+		gp_series_free(s, n);
+		n = gp_points(j->rep, GP_KIND(AK_METRIC), &s), metrics = 1;
+	}
+	size_t nruns = gp_series_runs(s, n);
 	if (!n)
 		return GP_NODATA;
-	gp_title(j, "Batch time per batch");
-	gp_cmd(j, "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
-	gp_cmd(j, "set key above\nset yrange [0:*]");
+	run_title(j, metrics ? "Step metrics per step" : "Batch time per batch", s, n);
+	double top = robust_top(s, n, &clipped);
+	gp_cmd(j, metrics ? "set xlabel 'step (index in the run)'\nset ylabel 'time (s)'"
+			  : "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
+	if (top > 0)
+		gp_cmd(j, "set key below\nset yrange [0:%g]", top);
+	else
+		gp_cmd(j, "set key below\nset yrange [0:*]");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	size_t warm = warmup_arrows(j, s, n);
 	series_lines(j, s, n, nruns, "x1y1", &first, 0, "ps 0.4");
@@ -401,6 +492,11 @@ int gp_chart_batches(struct gp_job *j)
 		strbuf_addf(&j->gp, "NaN with lines dt 2 lw 1.5 lc rgb '#555555' title 'warmup ends (MSER)%s'",
 			    n > 1 ? ", in the colour of its series" : "");
 	}
+	if (top > 0 && clipped) {
+		clipped_file(j, s, n, top, clip, sizeof(clip));
+		plot_next(j, &first);
+		strbuf_addf(&j->gp, "'%s' using 1:2 with points pt 9 ps 1.6 lc rgb '#d62728' title columnheader(2)", clip);
+	}
 	plot_end(j, first);
 	gp_series_free(s, n);
 	return 0;
@@ -408,20 +504,11 @@ int gp_chart_batches(struct gp_job *j)
 
 /* ---- gpm ---- */
 
-static int want_gpm_time(const char *n)
-{
-	return !strcmp(n, "GPM window total") || !strcmp(n, "GPM window pattern gen");
-}
-
-static int want_gpm_nodes(const char *n)
-{
-	return !strcmp(n, "GPM window avg nodes");
-}
-
 int gp_chart_gpm(struct gp_job *j)
 {
 	struct gp_series *t, *a;
-	size_t nt = gp_points(j->rep, want_gpm_time, &t), na = gp_points(j->rep, want_gpm_nodes, &a);
+	size_t nt = gp_points(j->rep, GP_KIND(AK_GPM_TOTAL) | GP_KIND(AK_GPM_PATTERN), &t);
+	size_t na = gp_points(j->rep, GP_KIND(AK_GPM_AVG_NODES), &a);
 	size_t nruns = gp_series_runs(t, nt);
 	int first = 1;
 	if (!nt) {
@@ -429,10 +516,10 @@ int gp_chart_gpm(struct gp_job *j)
 		gp_series_free(a, na);
 		return GP_NODATA;
 	}
-	gp_title(j, "GPM windows: pattern generation vs total time, average graph size");
+	run_title(j, "GPM windows: pattern generation vs total time, average graph size", t, nt);
 	/* gpm.py prints per-graph means over each window, and the run's running average size */
 	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per graph, window mean (ms)'\nset yrange [0:*]");
-	gp_cmd(j, "set key above\nset ytics nomirror");
+	gp_cmd(j, "set key below\nset ytics nomirror");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	double top = 0;
 	for (size_t i = 0; i < na; i++)
@@ -451,20 +538,36 @@ int gp_chart_gpm(struct gp_job *j)
 
 /* ---- memory ---- */
 
-static int want_cpu(const char *n)
+/* Whether the series of one run are all one flat line at the same value (ranks with the
+ * same memory); *longest: the one with most points. */
+static int all_identical(const struct gp_series *s, size_t n, size_t *longest)
 {
-	return !strcmp(n, "CPU memory") || !strncmp(n, "CPU memory [rank ", 17);
-}
-
-static int want_gpu(const char *n)
-{
-	return !strcmp(n, "GPU memory") || !strncmp(n, "GPU memory [rank ", 17);
+	*longest = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].key.run != s[0].key.run || !s[0].n)
+			return 0;
+		for (size_t k = 0; k < s[i].n; k++)
+			if (s[i].y[k] != s[0].y[0])
+				return 0;
+		*longest = s[i].n > s[*longest].n ? i : *longest;
+	}
+	return n > 1;
 }
 
 static void memory_panel(struct gp_job *j, const struct gp_series *s, size_t n, size_t nruns, const char *what,
 			 int own_title)
 {
 	int first = 1;
+	struct gp_series one;
+	char name[96];
+	size_t longest;
+	if (all_identical(s, n, &longest)) {
+		/* four identical lines are one line: say so in its title */
+		one = s[longest];
+		snprintf(name, sizeof(name), "%s memory, all %zu ranks alike", what, n);
+		one.name = name;
+		s = &one, n = 1;
+	}
 	if (own_title)
 		gp_cmd(j, "set title '%s memory per batch'", what);
 	double lo = INFINITY, hi = -INFINITY;
@@ -491,7 +594,7 @@ static void memory_panel(struct gp_job *j, const struct gp_series *s, size_t n, 
 int gp_chart_memory(struct gp_job *j)
 {
 	struct gp_series *c, *g;
-	size_t nc = gp_points(j->rep, want_cpu, &c), ng = gp_points(j->rep, want_gpu, &g);
+	size_t nc = gp_points(j->rep, GP_KIND(AK_CPU_MEMORY), &c), ng = gp_points(j->rep, GP_KIND(AK_GPU_MEMORY), &g);
 	size_t nruns = gp_series_runs(c, nc) > gp_series_runs(g, ng) ? gp_series_runs(c, nc) : gp_series_runs(g, ng);
 	int rc = nc || ng ? 0 : GP_NODATA;
 	int own = (nc && ng) || !j->o->title;
@@ -514,10 +617,10 @@ int gp_chart_memory(struct gp_job *j)
 
 int gp_chart_timeline(struct gp_job *j)
 {
-	const struct rtable *t = gp_table(j->rep, "timeline", 0);
+	const struct rtable *t = gp_table(j->rep, AT_TIMELINE, 0);
 	if (!t || !t->nrows)
 		return GP_NODATA;
-	int crun = gp_col(t, "run"), cstage = gp_col(t, "stage"), cs = gp_col(t, "start"), ce = gp_col(t, "end");
+	int crun = gp_col(t, AC_RUN), cstage = gp_col(t, AC_STAGE), cs = gp_col(t, AC_START), ce = gp_col(t, AC_END);
 	double lo = 0, hi = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		double a = gp_num(t, r, cs), b = gp_num(t, r, ce);
@@ -526,22 +629,23 @@ int gp_chart_timeline(struct gp_job *j)
 	double minw = (hi - lo) * 0.003; /* a short stage stays visible */
 	size_t y = t->nrows, runs = 0, nruns = 0;
 	for (size_t r = 0; r < t->nrows; r++)
-		nruns += r == 0 || strcmp(gp_text(t, r, crun), gp_text(t, r - 1, crun));
+		nruns += r == 0 || rt_row_key(t, r).run != rt_row_key(t, r - 1).run;
 	int first = 1;
 	char name[64];
 	gp_title(j, "Stage timeline");
 	gp_cmd(j, "set xlabel 'time since the first timestamp (s)'\nunset ylabel\nset style fill solid 0.85 border -1");
 	gp_cmd(j, "set yrange [-0.6:%zu.6]\nset xrange [%g:%g]", t->nrows - 1, lo, hi + (hi - lo) * 0.2);
 	gp_cmd(j, "set ytics nomirror scale 0\nset grid noytics xtics");
-	gp_cmd(j, nruns > 1 ? "set key above" : "unset key");
+	gp_cmd(j, nruns > 1 ? "set key below" : "unset key");
 	for (size_t r0 = 0; r0 < t->nrows; runs++) {
 		const char *run = gp_text(t, r0, crun);
+		int run_id = rt_row_key(t, r0).run;
 		struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
 		gp_dat_text(&d, "y", 8);
 		gp_dat_text(&d, run, 80);
 		gp_dat_row(&d);
 		size_t r = r0;
-		for (; r < t->nrows && !strcmp(gp_text(t, r, crun), run); r++) {
+		for (; r < t->nrows && rt_row_key(t, r).run == run_id; r++) {
 			double a = gp_num(t, r, cs), b = gp_num(t, r, ce), vis = b - a > minw ? b : a + minw;
 			double mid = (a + vis) / 2, half = (vis - a) / 2;
 			strbuf_reset(&lab);
@@ -574,8 +678,15 @@ int gp_chart_timeline(struct gp_job *j)
 
 /* ---- scaling ---- */
 
+/*
+ * One fit of the analysis (AT_SCALING_FITS) and its points (AT_SCALING_POINTS,
+ * the same row key group). The line is the analysis' own: this file draws
+ * it and never refits.
+ */
 struct sc_group {
 	const char *run, *param, *series;
+	struct rkey key;
+	double a, b, lo, hi, expect, xbar, ybar; /* log(time) = a + b log(x); centroid (xbar, ybar) */
 	char title[160];
 	size_t n, alloc;
 	double *x, *y, *sd;
@@ -594,42 +705,9 @@ static void sc_add(struct sc_group *g, double x, double y, double sd)
 	g->x[g->n] = x, g->y[g->n] = y, g->sd[g->n++] = sd;
 }
 
-/* Least squares of log y on log x: exponent b, intercept a; 0 if it cannot be fitted. */
-static int sc_fit(const struct sc_group *g, double *a, double *b, double *xbar, double *ybar)
+static void sc_free(struct sc_group *g)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)g->n;
-	for (size_t i = 0; i < g->n; i++) {
-		double lx = log(g->x[i]), ly = log(g->y[i]);
-		sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
-	}
-	if (g->n < 2)
-		return 0;
-	double vx = sxx - sx * sx / n;
-	if (!(vx > 1e-12))
-		return 0;
-	*xbar = sx / n, *ybar = sy / n;
-	*b = (sxy - sx * sy / n) / vx;
-	*a = *ybar - *b * *xbar;
-	return 1;
-}
-
-/* The analysis' row for this fit in "scaling": exponent, its interval, the expected exponent. */
-static void sc_row(const struct report *rep, const struct sc_group *g, double *b, double *lo, double *hi,
-		   double *expect)
-{
-	const struct rtable *t = gp_table(rep, "scaling", 0);
-	*lo = *hi = *expect = NAN;
-	for (size_t r = 0; t && r < t->nrows; r++) {
-		if (strcmp(gp_text(t, r, gp_col(t, "run")), g->run) ||
-		    strcmp(gp_text(t, r, gp_col(t, "param")), g->param) ||
-		    strcmp(gp_text(t, r, gp_col(t, "series")), g->series))
-			continue;
-		if (!isnan(gp_num(t, r, gp_col(t, "exponent"))))
-			*b = gp_num(t, r, gp_col(t, "exponent"));
-		*lo = gp_num(t, r, gp_col(t, "ci_low"));
-		*hi = gp_num(t, r, gp_col(t, "ci_high"));
-		*expect = gp_num(t, r, gp_col(t, "expected"));
-	}
+	free(g->x), free(g->y), free(g->sd);
 }
 
 /* A two-point line y = exp(a) x^b over the group's x range, as a data file. */
@@ -702,22 +780,19 @@ static void sc_log_tics(struct gp_job *j, const struct sc_group *g, const double
 
 static void sc_panel(struct gp_job *j, const struct sc_group *g, int own_title)
 {
-	double a, b, xbar, ybar, lo, hi, expect;
 	char pts[64], fit[64], exp_name[64];
 	struct strbuf s = STRBUF_INIT;
-	sc_fit(g, &a, &b, &xbar, &ybar);
-	double fitted_b = b;
-	sc_row(j->rep, g, &b, &lo, &hi, &expect);
 	int any_sd = sc_points_file(j, g, pts, sizeof(pts));
-	if (isnan(lo))
-		strbuf_addf(&s, "fit: time ~ %s^%.2f", g->param, b);
+	if (isnan(g->lo) || isinf(g->lo))
+		strbuf_addf(&s, "fit: time ~ %s^%.2f", g->param, g->b);
 	else
-		strbuf_addf(&s, "fit: time ~ %s^%.2f (95%% CI %.2f to %.2f)", g->param, b, lo, hi);
-	double la[2] = { a + (fitted_b - b) * xbar, ybar - expect * xbar }, lb[2] = { b, expect };
+		strbuf_addf(&s, "fit: time ~ %s^%.2f (95%% CI %.2f to %.2f)", g->param, g->b, g->lo, g->hi);
+	/* the expected exponent through the centroid of the points */
+	double la[2] = { g->a, g->ybar - g->expect * g->xbar }, lb[2] = { g->b, g->expect };
 	sc_line(j, g, la[0], lb[0], s.buf, fit, sizeof(fit));
-	if (!isnan(expect)) {
+	if (!isnan(g->expect)) {
 		strbuf_reset(&s);
-		strbuf_addf(&s, "expected: time ~ %s^%g", g->param, expect);
+		strbuf_addf(&s, "expected: time ~ %s^%g", g->param, g->expect);
 		sc_line(j, g, la[1], lb[1], s.buf, exp_name, sizeof(exp_name));
 	}
 	if (own_title)
@@ -727,11 +802,11 @@ static void sc_panel(struct gp_job *j, const struct sc_group *g, int own_title)
 	gp_label_cmd(j, "xlabel", s.buf);
 	gp_cmd(j, "set ylabel 'time (ms, log scale)'\nset logscale xy\nset key bottom right opaque box");
 	gp_cmd(j, "set autoscale fix\nset offsets graph 0.06, graph 0.06, graph 0.08, graph 0.35");
-	sc_log_tics(j, g, la, lb, isnan(expect) ? 1 : 2);
+	sc_log_tics(j, g, la, lb, isnan(g->expect) ? 1 : 2);
 	gp_cmd(j, "plot '%s' using 1:2 with points pt 7 ps 1.3 lt 1 title columnheader(2), \\", pts);
 	if (any_sd)
 		gp_cmd(j, "     '%s' skip 1 using 1:2:3:4 with yerrorbars lt 1 ps 0 notitle, \\", pts);
-	if (!isnan(expect))
+	if (!isnan(g->expect))
 		gp_cmd(j, "     '%s' using 1:2 with lines dt 2 lw 1.5 lc rgb '#555555' title columnheader(2), \\",
 		       exp_name);
 	gp_cmd(j, "     '%s' using 1:2 with lines lw 2 lt 2 title columnheader(2)", fit);
@@ -739,90 +814,58 @@ static void sc_panel(struct gp_job *j, const struct sc_group *g, int own_title)
 	strbuf_release(&s);
 }
 
-static struct sc_group *sc_group_for(struct sc_group *v, size_t *n, const char *run, const char *param)
+/* Row r of AT_SCALING_FITS as a group, with the points of its group; 0 if fewer than two points. */
+static int sc_group_load(const struct report *rep, const struct rtable *f, size_t r, struct sc_group *g)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(v[i].run, run) && !strcmp(v[i].param, param))
-			return &v[i];
-	if (*n == MAX_PANELS)
-		return NULL;
-	memset(&v[*n], 0, sizeof(v[*n]));
-	v[*n].run = run, v[*n].param = param, v[*n].series = "runtime";
-	return &v[(*n)++];
+	const struct rtable *p = gp_table(rep, AT_SCALING_POINTS, 0);
+	memset(g, 0, sizeof(*g));
+	g->key = rt_row_key(f, r);
+	g->run = gp_text(f, r, gp_col(f, AC_RUN)), g->param = gp_text(f, r, gp_col(f, AC_PARAM));
+	g->series = gp_text(f, r, gp_col(f, AC_SERIES));
+	g->a = gp_num(f, r, gp_col(f, AC_INTERCEPT)), g->b = gp_num(f, r, gp_col(f, AC_EXPONENT));
+	g->lo = gp_num(f, r, gp_col(f, AC_CI_LOW)), g->hi = gp_num(f, r, gp_col(f, AC_CI_HIGH));
+	g->expect = gp_num(f, r, gp_col(f, AC_EXPECTED));
+	g->xbar = gp_num(f, r, gp_col(f, AC_LOG_X_MEAN)), g->ybar = gp_num(f, r, gp_col(f, AC_LOG_Y_MEAN));
+	for (size_t k = 0; p && k < p->nrows; k++)
+		if (rt_row_key(p, k).group == g->key.group)
+			sc_add(g, gp_num(p, k, gp_col(p, AC_VALUE)), gp_num(p, k, gp_col(p, AC_MEAN)),
+			       gp_num(p, k, gp_col(p, AC_STD)));
+	if (g->n >= 2 && !isnan(g->a) && !isnan(g->b))
+		return 1;
+	sc_free(g);
+	return 0;
 }
 
-/* The sweeps of "scaling-points", one group per run and parameter. */
-static size_t sc_sweeps(const struct report *rep, struct sc_group *v, size_t *nruns)
+/* Distinct runs among the sweep fits (the fit across runs has none). */
+static size_t sc_runs(const struct rtable *f)
 {
-	const struct rtable *t = gp_table(rep, "scaling-points", 0);
 	size_t n = 0;
-	*nruns = 0;
-	for (size_t r = 0; t && r < t->nrows; r++) {
-		const char *run = gp_text(t, r, gp_col(t, "run"));
-		*nruns += r == 0 || strcmp(run, gp_text(t, r - 1, gp_col(t, "run")));
-		struct sc_group *g = sc_group_for(v, &n, run, gp_text(t, r, gp_col(t, "param")));
-		if (g)
-			sc_add(g, gp_num(t, r, gp_col(t, "value")), gp_num(t, r, gp_col(t, "mean")),
-			       gp_num(t, r, gp_col(t, "std")));
+	for (size_t r = 0; f && r < f->nrows; r++) {
+		int run = rt_row_key(f, r).run, seen = run < 0;
+		for (size_t k = 0; k < r && !seen; k++)
+			seen = rt_row_key(f, k).run == run;
+		n += !seen;
 	}
 	return n;
 }
 
-/* The mean of a run's series in "variance", in ms. */
-static double variance_mean_ms(const struct report *rep, const char *run, const char *prefix)
-{
-	const struct rtable *t = gp_table(rep, "variance", 0);
-	for (size_t r = 0; t && r < t->nrows; r++) {
-		if (strcmp(gp_text(t, r, gp_col(t, "run")), run) ||
-		    strncmp(gp_text(t, r, gp_col(t, "series")), prefix, strlen(prefix)))
-			continue;
-		double m = gp_num(t, r, gp_col(t, "mean"));
-		return strcmp(gp_text(t, r, gp_col(t, "unit")), "s") ? m : 1000 * m;
-	}
-	return NAN;
-}
-
-/* Runs tagged with --param: the analysis' "all runs" fit, points from each run's mean. */
-static void sc_across_runs(const struct gp_job *j, struct sc_group *g)
-{
-	const struct rtable *t = gp_table(j->rep, "scaling", 0);
-	const struct gp_opts *o = j->o;
-	memset(g, 0, sizeof(*g));
-	for (size_t r = 0; t && r < t->nrows && !g->run; r++)
-		if (!strcmp(gp_text(t, r, gp_col(t, "run")), "all runs")) {
-			g->run = "all runs";
-			g->param = gp_text(t, r, gp_col(t, "param"));
-			g->series = gp_text(t, r, gp_col(t, "series"));
-		}
-	if (!g->run || !o->run_labels || !o->run_values)
-		return;
-	const char *prefix = !strcmp(g->series, "GPM pattern gen mean") ? "GPM window pattern gen" : "batch time";
-	for (size_t i = 0; i < o->nruns; i++)
-		sc_add(g, o->run_values[i], variance_mean_ms(j->rep, o->run_labels[i], prefix), NAN);
-	snprintf(g->title, sizeof(g->title), "All runs: %s against %s", g->series, g->param);
-}
-
 int gp_chart_scaling(struct gp_job *j)
 {
-	struct sc_group v[MAX_PANELS + 1];
-	size_t nruns, n = sc_sweeps(j->rep, v, &nruns), np = 0;
-	double a, b, xb, yb;
-	for (size_t i = 0; i < n; i++) {
-		if (!sc_fit(&v[i], &a, &b, &xb, &yb))
+	const struct rtable *f = gp_table(j->rep, AT_SCALING_FITS, 0);
+	struct sc_group v[MAX_PANELS];
+	size_t np = 0, nruns = sc_runs(f);
+	for (size_t r = 0; f && r < f->nrows && np < MAX_PANELS; r++) {
+		struct sc_group *g = &v[np];
+		if (!sc_group_load(j->rep, f, r, g))
 			continue;
-		if (nruns > 1)
-			snprintf(v[i].title, sizeof(v[i].title), "%s: time against %s", v[i].run, v[i].param);
+		if (g->key.group == AN_GROUP_ALL_RUNS)
+			snprintf(g->title, sizeof(g->title), "All runs: %s against %s", g->series, g->param);
+		else if (nruns > 1)
+			snprintf(g->title, sizeof(g->title), "%s: time against %s", g->run, g->param);
 		else
-			snprintf(v[i].title, sizeof(v[i].title), "Time against %s", v[i].param);
-		v[np++] = v[i];
-	}
-	for (size_t i = np; i < n; i++)
-		free(v[i].x), free(v[i].y), free(v[i].sd);
-	sc_across_runs(j, &v[np]);
-	if (sc_fit(&v[np], &a, &b, &xb, &yb) && np < MAX_PANELS)
+			snprintf(g->title, sizeof(g->title), "Time against %s", g->param);
 		np++;
-	else
-		free(v[np].x), free(v[np].y), free(v[np].sd);
+	}
 	if (!np)
 		return GP_NODATA;
 	if (np > 1)
@@ -831,7 +874,7 @@ int gp_chart_scaling(struct gp_job *j)
 		gp_title(j, v[0].title);
 	for (size_t i = 0; i < np; i++) {
 		sc_panel(j, &v[i], np > 1);
-		free(v[i].x), free(v[i].y), free(v[i].sd);
+		sc_free(&v[i]);
 	}
 	if (np > 1)
 		gp_cmd(j, "unset multiplot");
@@ -840,207 +883,89 @@ int gp_chart_scaling(struct gp_job *j)
 
 /* ---- compare ---- */
 
-#define MAX_ITEMS 24
-#define MAX_RUNS 8
-
-struct cmp {
-	const struct rtable *t;
-	int citem, cunit, cbrun, cbase, crun, cval, cratio, cp;
-	const char *runs[MAX_RUNS];
-	size_t nruns;
-	const char *items[MAX_ITEMS], *units[MAX_ITEMS];
-	size_t nitems;
-	struct gp_series *pts;
-	size_t npts;
-};
-
-static int want_any(const char *n)
-{
-	(void)n;
-	return 1;
-}
-
-static void add_unique(const char **v, size_t *n, size_t max, const char *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(v[i], s))
-			return;
-	if (*n < max)
-		v[(*n)++] = s;
-}
-
-static int cmp_load(const struct report *rep, struct cmp *c)
-{
-	memset(c, 0, sizeof(*c));
-	const struct rtable *t = c->t = gp_table(rep, "compare", 0);
-	if (!t)
-		return 0;
-	c->citem = gp_col(t, "item"), c->cunit = gp_col(t, "unit"), c->cbrun = gp_col(t, "baseline_run");
-	c->cbase = gp_col(t, "baseline"), c->crun = gp_col(t, "run"), c->cval = gp_col(t, "value");
-	c->cratio = gp_col(t, "ratio"), c->cp = gp_col(t, "p_value");
-	for (size_t r = 0; r < t->nrows; r++) {
-		if (!*gp_text(t, r, c->cunit) || (isnan(gp_num(t, r, c->cbase)) && isnan(gp_num(t, r, c->cval))))
-			continue;
-		add_unique(c->runs, &c->nruns, MAX_RUNS, gp_text(t, r, c->cbrun));
-		add_unique(c->runs, &c->nruns, MAX_RUNS, gp_text(t, r, c->crun));
-		size_t before = c->nitems;
-		add_unique(c->items, &c->nitems, MAX_ITEMS, gp_text(t, r, c->citem));
-		if (c->nitems > before)
-			c->units[before] = gp_text(t, r, c->cunit);
-	}
-	if (!c->nitems)
-		return 0;
-	c->npts = gp_points(rep, want_any, &c->pts);
-	return 1;
-}
-
-/* The row of (item, run) and whether the run is that row's baseline; -1 if none. */
-static long cmp_row(const struct cmp *c, const char *item, const char *run, int *is_base)
-{
-	for (size_t r = 0; r < c->t->nrows; r++) {
-		if (strcmp(gp_text(c->t, r, c->citem), item))
-			continue;
-		if (!strcmp(gp_text(c->t, r, c->crun), run))
-			return *is_base = 0, (long)r;
-		if (!strcmp(gp_text(c->t, r, c->cbrun), run))
-			return *is_base = 1, (long)r;
-	}
-	return -1;
-}
-
-static int dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t i = (size_t)pos;
-	return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
-}
-
-/* Quartiles of the run's samples of item (from the chart traces); 0 if it has too few. */
-static int cmp_iqr(const struct cmp *c, const char *item, const char *run, double *q1, double *q3)
-{
-	for (size_t i = 0; i < c->npts; i++) {
-		const struct gp_series *s = &c->pts[i];
-		if (strcmp(s->name, item) || strcmp(s->run, run) || s->n < 4)
-			continue;
-		double *v = xmalloc(s->n * sizeof(*v));
-		memcpy(v, s->y, s->n * sizeof(*v));
-		qsort(v, s->n, sizeof(*v), dcmp);
-		*q1 = quantile(v, s->n, 0.25), *q3 = quantile(v, s->n, 0.75);
-		free(v);
-		return 1;
-	}
-	return 0;
-}
-
-/* One run's bars of one unit's items: x, value, q1, q3, label y, label. */
-static int cmp_run_file(struct gp_job *j, const struct cmp *c, size_t k, const char *unit, double *ymax,
-			char *name, size_t size)
-{
-	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
-	double w = 0.8 / (double)c->nruns;
-	int any_iqr = 0;
-	size_t pos = 0;
-	gp_dat_text(&d, "x", 8);
-	gp_dat_text(&d, c->runs[k], 60);
-	gp_dat_row(&d);
-	for (size_t i = 0; i < c->nitems; i++) {
-		if (strcmp(c->units[i], unit))
-			continue;
-		int base = 0;
-		long r = cmp_row(c, c->items[i], c->runs[k], &base);
-		double v = r < 0 ? NAN : gp_num(c->t, (size_t)r, base ? c->cbase : c->cval), q1 = NAN, q3 = NAN;
-		int iqr = cmp_iqr(c, c->items[i], c->runs[k], &q1, &q3);
-		any_iqr |= iqr;
-		strbuf_reset(&lab);
-		if (r >= 0 && !base && !isnan(gp_num(c->t, (size_t)r, c->cratio)))
-			strbuf_addf(&lab, "%.2fx", gp_num(c->t, (size_t)r, c->cratio));
-		if (lab.len && !isnan(gp_num(c->t, (size_t)r, c->cp)))
-			strbuf_addf(&lab, " p=%.2g", gp_num(c->t, (size_t)r, c->cp));
-		double top = iqr && q3 > v ? q3 : v;
-		*ymax = top > *ymax ? top : *ymax;
-		gp_dat_num(&d, (double)pos++ + ((double)k - ((double)c->nruns - 1) / 2) * w);
-		gp_dat_num(&d, v);
-		gp_dat_num(&d, q1);
-		gp_dat_num(&d, q3);
-		gp_dat_num(&d, lab.len ? top : NAN);
-		gp_dat_text(&d, lab.buf ? lab.buf : "", 30);
-		gp_dat_row(&d);
-	}
-	gp_data_file(j, &d, name, size);
-	strbuf_release(&d);
-	strbuf_release(&lab);
-	return any_iqr;
-}
-
-static size_t cmp_ticks_file(struct gp_job *j, const struct cmp *c, const char *unit, char *name, size_t size)
-{
-	struct strbuf d = STRBUF_INIT;
-	size_t n = 0;
-	gp_dat_text(&d, "x", 8);
-	gp_dat_text(&d, "item", 8);
-	gp_dat_row(&d);
-	for (size_t i = 0; i < c->nitems; i++)
-		if (!strcmp(c->units[i], unit)) {
-			gp_dat_num(&d, (double)n++);
-			gp_dat_text(&d, c->items[i], 32);
-			gp_dat_row(&d);
-		}
-	gp_data_file(j, &d, name, size);
-	strbuf_release(&d);
-	return n;
-}
-
-static void cmp_panel(struct gp_job *j, const struct cmp *c, const char *unit, int own_title)
-{
-	char ticks[64], name[64];
-	double ymax = 0;
-	size_t n = cmp_ticks_file(j, c, unit, ticks, sizeof(ticks));
-	if (own_title)
-		gp_cmd(j, "set title 'Items measured in %s' noenhanced", !strcmp(unit, "ms") ? "ms" : "s");
-	gp_cmd(j, "set ylabel 'time (%s)'\nunset xlabel\nset style fill solid 0.85 border -1",
-	       !strcmp(unit, "ms") ? "ms" : "s");
-	gp_cmd(j, "set boxwidth %g absolute\nset xrange [-0.6:%zu.6]", 0.8 / (double)c->nruns, n - 1);
-	gp_cmd(j, "set xtics rotate by 25 right nomirror scale 0\nset grid noxtics ytics\nset key above");
-	struct strbuf plot = STRBUF_INIT;
-	strbuf_addf(&plot, "plot '%s' skip 1 using 1:(NaN):xticlabels(2) notitle", ticks);
-	for (size_t k = 0; k < c->nruns; k++) {
-		int iqr = cmp_run_file(j, c, k, unit, &ymax, name, sizeof(name));
-		strbuf_addf(&plot, ", \\\n     '%s' using 1:2 with boxes lt %zu title columnheader(2)", name, k + 1);
-		if (iqr)
-			strbuf_addf(&plot, ", \\\n     '%s' skip 1 using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 notitle",
-				    name);
-		if (k)
-			strbuf_addf(&plot, ", \\\n     '%s' skip 1 using 1:5:6 with labels offset char 0,0.8 notitle", name);
-	}
-	gp_cmd(j, "set yrange [0:%g]", ymax > 0 ? ymax * 1.2 : 1);
-	gp_cmd(j, "%s", plot.buf);
-	strbuf_release(&plot);
-}
+/*
+ * Each compared item as its ratio to the baseline run, with the analysis'
+ * 95 % interval, on one logarithmic scale shared by every item whatever
+ * its unit (a 4 s stage and a 0.16 s batch read alike); 1 is marked. Items
+ * without samples have a ratio and no interval; items of one run only and
+ * the geometric mean are left out.
+ */
+#define MAX_ITEMS 40
 
 int gp_chart_compare(struct gp_job *j)
 {
-	struct cmp c;
-	if (!cmp_load(j->rep, &c))
+	const struct rtable *t = gp_table(j->rep, AT_COMPARE, 0);
+	if (!t)
 		return GP_NODATA;
-	const char *units[2];
-	size_t nu = 0;
-	for (size_t i = 0; i < c.nitems; i++)
-		add_unique(units, &nu, 2, c.units[i]);
-	if (nu > 1)
-		multiplot_begin(j, nu, 1);
-	else
-		gp_title(j, "Run comparison against the first run (bar: median, or total without samples; error bar: IQR)");
-	for (size_t u = 0; u < nu; u++)
-		cmp_panel(j, &c, units[u], nu > 1);
-	if (nu > 1)
-		gp_cmd(j, "unset multiplot");
-	gp_series_free(c.pts, c.npts);
+	int citem = gp_col(t, AC_ITEM), crun = gp_col(t, AC_RUN), cbrun = gp_col(t, AC_BASELINE_RUN);
+	int cratio = gp_col(t, AC_RATIO), clo = gp_col(t, AC_CI_LOW), chi = gp_col(t, AC_CI_HIGH), cp = gp_col(t, AC_P);
+	size_t rows[MAX_ITEMS], n = 0;
+	int runs_seen = -2, several = 0;
+	for (size_t r = 0; r < t->nrows && n < MAX_ITEMS; r++) {
+		struct rkey k = rt_row_key(t, r);
+		if (k.series == AK_OVERALL || !(gp_num(t, r, cratio) > 0))
+			continue;
+		several |= runs_seen != -2 && runs_seen != k.run;
+		runs_seen = k.run;
+		rows[n++] = r;
+	}
+	if (!n)
+		return GP_NODATA;
+	struct strbuf d = STRBUF_INIT, lab = STRBUF_INIT;
+	double lo = 1, hi = 1;
+	gp_dat_text(&d, "y", 8);
+	gp_dat_text(&d, "item", 8);
+	gp_dat_text(&d, "ratio", 8);
+	gp_dat_text(&d, "low", 8);
+	gp_dat_text(&d, "high", 8);
+	gp_dat_text(&d, "label", 8);
+	gp_dat_row(&d);
+	for (size_t i = 0; i < n; i++) {
+		size_t r = rows[i];
+		double v = gp_num(t, r, cratio), l = gp_num(t, r, clo), h = gp_num(t, r, chi), p = gp_num(t, r, cp);
+		if (isnan(l) || isnan(h))
+			l = h = v;
+		lo = l < lo ? l : lo, hi = h > hi ? h : hi;
+		strbuf_reset(&lab);
+		strbuf_addstr(&lab, gp_text(t, r, citem));
+		if (several) {
+			strbuf_addstr(&lab, " (");
+			strbuf_addstr(&lab, gp_text(t, r, crun));
+			strbuf_addch(&lab, ')');
+		}
+		gp_dat_num(&d, (double)(n - 1 - i));
+		gp_dat_text(&d, lab.buf, NAME_MAX_CHARS);
+		gp_dat_num(&d, v);
+		gp_dat_num(&d, l);
+		gp_dat_num(&d, h);
+		strbuf_reset(&lab);
+		strbuf_addf(&lab, "%.3gx", v);
+		if (!isnan(p))
+			strbuf_addf(&lab, ", p = %.2g", p);
+		gp_dat_text(&d, lab.buf, 40);
+		gp_dat_row(&d);
+	}
+	char name[64];
+	gp_data_file(j, &d, name, sizeof(name));
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "Each item against %s (ratio, 95%% interval)", gp_text(t, rows[0], cbrun));
+	if (!several) {
+		strbuf_addstr(&title, ": ");
+		strbuf_addstr(&title, gp_text(t, rows[0], crun));
+	}
+	gp_title(j, title.buf);
+	gp_cmd(j, "set xlabel 'ratio to the baseline run (log scale): < 1 faster, > 1 slower'\nunset ylabel\nunset key");
+	gp_cmd(j, "set logscale x\nset xrange [%g:%g]\nset yrange [-0.7:%zu.7]", lo / 1.25, hi * 1.25, n - 1);
+	gp_cmd(j, "set ytics nomirror scale 0\nset format x '%%g'\nset grid xtics noytics");
+	gp_cmd(j, "set xtics nomirror (0.1, 0.2, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)");
+	gp_cmd(j, "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#555555' back");
+	gp_cmd(j, "plot '%s' skip 1 using 3:1:4:5:yticlabels(2) with xerrorbars pt 7 ps 1.3 lw 2 lc rgb '#1f5fa8' notitle, \\\n"
+		  "     '%s' skip 1 using 3:1:6 with labels offset char 0,0.9 font ',9' notitle",
+	       name, name);
+	gp_cmd(j, "unset logscale x\nunset arrow\nset xtics autofreq");
+	strbuf_release(&d);
+	strbuf_release(&lab);
+	strbuf_release(&title);
 	return 0;
 }
 
@@ -1052,7 +977,7 @@ int gp_suggested_height(const struct report *rep, enum gp_chart c, int dflt)
 	const struct rtable *t;
 	int keep_last, h = 0;
 	size_t np = 0;
-	for (size_t k = 0; (t = gp_table(rep, "breakdown", k)) && np < MAX_PANELS; k++) {
+	for (size_t k = 0; (t = gp_table(rep, AT_BREAKDOWN, k)) && np < MAX_PANELS; k++) {
 		size_t n = stage_rows(t, &keep_last);
 		if (!n)
 			continue;
@@ -1067,18 +992,18 @@ int gp_suggested_height(const struct report *rep, enum gp_chart c, int dflt)
 /* ---- trend (the run history) ---- */
 
 /*
- * One series across stored runs (the "trend" table of tprof-history):
+ * One series across stored runs (the AT_TREND table of tprof-history):
  * the value of each run, the level of each segment between change points
  * as steps, and each change point marked by a dashed line, a point and its
  * change in percent.
  */
 int gp_chart_trend(struct gp_job *j)
 {
-	const struct rtable *t = gp_table(j->rep, "trend", 0);
+	const struct rtable *t = gp_table(j->rep, AT_TREND, 0);
 	if (!t || !t->nrows)
 		return GP_NODATA;
-	int cid = gp_col(t, "run_id"), cv = gp_col(t, "value"), ccp = gp_col(t, "change_point"),
-	    cch = gp_col(t, "change");
+	int cid = gp_col(t, AC_RUN_ID), cv = gp_col(t, AC_VALUE), ccp = gp_col(t, AC_CHANGE_POINT),
+	    cch = gp_col(t, AC_CHANGE);
 	struct strbuf d = STRBUF_INIT, p = STRBUF_INIT, lab = STRBUF_INIT;
 	double *level = xcalloc(t->nrows, sizeof(*level));
 	/* segment means: from each change point to the next */

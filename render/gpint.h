@@ -7,6 +7,7 @@
 #ifndef TPROF_GPINT_H
 #define TPROF_GPINT_H
 
+#include "analyze/analyze.h"
 #include "gnuplot.h"
 
 struct gp_job {
@@ -40,12 +41,12 @@ void gp_title(struct gp_job *j, const char *dflt);
 /* A plot element: `set xlabel 'text' noenhanced` and the like. */
 void gp_label_cmd(struct gp_job *j, const char *what, const char *text);
 
-/* ---- the report's tables ---- */
+/* ---- the report's tables, by the analysis' typed ids (analyses.h) ---- */
 
-/* The nth table with that id (0-based), or NULL. */
-const struct rtable *gp_table(const struct report *rep, const char *id, size_t nth);
-/* The column of that name, or -1. */
-int gp_col(const struct rtable *t, const char *name);
+/* The nth table of that kind (0-based), or NULL. */
+const struct rtable *gp_table(const struct report *rep, enum an_table_kind kind, size_t nth);
+/* The column with that key, or -1. */
+int gp_col(const struct rtable *t, enum an_col_key key);
 /* The cell as a number (NAN if empty, text or no such column). */
 double gp_num(const struct rtable *t, size_t row, int col);
 /* The cell as text ("" if not text or no such column). */
@@ -53,12 +54,18 @@ const char *gp_text(const struct rtable *t, size_t row, int col);
 
 /* One series of the "points" table: (index, value) pairs of one run. */
 struct gp_series {
-	const char *run, *name, *unit;
+	const char *run, *name, *unit; /* for people: key titles and axis labels */
+	struct rkey key;               /* what it is: kind, rank and run */
 	size_t n, alloc;
 	double *x, *y;
 };
-/* Every series whose name want() accepts, in first-seen order. */
-size_t gp_points(const struct report *rep, int (*want)(const char *name), struct gp_series **out);
+/* A set of series kinds (enum an_series_kind) for gp_points. */
+#define GP_KIND(k) (1u << (k))
+#define GP_ALL_KINDS (~0u)
+/* Whether two row keys are about the same series of the same run. */
+int gp_same_series(struct rkey a, struct rkey b);
+/* Every series of one of the kinds, in first-seen order. */
+size_t gp_points(const struct report *rep, unsigned kinds, struct gp_series **out);
 void gp_series_free(struct gp_series *s, size_t n);
 /* How many distinct runs the series belong to. */
 size_t gp_series_runs(const struct gp_series *s, size_t n);

@@ -15,18 +15,20 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analyze/analyze.h"
 #include "gnuplot.h"
 #include "render.h"
 
-/* Where each chart goes: the first of its sections that the report has. */
+/* Where each chart goes: the first of its sections (analysis' kinds) that the report has. */
 static const struct {
 	enum gp_chart chart;
-	const char *sections[2];
+	enum an_section_kind sections[2];
 } placement[] = {
-	{ GP_STAGES, { "breakdown", NULL } },   { GP_TIMELINE, { "breakdown", NULL } },
-	{ GP_BATCHES, { "warmup", "variance" } }, { GP_MEMORY, { "variance", "warmup" } },
-	{ GP_GPM, { "bottlenecks", "variance" } }, { GP_SCALING, { "scaling", NULL } },
-	{ GP_COMPARE, { "compare", NULL } },   { GP_TREND, { "trend", NULL } },
+	{ GP_STAGES, { AS_BREAKDOWN, AS_NONE } },   { GP_TIMELINE, { AS_BREAKDOWN, AS_NONE } },
+	{ GP_BATCHES, { AS_WARMUP, AS_VARIANCE } }, { GP_MEMORY, { AS_VARIANCE, AS_WARMUP } },
+	{ GP_GPM, { AS_BOTTLENECKS, AS_VARIANCE } }, { GP_SCALING, { AS_SCALING, AS_NONE } },
+	{ GP_COMPARE, { AS_COMPARE, AS_NONE } },
+	{ GP_TREND, { AS_TREND, AS_NONE } },
 };
 
 struct charts {
@@ -64,6 +66,10 @@ static const char css[] =
 	"figcaption{font-size:.85rem;color:#56606b}.note{background:#fff6e5;border:1px solid #e6c27a;"
 	"padding:.5rem .8rem}\n"
 	"footer{margin-top:3rem;color:#7a8590;font-size:.8rem}\n"
+	".headline{font-size:1.1rem;background:#eef5fc;border-left:5px solid #1f6fbf;padding:.5rem .8rem}\n"
+	/* a phone: charts keep a readable size and scroll sideways, the page does not */
+	"@media (max-width:600px){body{padding:.5rem .6rem 2rem}figure.chart{overflow-x:auto;padding:.3rem}"
+	"figure.chart svg{max-width:none;width:640px}h1{font-size:1.3rem}}\n"
 	"@media print{nav{display:none}figure.chart,table{break-inside:avoid}}\n";
 
 /* Text as HTML: & < > " ' escaped, invalid UTF-8 and control bytes replaced. */
@@ -209,24 +215,26 @@ static void chart_html(struct strbuf *sb, struct charts *ch, enum gp_chart c)
 		    gp_chart_what(c));
 }
 
-static int has_section(const struct report *rep, const char *id)
+static int has_section(const struct report *rep, enum an_section_kind kind)
 {
 	for (size_t i = 0; i < rep->nsections; i++)
-		if (!strcmp(rep->sections[i].id, id))
+		if (rep->sections[i].kind == (int)kind)
 			return 1;
 	return 0;
 }
 
-/* The charts that belong to section id (the first of their sections the report has). */
-static int section_charts(const struct report *rep, const char *id, struct charts *ch, struct strbuf *sb)
+/* The charts that belong to section s (the first of their sections the report has). */
+static int section_charts(const struct report *rep, const struct rsection *s, struct charts *ch,
+			  struct strbuf *sb)
 {
 	int n = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(placement); i++) {
-		const char *home = NULL;
-		for (int k = 0; k < 2 && !home; k++)
-			if (placement[i].sections[k] && has_section(rep, placement[i].sections[k]))
+		enum an_section_kind home = AS_NONE;
+		for (int k = 0; k < 2 && home == AS_NONE; k++)
+			if (placement[i].sections[k] != AS_NONE && has_section(rep, placement[i].sections[k]))
 				home = placement[i].sections[k];
-		if (home && !strcmp(home, id) && ch->svg[placement[i].chart].len && !ch->placed[placement[i].chart]) {
+		if (home != AS_NONE && (int)home == s->kind && ch->svg[placement[i].chart].len &&
+		    !ch->placed[placement[i].chart]) {
 			if (sb)
 				chart_html(sb, ch, placement[i].chart);
 			n++;
@@ -237,17 +245,39 @@ static int section_charts(const struct report *rep, const char *id, struct chart
 
 /* ---- tables and findings ---- */
 
+/* The run column when every row has the same run (it goes to the caption), or -1. */
+static int one_run_col(const struct rtable *t)
+{
+	int c = rt_col(t, AC_RUN);
+	if (c < 0 || !t->nrows || rt_cell(t, 0, (size_t)c)->kind != RC_TEXT)
+		return -1;
+	for (size_t r = 1; r < t->nrows; r++) {
+		const struct rcell *x = rt_cell(t, r, (size_t)c);
+		if (x->kind != RC_TEXT || strcmp(x->s, rt_cell(t, 0, (size_t)c)->s))
+			return -1;
+	}
+	return c;
+}
+
 static void table_html(struct strbuf *sb, const struct rtable *t)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int *num = xcalloc(t->ncols ? t->ncols : 1, sizeof(*num));
+	int hide = one_run_col(t);
 	for (size_t c = 0; c < t->ncols; c++)
 		for (size_t r = 0; r < t->nrows && !num[c]; r++)
 			num[c] = rt_cell(t, r, c)->kind == RC_NUM;
 	strbuf_addstr(sb, "<div class=\"tw\"><table>\n<caption>");
 	h_esc(sb, t->title);
+	if (hide >= 0 && !strstr(t->title, rt_cell(t, 0, (size_t)hide)->s)) {
+		strbuf_addstr(sb, " (");
+		h_esc(sb, rt_cell(t, 0, (size_t)hide)->s);
+		strbuf_addch(sb, ')');
+	}
 	strbuf_addstr(sb, "</caption>\n<thead><tr>");
 	for (size_t c = 0; c < t->ncols; c++) {
+		if ((int)c == hide)
+			continue;
 		strbuf_addstr(sb, num[c] ? "<th class=\"num\">" : "<th>");
 		h_esc(sb, t->cols[c].name);
 		if (t->cols[c].unit[0]) {
@@ -262,6 +292,8 @@ static void table_html(struct strbuf *sb, const struct rtable *t)
 		strbuf_addstr(sb, "<tr>");
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct rcell *cell = rt_cell(t, r, c);
+			if ((int)c == hide)
+				continue;
 			strbuf_reset(&tmp);
 			render_cell_text(cell, &tmp);
 			strbuf_addstr(sb, cell->kind == RC_NUM || num[c] ? "<td class=\"num\">" : "<td>");
@@ -301,11 +333,46 @@ static void finding_html(struct strbuf *sb, const struct finding *f)
 	strbuf_addstr(sb, "</li>\n");
 }
 
+/* The summary as sentences: each run at a glance, the findings with most at stake and their advice. */
+static void summary_html(struct strbuf *sb, const struct rsection *s)
+{
+	struct strbuf l = STRBUF_INIT;
+	for (size_t k = 0; k < s->ntables; k++) {
+		const struct rtable *t = s->tables[k];
+		if (t->kind == AT_SUMMARY_RUNS)
+			for (size_t r = 0; r < t->nrows; r++) {
+				strbuf_reset(&l);
+				if (!render_run_sentence(t, r, t->nrows > 1, &l))
+					continue;
+				strbuf_addstr(sb, "<p class=\"run\">");
+				h_esc(sb, l.buf);
+				strbuf_addstr(sb, "</p>\n");
+			}
+		if (t->kind != AT_SUMMARY_TOP || !t->nrows)
+			continue;
+		strbuf_addstr(sb, "<h3>Top findings by time at stake</h3>\n<ol class=\"top\">\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			strbuf_reset(&l);
+			const char *advice = render_top_sentence(t, r, 0, &l);
+			strbuf_addstr(sb, "<li>");
+			h_esc(sb, l.buf);
+			if (advice) {
+				strbuf_addstr(sb, "<p class=\"advice\">");
+				h_esc(sb, advice);
+				strbuf_addstr(sb, "</p>");
+			}
+			strbuf_addstr(sb, "</li>\n");
+		}
+		strbuf_addstr(sb, "</ol>\n");
+	}
+	strbuf_release(&l);
+}
+
 static size_t section_findings(const struct report *rep, const char *id)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < rep->nfindings; k++)
-		n += !strcmp(rep->findings[k].section, id);
+		n += !rep->findings[k].merged && !strcmp(rep->findings[k].section, id);
 	return n;
 }
 
@@ -319,7 +386,8 @@ static size_t people_tables(const struct rsection *s)
 
 static int section_shown(const struct report *rep, const struct rsection *s, struct charts *ch)
 {
-	return people_tables(s) || section_findings(rep, s->id) || section_charts(rep, s->id, ch, NULL);
+	return people_tables(s) || section_findings(rep, s->id) || section_charts(rep, s, ch, NULL) ||
+	       (s->kind == AS_SUMMARY && rep->headline);
 }
 
 static void section_html(struct strbuf *sb, const struct report *rep, const struct rsection *s, struct charts *ch)
@@ -329,14 +397,33 @@ static void section_html(struct strbuf *sb, const struct report *rep, const stru
 	strbuf_addstr(sb, "\">\n<h2>");
 	h_esc(sb, s->title);
 	strbuf_addstr(sb, "</h2>\n");
-	section_charts(rep, s->id, ch, sb);
-	for (size_t k = 0; k < s->ntables; k++)
+	if (s->kind == AS_SUMMARY && rep->headline) {
+		/* the answer first: one line per comparison */
+		strbuf_addstr(sb, "<p class=\"headline\"><strong>");
+		for (const char *p = rep->headline; *p; p++) {
+			if (*p == '\n') {
+				strbuf_addstr(sb, "<br>");
+				continue;
+			}
+			size_t n = strcspn(p, "\n");
+			struct strbuf line = STRBUF_INIT;
+			strbuf_add(&line, p, n);
+			h_esc(sb, line.buf);
+			strbuf_release(&line);
+			p += n - 1;
+		}
+		strbuf_addstr(sb, "</strong></p>\n");
+	}
+	section_charts(rep, s, ch, sb);
+	if (s->kind == AS_SUMMARY)
+		summary_html(sb, s);
+	for (size_t k = 0; k < s->ntables && s->kind != AS_SUMMARY; k++)
 		if (!s->tables[k]->data_only)
 			table_html(sb, s->tables[k]);
 	if (section_findings(rep, s->id)) {
 		strbuf_addstr(sb, "<ul class=\"findings\">\n");
 		for (size_t k = 0; k < rep->nfindings; k++)
-			if (!strcmp(rep->findings[k].section, s->id))
+			if (!rep->findings[k].merged && !strcmp(rep->findings[k].section, s->id))
 				finding_html(sb, &rep->findings[k]);
 		strbuf_addstr(sb, "</ul>\n");
 	}
@@ -348,9 +435,10 @@ static void section_html(struct strbuf *sb, const struct report *rep, const stru
 static void head_html(struct strbuf *sb, const struct report *rep, const struct render_ctx *ctx)
 {
 	const char *title = ctx->title ? ctx->title : "tprof report";
-	size_t sev[4] = { 0 };
+	size_t sev[4] = { 0 }, shown = 0;
 	for (size_t k = 0; k < rep->nfindings; k++)
-		sev[rep->findings[k].sev]++;
+		if (!rep->findings[k].merged)
+			sev[rep->findings[k].sev]++, shown++;
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 			  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -360,8 +448,19 @@ static void head_html(struct strbuf *sb, const struct report *rep, const struct 
 	h_esc(sb, title);
 	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", css);
 	h_esc(sb, title);
-	strbuf_addf(sb, "</h1>\n<p class=\"meta\">%zu findings: %zu critical, %zu warnings, %zu notices, %zu info</p>\n",
-		    rep->nfindings, sev[SEV_CRITICAL], sev[SEV_WARNING], sev[SEV_NOTICE], sev[SEV_INFO]);
+	strbuf_addstr(sb, "</h1>\n<p class=\"meta\">");
+	/* which runs this is about, first */
+	const struct rtable *runs = report_find(rep, AT_SUMMARY_RUNS, 0);
+	int crun = runs ? rt_col(runs, AC_RUN) : -1;
+	for (size_t r = 0; crun >= 0 && r < runs->nrows; r++) {
+		const struct rcell *c = rt_cell(runs, r, (size_t)crun);
+		strbuf_addstr(sb, r ? ", " : "Runs: ");
+		h_esc(sb, c->kind == RC_TEXT ? c->s : "");
+	}
+	if (crun >= 0 && runs->nrows)
+		strbuf_addstr(sb, ". ");
+	strbuf_addf(sb, "%zu findings: %zu critical, %zu warnings, %zu notices, %zu info</p>\n", shown,
+		    sev[SEV_CRITICAL], sev[SEV_WARNING], sev[SEV_NOTICE], sev[SEV_INFO]);
 	strbuf_addstr(sb, "</header>\n");
 }
 

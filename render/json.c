@@ -2,19 +2,24 @@
  * json.c - the report as one JSON document, the stable machine interface
  * of tprof-analyze (schema in tprof-analyze(1)):
  *
- *   {"tool":"tprof-analyze","version":"…","schema":1,
+ *   {"tool":"tprof-analyze","version":"…","schema":2,
+ *    "summary":{"headline":…,"top":[{column:cell,…},…]},
+ *    "runs":[{column:cell,…},…],
  *    "sections":[{"id":…,"title":…,
  *                 "tables":[{"id":…,"title":…,
  *                            "columns":[{"name":…,"unit":…},…],
  *                            "rows":[[cell,…],…]}],
  *                 "findings":[{"severity":…,"kind":…,"run":…,"message":…,
- *                              "advice":…,"file":…,"line":…}]}]}
+ *                              "advice":…,"file":…,"line":…,"at_stake":…,
+ *                              "merged":…}]}]}
  *
  * A cell is a number, a string or null; a number has no unit of its own:
  * the column says it.
  */
+#include <math.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "render.h"
 
 static void jstr(struct strbuf *sb, const char *s)
@@ -31,6 +36,8 @@ static void jkey(struct strbuf *sb, const char *k, int comma)
 	jstr(sb, k);
 	strbuf_addch(sb, ':');
 }
+
+static void cell_json(const struct rcell *cell, struct strbuf *sb);
 
 static void table_json(const struct rtable *t, struct strbuf *sb)
 {
@@ -55,19 +62,39 @@ static void table_json(const struct rtable *t, struct strbuf *sb)
 	for (size_t r = 0; r < t->nrows; r++) {
 		strbuf_addstr(sb, r ? ",\n[" : "\n[");
 		for (size_t c = 0; c < t->ncols; c++) {
-			const struct rcell *cell = rt_cell(t, r, c);
 			if (c)
 				strbuf_addch(sb, ',');
-			if (cell->kind == RC_NUM)
-				strbuf_add_num(sb, cell->v);
-			else if (cell->kind == RC_TEXT)
-				jstr(sb, cell->s);
-			else
-				strbuf_addstr(sb, "null");
+			cell_json(rt_cell(t, r, c), sb);
 		}
 		strbuf_addch(sb, ']');
 	}
 	strbuf_addstr(sb, "]}");
+}
+
+static void cell_json(const struct rcell *cell, struct strbuf *sb)
+{
+	if (cell->kind == RC_NUM)
+		strbuf_add_num(sb, cell->v);
+	else if (cell->kind == RC_TEXT)
+		jstr(sb, cell->s);
+	else
+		strbuf_addstr(sb, "null");
+}
+
+/* The rows of the first table of a kind as objects keyed by column name. */
+static void keyed_rows(const struct report *rep, int kind, struct strbuf *sb)
+{
+	const struct rtable *t = report_find(rep, kind, 0);
+	strbuf_addch(sb, '[');
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		strbuf_addstr(sb, r ? ",\n{" : "\n{");
+		for (size_t c = 0; c < t->ncols; c++) {
+			jkey(sb, t->cols[c].name, c > 0);
+			cell_json(rt_cell(t, r, c), sb);
+		}
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addch(sb, ']');
 }
 
 static void finding_json(const struct finding *f, struct strbuf *sb)
@@ -99,6 +126,13 @@ static void finding_json(const struct finding *f, struct strbuf *sb)
 		strbuf_add_num(sb, (double)f->line);
 	else
 		strbuf_addstr(sb, "null");
+	jkey(sb, "at_stake", 1);
+	if (isfinite(f->at_stake))
+		strbuf_add_num(sb, f->at_stake);
+	else
+		strbuf_addstr(sb, "null");
+	jkey(sb, "merged", 1);
+	strbuf_addstr(sb, f->merged ? "true" : "false");
 	strbuf_addch(sb, '}');
 }
 
@@ -108,7 +142,16 @@ int render_json(const struct report *rep, const struct render_ctx *ctx, struct o
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "{\"tool\":");
 	jstr(&sb, ctx->tool ? ctx->tool : "tprof");
-	strbuf_addstr(&sb, ",\"version\":\"" TPROF_VERSION "\",\"schema\":1,\"sections\":[");
+	strbuf_addstr(&sb, ",\"version\":\"" TPROF_VERSION "\",\"schema\":2,\n\"summary\":{\"headline\":");
+	if (rep->headline)
+		jstr(&sb, rep->headline);
+	else
+		strbuf_addstr(&sb, "null");
+	jkey(&sb, "top", 1);
+	keyed_rows(rep, AT_SUMMARY_TOP, &sb);
+	strbuf_addstr(&sb, "},\n\"runs\":");
+	keyed_rows(rep, AT_SUMMARY_RUNS, &sb);
+	strbuf_addstr(&sb, ",\"sections\":[");
 	for (size_t i = 0; i < rep->nsections; i++) {
 		const struct rsection *s = &rep->sections[i];
 		strbuf_addstr(&sb, i ? ",\n{" : "\n{");

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "render.h"
 
 static void md_text(struct strbuf *sb, const char *s)
@@ -67,6 +68,38 @@ static void md_table(const struct rtable *t, struct strbuf *sb)
 	strbuf_release(&tmp);
 }
 
+/* The summary as sentences: each run at a glance, then the findings with most at stake. */
+static void md_summary(const struct rsection *s, struct strbuf *sb)
+{
+	struct strbuf l = STRBUF_INIT;
+	for (size_t k = 0; k < s->ntables; k++) {
+		const struct rtable *t = s->tables[k];
+		for (size_t r = 0; t->kind == AT_SUMMARY_RUNS && r < t->nrows; r++) {
+			strbuf_reset(&l);
+			if (render_run_sentence(t, r, t->nrows > 1, &l)) {
+				md_text(sb, l.buf);
+				strbuf_addstr(sb, "\n\n");
+			}
+		}
+		if (t->kind != AT_SUMMARY_TOP || !t->nrows)
+			continue;
+		strbuf_addstr(sb, "Top findings by time at stake (seconds a fix could save over the run):\n\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			strbuf_reset(&l);
+			const char *advice = render_top_sentence(t, r, 0, &l);
+			strbuf_addf(sb, "%zu. ", r + 1);
+			md_text(sb, l.buf);
+			if (advice) {
+				strbuf_addstr(sb, " — *advice:* ");
+				md_text(sb, advice);
+			}
+			strbuf_addch(sb, '\n');
+		}
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_release(&l);
+}
+
 int render_markdown(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		    struct strbuf *err)
 {
@@ -80,19 +113,34 @@ int render_markdown(const struct report *rep, const struct render_ctx *ctx, stru
 		for (size_t k = 0; k < s->ntables; k++)
 			shown += !s->tables[k]->data_only;
 		for (size_t k = 0; k < rep->nfindings; k++)
-			shown += !strcmp(rep->findings[k].section, s->id);
-		if (!shown)
+			shown += !rep->findings[k].merged && !strcmp(rep->findings[k].section, s->id);
+		if (!shown && !(i == 0 && rep->headline))
 			continue; /* an empty section is no news */
 		strbuf_addstr(&sb, "## ");
 		md_text(&sb, s->title);
 		strbuf_addstr(&sb, "\n\n");
-		for (size_t k = 0; k < s->ntables; k++)
+		if (i == 0 && rep->headline) {
+			/* the answer first: one bold line per comparison */
+			for (const char *p = rep->headline; *p;) {
+				size_t n = strcspn(p, "\n");
+				struct strbuf line = STRBUF_INIT;
+				strbuf_add(&line, p, n);
+				strbuf_addstr(&sb, "**");
+				md_text(&sb, line.buf);
+				strbuf_addstr(&sb, "**\n\n");
+				strbuf_release(&line);
+				p += n + (p[n] == '\n');
+			}
+		}
+		if (s->kind == AS_SUMMARY)
+			md_summary(s, &sb);
+		for (size_t k = 0; k < s->ntables && s->kind != AS_SUMMARY; k++)
 			if (!s->tables[k]->data_only)
 				md_table(s->tables[k], &sb);
 		int any = 0;
 		for (size_t k = 0; k < rep->nfindings; k++) {
 			const struct finding *f = &rep->findings[k];
-			if (strcmp(f->section, s->id))
+			if (f->merged || strcmp(f->section, s->id))
 				continue;
 			any = 1;
 			strbuf_addf(&sb, "- **%s** ", severity_name(f->sev));

@@ -5,8 +5,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const struct renderer renderers[] = {
 	{ "table", ".txt", render_table },
@@ -69,5 +72,20 @@ int render_flush(struct outfile *of, struct strbuf *sb, struct strbuf *err)
 		return -1;
 	}
 	strbuf_reset(sb);
+	return 0;
+}
+
+int render_term_width(int fd)
+{
+	const char *c = getenv("COLUMNS");
+	if (c && *c) {
+		char *end;
+		long v = strtol(c, &end, 10);
+		if (!*end && v >= 20 && v <= 10000)
+			return (int)v;
+	}
+	struct winsize ws;
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
 	return 0;
 }

@@ -34,6 +34,15 @@ const struct renderer *render_for_path(const char *path);
 /* "table, json, csv, markdown" */
 void render_names(struct strbuf *sb);
 
+/* The width of the terminal on fd: $COLUMNS, else the tty's; 0 when neither says. */
+int render_term_width(int fd);
+
+/* The summary in sentences (summary.c), plain text. A run of table
+ * AT_SUMMARY_RUNS: 0 when it has nothing to say. A row of AT_SUMMARY_TOP:
+ * returns its advice (or NULL). */
+int render_run_sentence(const struct rtable *t, size_t r, int several_runs, struct strbuf *out);
+const char *render_top_sentence(const struct rtable *t, size_t r, int several_runs, struct strbuf *out);
+
 /* Shared helpers. */
 void render_cell_text(const struct rcell *c, struct strbuf *sb); /* number or text, no escaping */
 /* Writes sb out and empties it; -1 on failure, with the system's message

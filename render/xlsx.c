@@ -30,6 +30,7 @@
 
 #include <xlsxwriter.h>
 
+#include "analyze/analyze.h"
 #include "render.h"
 
 #define SHEET_ROWS (LXW_ROW_MAX - 1) /* data rows on a sheet: one is the header */
@@ -41,7 +42,7 @@
 #define CHART_POINTS 200             /* categories of a bar chart; more are unreadable */
 #define SCATTER_POINTS 10000
 #define SCATTER_SERIES 16
-#define POINTS_CHARTS 24             /* traces charted from the "points" table */
+#define POINTS_CHARTS 24             /* traces charted from the AT_POINTS table */
 #define POINTS_CHART_ROWS 16         /* rows between stacked charts */
 #define NPREC 16                     /* "0" to "0.000000000000000" */
 #define SUMMARY_COLS 6
@@ -66,19 +67,22 @@ struct xlsx {
 	int failed;          /* the first error is in err; later writes are skipped */
 	struct strbuf *err;
 	struct strbuf text;  /* scratch: the cleaned text of one cell */
+	lxw_chart *last_chart; /* the chart new_chart made last */
 };
 
-/* A native chart of one column against another, for tables with this id. */
+/* A native chart of one column against another, for tables of this kind (analyses.h ids). */
 struct chart_spec {
-	const char *id, *cat, *val, *title;
+	enum an_table_kind kind;
+	enum an_col_key cat, val;
+	const char *title;
 	uint8_t type;
 };
 
 static const struct chart_spec chart_specs[] = {
-	{ "breakdown", "stage", "share", "Share of the total per stage", LXW_CHART_BAR },
-	{ "ranks", "rank", "median", "Median batch time per rank", LXW_CHART_COLUMN },
-	{ "compare", "item", "ratio", "Ratio to the baseline run", LXW_CHART_COLUMN },
-	{ "warmup", "series", "overhead_pct", "Warmup overhead of the first sample", LXW_CHART_COLUMN },
+	{ AT_BREAKDOWN, AC_STAGE, AC_SHARE, "Share of the total per stage", LXW_CHART_BAR },
+	{ AT_RANKS, AC_RANK, AC_MEDIAN, "Median batch time per rank", LXW_CHART_COLUMN },
+	{ AT_COMPARE, AC_ITEM, AC_RATIO, "Ratio to the baseline run", LXW_CHART_COLUMN },
+	{ AT_WARMUP, AC_SERIES, AC_OVERHEAD_PCT, "Warmup overhead of the first sample", LXW_CHART_COLUMN },
 };
 
 /* Keeps the first libxlsxwriter error; the caller stops writing. */
@@ -482,7 +486,7 @@ static int sum_findings(struct summary *s)
 	size_t room = SHEET_ROWS - s->x->nparts - 8, shown = 0;
 	for (int sev = SEV_CRITICAL; sev >= SEV_INFO; sev--)
 		for (size_t i = 0; i < rep->nfindings; i++)
-			if (rep->findings[i].sev == (enum severity)sev && shown++ < room &&
+			if (rep->findings[i].sev == (enum severity)sev && !rep->findings[i].merged && shown++ < room &&
 			    sum_finding(s, &rep->findings[i]) < 0)
 				return -1;
 	if (shown > room) {
@@ -533,6 +537,45 @@ static int sum_contents(struct summary *s)
 	return 0;
 }
 
+/* The answer first: the headline, then the findings with the most time at stake. */
+static int sum_answer(struct summary *s)
+{
+	const struct report *rep = s->x->rep;
+	for (const char *p = rep->headline; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		struct strbuf line = STRBUF_INIT;
+		strbuf_add(&line, p, n);
+		int rc = put_text(s->x, s->ws, s->row++, 0, line.buf, s->x->title);
+		strbuf_release(&line);
+		if (rc < 0)
+			return -1;
+		p += n + (p[n] == '\n');
+	}
+	const struct rtable *t = report_find(rep, AT_SUMMARY_TOP, 0);
+	if (!t || !t->nrows)
+		return 0;
+	if (put_text(s->x, s->ws, s->row++, 0, "Top findings by time at stake (seconds a fix could save)", s->x->head) < 0)
+		return -1;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	for (size_t r = 0; r < t->nrows && !rc; r++) {
+		const struct rcell *st = rt_cell(t, r, (size_t)rt_col(t, AC_AT_STAKE));
+		const struct rcell *msg = rt_cell(t, r, (size_t)rt_col(t, AC_MESSAGE));
+		const struct rcell *adv = rt_cell(t, r, (size_t)rt_col(t, AC_ADVICE));
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu. ", r + 1);
+		if (st->kind == RC_NUM)
+			strbuf_addf(&sb, "%.3g s at stake: ", st->v);
+		strbuf_addstr(&sb, msg->kind == RC_TEXT ? msg->s : "");
+		if (adv->kind == RC_TEXT)
+			strbuf_addf(&sb, " (advice: %s)", adv->s);
+		rc = put_text(s->x, s->ws, s->row++, 0, sb.buf, NULL);
+	}
+	strbuf_release(&sb);
+	s->row++;
+	return rc;
+}
+
 static int write_summary(struct xlsx *x, lxw_worksheet *ws)
 {
 	struct summary s = { x, ws, 0, { 0 } };
@@ -545,7 +588,7 @@ static int write_summary(struct xlsx *x, lxw_worksheet *ws)
 		rc = put_text(x, ws, s.row++, 0, sb.buf, x->note);
 	strbuf_release(&sb);
 	s.row++;
-	if (rc || sum_findings(&s) < 0 || sum_contents(&s) < 0)
+	if (rc || sum_answer(&s) < 0 || sum_findings(&s) < 0 || sum_contents(&s) < 0)
 		return -1;
 	for (size_t c = 0; c < SUMMARY_COLS; c++)
 		if (check(x, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, fit(s.width[c] ? s.width[c] : 6), NULL),
@@ -556,24 +599,20 @@ static int write_summary(struct xlsx *x, lxw_worksheet *ws)
 
 /* ---- Charts ---- */
 
-static int col_index(const struct rtable *t, const char *name)
+/* The column with that key (analyses.h), or -1. */
+static int col_index(const struct rtable *t, enum an_col_key key)
 {
-	for (size_t c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c].name, name))
-			return (int)c;
-	return -1;
+	return rt_col(t, (int)key);
 }
 
 /* Rows charted: those before a TOTAL row (the whole would dwarf its
  * parts), at most CHART_POINTS. */
-static size_t chart_rows(const struct part *p, size_t cat)
+static size_t chart_rows(const struct part *p)
 {
 	size_t n = p->n < CHART_POINTS ? p->n : CHART_POINTS;
-	for (size_t r = 0; r < n; r++) {
-		const struct rcell *c = rt_cell(p->t, p->first + r, cat);
-		if (c->kind == RC_TEXT && !strcmp(c->s, "TOTAL"))
+	for (size_t r = 0; r < n; r++)
+		if (rt_row_key(p->t, p->first + r).series == AK_TOTAL)
 			return r;
-	}
 	return n;
 }
 
@@ -585,6 +624,7 @@ static lxw_chart *new_chart(struct xlsx *x, uint8_t type, const char *title)
 		check(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "adding a chart");
 		return NULL;
 	}
+	x->last_chart = ch;
 	chart_title_set_name(ch, title);
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	return ch;
@@ -616,7 +656,7 @@ static int place_chart(struct xlsx *x, const struct part *p, size_t row, lxw_cha
 static int spec_chart(struct xlsx *x, const struct part *p, const struct chart_spec *sp)
 {
 	int cat = col_index(p->t, sp->cat), val = col_index(p->t, sp->val);
-	size_t n = cat < 0 || val < 0 ? 0 : chart_rows(p, (size_t)cat);
+	size_t n = cat < 0 || val < 0 ? 0 : chart_rows(p);
 	if (!n)
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -630,7 +670,7 @@ static int spec_chart(struct xlsx *x, const struct part *p, const struct chart_s
 		lxw_chart_axis *val_axis = sp->type == LXW_CHART_BAR ? ch->x_axis : ch->y_axis;
 		chart_series_set_name(se, sb.buf);
 		chart_axis_set_name(val_axis, sb.buf);
-		chart_axis_set_name(cat_axis, sp->cat);
+		chart_axis_set_name(cat_axis, p->t->cols[cat].name);
 		if (sp->type == LXW_CHART_BAR) {
 			/* the first row on top, as in the table; the values stay below */
 			chart_axis_set_reverse(cat_axis);
@@ -643,10 +683,10 @@ static int spec_chart(struct xlsx *x, const struct part *p, const struct chart_s
 	return place_chart(x, p, 1, ch, sp->type == LXW_CHART_BAR ? (double)n / 12 : 1.2);
 }
 
-static const struct part *first_part(const struct xlsx *x, const char *id)
+static const struct part *first_part(const struct xlsx *x, enum an_table_kind kind)
 {
 	for (size_t i = 0; i < x->nparts; i++)
-		if (!strcmp(x->parts[i].t->id, id))
+		if (x->parts[i].t->kind == (int)kind)
 			return &x->parts[i];
 	return NULL;
 }
@@ -700,19 +740,17 @@ static int all_positive(const struct part *p, size_t col, size_t n)
 	return 1;
 }
 
-/* The column of the mean time: "mean_ms", or "mean" in ms. */
+/* The column of the mean time, in ms. */
 static int mean_ms_col(const struct rtable *t)
 {
-	int c = col_index(t, "mean_ms");
-	if (c < 0 && (c = col_index(t, "mean")) >= 0 && strcmp(t->cols[c].unit, "ms"))
-		c = -1;
-	return c;
+	int c = col_index(t, AC_MEAN);
+	return c >= 0 && !strcmp(t->cols[c].unit, "ms") ? c : -1;
 }
 
 /* One series per (run, param): the points of one sweep. */
 static int scaling_series(struct xlsx *x, lxw_chart *ch, const struct part *pts, int xc, int yc, size_t n)
 {
-	const int key[2] = { col_index(pts->t, "run"), col_index(pts->t, "param") };
+	const int key[2] = { col_index(pts->t, AC_RUN), col_index(pts->t, AC_PARAM) };
 	int run = several(pts, key[0], n) ? key[0] : -1;
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
@@ -731,14 +769,94 @@ static int scaling_series(struct xlsx *x, lxw_chart *ch, const struct part *pts,
 }
 
 /* The time against the size on log axes, from the points of the sweeps
- * in "scaling-points" (the exponents of "scaling" alone cannot be drawn),
- * shown beside the "scaling" table, else beside the points. */
+ * in AT_SCALING_POINTS (the exponents of AT_SCALING alone cannot be drawn),
+ * shown beside the AT_SCALING table, else beside the points. */
+/* The rows [*r0, *r1) of pts in fit group g (the first run of them); 0 if fewer than 2. */
+static int group_rows(const struct part *pts, int g, size_t n, size_t *r0, size_t *r1)
+{
+	size_t r = 0;
+	while (r < n && rt_row_key(pts->t, pts->first + r).group != g)
+		r++;
+	*r0 = r;
+	while (r < n && rt_row_key(pts->t, pts->first + r).group == g)
+		r++;
+	*r1 = r;
+	return *r1 - *r0 >= 2;
+}
+
+/* One fit: its points as markers and the analysis' line between the cells of its ends. */
+static int fit_chart(struct xlsx *x, const struct part *fits, size_t fr, const struct part *pts, size_t r0,
+		     size_t r1, int several, size_t slot)
+{
+	const struct rtable *f = fits->t;
+	const struct rcell *param = rt_cell(f, fits->first + fr, (size_t)col_index(f, AC_PARAM));
+	const struct rcell *run = rt_cell(f, fits->first + fr, (size_t)col_index(f, AC_RUN));
+	const struct rcell *b = rt_cell(f, fits->first + fr, (size_t)col_index(f, AC_EXPONENT));
+	const char *pn = param->kind == RC_TEXT ? param->s : "size";
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "Time against %s", pn);
+	if (several && run->kind == RC_TEXT)
+		strbuf_addf(&sb, " (%s)", run->s);
+	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, sb.buf));
+	lxw_chart_series *se = ch ? add_series(x, ch, pts->name, r0 + 1, r1, (size_t)col_index(pts->t, AC_VALUE),
+					       (size_t)mean_ms_col(pts->t))
+				 : NULL;
+	lxw_chart_series *line = ch ? chart_add_series(ch, NULL, NULL) : NULL;
+	if (!se || !line) {
+		strbuf_release(&sb);
+		return check(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "adding a chart series");
+	}
+	lxw_chart_line none = { .none = LXW_TRUE };
+	chart_series_set_line(se, &none);
+	chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+	chart_series_set_name(se, "measured");
+	lxw_row_t row = (lxw_row_t)(fr + 1);
+	chart_series_set_categories(line, fits->name, row, (lxw_col_t)col_index(f, AC_X_LOW), row,
+				    (lxw_col_t)col_index(f, AC_X_HIGH));
+	chart_series_set_values(line, fits->name, row, (lxw_col_t)col_index(f, AC_Y_LOW), row,
+				(lxw_col_t)col_index(f, AC_Y_HIGH));
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "fit: time ~ %s^%.2f", pn, b->kind == RC_NUM ? b->v : NAN);
+	chart_series_set_name(line, clean(x, sb.buf));
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+	chart_axis_set_name(ch->x_axis, clean(x, pn));
+	chart_axis_set_name(ch->y_axis, "mean [ms]");
+	chart_axis_set_log_base(ch->x_axis, 10);
+	chart_axis_set_log_base(ch->y_axis, 10);
+	strbuf_release(&sb);
+	return place_chart(x, fits, 1 + slot * POINTS_CHART_ROWS, ch, 1);
+}
+
+/* A chart per fit of the analysis (at most 4), each with its own axes and its line. */
+static int fit_charts(struct xlsx *x, const struct part *fits, const struct part *pts)
+{
+	const struct rtable *f = fits->t;
+	if (col_index(f, AC_X_LOW) < 0 || col_index(f, AC_Y_HIGH) < 0 || col_index(pts->t, AC_VALUE) < 0 ||
+	    mean_ms_col(pts->t) < 0)
+		return 0;
+	int several = 0;
+	for (size_t r = 1; r < fits->n; r++)
+		several |= rt_row_key(f, fits->first + r).run != rt_row_key(f, fits->first).run;
+	size_t n = pts->n < SCATTER_POINTS ? pts->n : SCATTER_POINTS;
+	for (size_t r = 0, slot = 0; r < fits->n && slot < 4; r++) {
+		size_t r0, r1;
+		if (!group_rows(pts, rt_row_key(f, fits->first + r).group, n, &r0, &r1))
+			continue;
+		if (fit_chart(x, fits, r, pts, r0, r1, several, slot++) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int scaling_chart(struct xlsx *x)
 {
-	const struct part *pts = first_part(x, "scaling-points"), *host = first_part(x, "scaling");
-	if (!pts || col_index(pts->t, "param") < 0)
+	const struct part *pts = first_part(x, AT_SCALING_POINTS), *host = first_part(x, AT_SCALING);
+	const struct part *fits = first_part(x, AT_SCALING_FITS);
+	if (!pts || col_index(pts->t, AC_PARAM) < 0)
 		return 0;
-	int xc = col_index(pts->t, "value"), yc = mean_ms_col(pts->t);
+	if (fits && fits->n)
+		return fit_charts(x, fits, pts);
+	int xc = col_index(pts->t, AC_VALUE), yc = mean_ms_col(pts->t);
 	size_t n = pts->n < SCATTER_POINTS ? pts->n : SCATTER_POINTS;
 	if (xc < 0 || yc < 0 || !n)
 		return 0;
@@ -756,13 +874,16 @@ static int scaling_chart(struct xlsx *x)
 }
 
 /* One chart of the series: its value against the sample index. */
-static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e, int run, size_t slot)
+static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e, int run, size_t slot,
+			const char *title)
 {
-	const int xc = col_index(p->t, "index"), yc = col_index(p->t, "value"), uc = col_index(p->t, "unit");
+	const int xc = col_index(p->t, AC_INDEX), yc = col_index(p->t, AC_VALUE), uc = col_index(p->t, AC_UNIT);
 	struct strbuf sb = STRBUF_INIT;
-	group_name(p, r, col_index(p->t, "series"), run, &sb);
-	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, sb.buf));
+	group_name(p, r, col_index(p->t, AC_SERIES), run, &sb);
+	lxw_chart *ch = new_chart(x, LXW_CHART_SCATTER_STRAIGHT, clean(x, title ? title : sb.buf));
 	lxw_chart_series *se = ch ? add_series(x, ch, p->name, r + 1, e, (size_t)xc, (size_t)yc) : NULL;
+	if (se && title) /* several ranks on this chart: each series names its rank */
+		chart_series_set_name(se, clean(x, sb.buf));
 	if (se) {
 		const struct rcell *u = uc >= 0 ? rt_cell(p->t, r, (size_t)uc) : NULL;
 		strbuf_reset(&sb);
@@ -776,19 +897,65 @@ static int points_chart(struct xlsx *x, const struct part *p, size_t r, size_t e
 	return se ? place_chart(x, p, 1 + slot * POINTS_CHART_ROWS, ch, 1) : -1;
 }
 
-/* The per-sample traces of "points", one chart per (run, series), stacked. */
+/* A second rank's trace of the same kind: one more series on that chart. */
+static int overlay_rank(struct xlsx *x, const struct part *p, lxw_chart *ch, size_t r, size_t e, int run)
+{
+	const int xc = col_index(p->t, AC_INDEX), yc = col_index(p->t, AC_VALUE);
+	struct strbuf sb = STRBUF_INIT;
+	lxw_chart_series *se = add_series(x, ch, p->name, r + 1, e, (size_t)xc, (size_t)yc);
+	group_name(p, r, col_index(p->t, AC_SERIES), run, &sb);
+	if (se)
+		chart_series_set_name(se, clean(x, sb.buf));
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+	strbuf_release(&sb);
+	return se ? 0 : -1;
+}
+
+/* Whether a later group of rows [e, n) is another rank of the same kind of series in the same run. */
+static int more_ranks(const struct part *p, size_t e, size_t n, struct rkey k)
+{
+	for (size_t r = e; k.rank >= 0 && r < n; r++) {
+		struct rkey o = rt_row_key(p->t, p->first + r);
+		if (o.series == k.series && o.run == k.run && o.rank >= 0 && o.rank != k.rank)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The per-sample traces of AT_POINTS, one chart per (run, series), stacked;
+ * the ranks of one kind of series share a chart, one line each.
+ */
 static int points_charts(struct xlsx *x)
 {
-	const struct part *p = first_part(x, "points");
-	if (!p || col_index(p->t, "index") < 0 || col_index(p->t, "value") < 0 || col_index(p->t, "series") < 0)
+	const struct part *p = first_part(x, AT_POINTS);
+	if (!p || col_index(p->t, AC_INDEX) < 0 || col_index(p->t, AC_VALUE) < 0 || col_index(p->t, AC_SERIES) < 0)
 		return 0;
-	const int key[2] = { col_index(p->t, "run"), col_index(p->t, "series") };
+	const int key[2] = { col_index(p->t, AC_RUN), col_index(p->t, AC_SERIES) };
 	size_t n = p->n < SCATTER_POINTS ? p->n : SCATTER_POINTS;
 	int run = several(p, key[0], n) ? key[0] : -1;
-	for (size_t r = 0, slot = 0; r < n && slot < POINTS_CHARTS; slot++) {
-		size_t e = group_end(p, r, n, key);
-		if (points_chart(x, p, r, e, run, slot) < 0)
-			return -1;
+	struct {
+		struct rkey k;
+		lxw_chart *ch;
+	} made[POINTS_CHARTS];
+	size_t nmade = 0;
+	for (size_t r = 0; r < n;) {
+		size_t e = group_end(p, r, n, key), c = nmade;
+		struct rkey k = rt_row_key(p->t, p->first + r);
+		for (size_t i = 0; k.rank >= 0 && i < nmade; i++)
+			if (made[i].k.rank >= 0 && made[i].k.series == k.series && made[i].k.run == k.run)
+				c = i;
+		if (c < nmade) {
+			if (overlay_rank(x, p, made[c].ch, r, e, run) < 0)
+				return -1;
+		} else if (nmade < POINTS_CHARTS) {
+			/* a chart that ranks will share is titled by their kind (libxlsxwriter keeps every title set) */
+			const char *title = more_ranks(p, e, n, k) ? an_series_name(k.series) : NULL;
+			if (points_chart(x, p, r, e, run, nmade, title) < 0)
+				return -1;
+			made[nmade].k = k, made[nmade].ch = x->last_chart;
+			nmade++;
+		}
 		r = e;
 	}
 	return 0;
@@ -799,7 +966,7 @@ static int add_charts(struct xlsx *x)
 	for (size_t i = 0; i < x->nparts; i++) {
 		const struct part *p = &x->parts[i];
 		for (size_t k = 0; p->no == 1 && k < ARRAY_SIZE(chart_specs); k++)
-			if (!strcmp(p->t->id, chart_specs[k].id) && spec_chart(x, p, &chart_specs[k]) < 0)
+			if (p->t->kind == (int)chart_specs[k].kind && spec_chart(x, p, &chart_specs[k]) < 0)
 				return -1;
 	}
 	return scaling_chart(x) < 0 ? -1 : points_charts(x);
@@ -810,6 +977,11 @@ static int add_charts(struct xlsx *x)
 static lxw_worksheet *add_sheet(struct xlsx *x, const char *name)
 {
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
+	if (ws) {
+		/* printed: landscape, every column on the page's width */
+		worksheet_set_landscape(ws);
+		worksheet_fit_to_pages(ws, 1, 0);
+	}
 	if (!ws) {
 		/* the reason, as libxlsxwriter sees it; else it ran out of memory */
 		lxw_error e = workbook_validate_sheet_name(x->wb, name);

@@ -4,7 +4,8 @@
 # `deps.sh fuzz` also installs what the fuzz targets need (make fuzz).
 set -u
 
-PKGS="build-essential pkg-config libpcre2-dev libcsv-dev libxlsxwriter-dev libcriterion-dev zlib1g-dev gnuplot-nox unzip zsh libvectorscan-dev libsqlite3-dev libpq-dev postgresql"
+# chromium: the HTML report's browser and screenshot tests (skipped without it)
+PKGS="build-essential pkg-config libpcre2-dev libcsv-dev libxlsxwriter-dev libcriterion-dev zlib1g-dev gnuplot-nox unzip zsh libvectorscan-dev libsqlite3-dev libpq-dev postgresql chromium"
 # Only for `make fuzz` (sh scripts/deps.sh fuzz): clang and libFuzzer's runtime.
 FUZZ_PKGS="clang libclang-rt-dev"
 

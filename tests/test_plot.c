@@ -265,7 +265,8 @@ Test(plot, usage_input_and_output_errors)
 	r = run("$B/tprof-plot --stages -o /tmp/x.png /nonexistent.log");
 	cr_assert_eq(r.status, 2);
 	result_free(&r);
-	r = run("$B/tprof-plot -q samples/ssm-training.log");
+	/* ssm-training.log has per-step metrics, charted since issue 14: a log of memory peaks only has nothing */
+	r = run("$B/tprof-plot -q samples/custom-format.log");
 	cr_assert_eq(r.status, 2, "nothing to chart");
 	cr_assert(strstr(r.err.buf, "nothing to chart"), "%s", r.err.buf);
 	result_free(&r);
@@ -531,4 +532,38 @@ Test(plot, every_option_has_an_entry_in_the_manual)
 	result_free(&r);
 	strbuf_release(&page);
 	strbuf_release(&tag);
+}
+
+/* The HTML report in headless chromium at a desktop and a phone width:
+ * a screenshot of the asked width each, the summary on top. */
+Test(plot, html_screenshots_at_1400_and_420_px)
+{
+	struct result r = run("command -v chromium");
+	int have = r.status == 0;
+	result_free(&r);
+	if (!have)
+		cr_skip_test("chromium is not installed (sh scripts/deps.sh installs it): the screenshot test is skipped");
+	char *d = tmpdir(), html[256];
+	snprintf(html, sizeof(html), "%s/report.html", d);
+	r = run("$B/tprof-analyze -q -o %s samples/ddp-4rank.log", html);
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	result_free(&r);
+	struct strbuf page = STRBUF_INIT;
+	cr_assert_eq(slurp(html, &page), 0);
+	const char *sum = strstr(page.buf, "<section id=\"s-summary\""), *other = strstr(page.buf, "<section id=\"s-");
+	cr_assert(sum && sum == other, "the summary is the first section");
+	cr_assert(strstr(page.buf, "@media (max-width:600px)"), "a layout for phones");
+	strbuf_release(&page);
+	static const int widths[] = { 1400, 420 };
+	for (size_t i = 0; i < ARRAY_SIZE(widths); i++) {
+		char png[300];
+		snprintf(png, sizeof(png), "%s/shot-%d.png", d, widths[i]);
+		r = run("timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+			"--disable-component-update --disable-sync --no-first-run --hide-scrollbars "
+			"--user-data-dir=%s/profile --window-size=%d,1600 --screenshot=%s file://%s >/dev/null 2>&1",
+			d, widths[i], png, html);
+		result_free(&r);
+		assert_png(png, (uint32_t)widths[i], 1600);
+	}
+	rmtree(d);
 }

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "render/render.h"
 #include "base/util.h"
 
@@ -138,11 +139,22 @@ static int render_to(const struct report *rep, const char *path, size_t max_rows
 #define LONG_TITLE "A title with []:*?/\\ that is much longer than thirty-one characters"
 #define LONG_ID "weird[]:*?/\\ id, longer than thirty-one characters"
 
+/* Gives a hand-built table the kind and column keys that tprof-analyze's schema gives it
+ * (charts select by these, never by names). */
+static struct rtable *keyed(struct rtable *t, enum an_table_kind kind, const int *keys)
+{
+	t->kind = kind;
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cols[c].key = keys[c];
+	return t;
+}
+
 static void build(struct report *r)
 {
 	report_init(r);
 	struct rtable *t = report_table(r, "breakdown", "breakdown", "Where the time went",
 					"run,stage,seconds:s,share:%,line");
+	keyed(t, AT_BREAKDOWN, (const int[]){ AC_RUN, AC_STAGE, AC_SECONDS, AC_SHARE, AC_LINE });
 	static const struct {
 		const char *stage;
 		double s, pct, line;
@@ -151,6 +163,7 @@ static void build(struct report *r)
 		     { "data loading", 0.9, 20.4, 10 },
 		     { "TOTAL", 4.41, 100, 280 } };
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		rt_key(t, (struct rkey){ i + 1 < ARRAY_SIZE(rows) ? AK_STAGE : AK_TOTAL, -1, 0, 0, -1 });
 		rt_text(t, "a.log");
 		rt_text(t, rows[i].stage);
 		rt_num(t, rows[i].s, 2);
@@ -165,6 +178,7 @@ static void build(struct report *r)
 		rt_text(t, k ? "second" : "first");
 	}
 	t = report_table(r, "ranks", "ranks", "Per-rank batch times", "run,rank,batches,median:s");
+	keyed(t, AT_RANKS, (const int[]){ AC_RUN, AC_RANK, AC_NONE, AC_MEDIAN });
 	for (int k = 0; k < 4; k++) {
 		char rk[16];
 		snprintf(rk, sizeof(rk), "%d", k);
@@ -174,8 +188,10 @@ static void build(struct report *r)
 		rt_num(t, 0.5 + 0.01 * k, 3);
 	}
 	t = report_table(r, "data", "timeline", "Stage timeline", "run,stage");
+	keyed(t, AT_TIMELINE, (const int[]){ AC_RUN, AC_STAGE });
 	t->data_only = 1; /* chart data with no rows: no sheet */
 	t = report_table(r, "data", "scaling-points", "Scaling points", "run,param,value,mean:ms");
+	keyed(t, AT_SCALING_POINTS, (const int[]){ AC_RUN, AC_PARAM, AC_VALUE, AC_MEAN });
 	t->data_only = 1;
 	for (int k = 0; k < 6; k++) {
 		rt_text(t, "a.log");
@@ -381,6 +397,7 @@ Test(xlsx, points_are_charted_per_series)
 	struct strbuf err = STRBUF_INIT;
 	report_init(&rep);
 	struct rtable *t = report_table(&rep, "data", "points", "Series points", "run,series,unit,index,value,line");
+	keyed(t, AT_POINTS, (const int[]){ AC_RUN, AC_SERIES, AC_UNIT, AC_INDEX, AC_VALUE, AC_LINE });
 	t->data_only = 1;
 	for (int k = 0; k < 6; k++) {
 		rt_text(t, "a.log");
@@ -580,4 +597,57 @@ Test(xlsx, tprof_analyze_writes_a_workbook)
 	st = system("bin/tprof-analyze -f xlsx samples/pde-physical.log > /tmp/tprof-xlsx-e2e-stdout.xlsx && "
 		    "unzip -tq /tmp/tprof-xlsx-e2e-stdout.xlsx >/dev/null");
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+
+/* The workbook of the DDP sample: the answer on the first sheet, ranks
+ * overlaid on one chart per kind of series, pages fit to the width. */
+Test(xlsx, summary_first_ranks_overlaid_and_print_setup)
+{
+	const char *zip = "/tmp/tprof-xlsx-ddp.xlsx";
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "bin/tprof-analyze -q -o %s samples/ddp-4rank.log", zip);
+	cr_assert_eq(system(cmd), 0);
+	char *s = member(zip, "xl/sharedStrings.xml"), *sheet = member(zip, "xl/worksheets/sheet1.xml");
+	cr_assert(s && strstr(s, "Top findings by time at stake"), "the answer on the Summary sheet");
+	cr_assert(strstr(s, "1. 1.67 s at stake: rank 3 is a straggler"), "the largest time at stake first");
+	cr_assert(sheet && strstr(sheet, "orientation=\"landscape\"") && strstr(sheet, "fitToHeight=\"0\""), "%s",
+		  sheet);
+	int batch_chart = 0;
+	for (int i = 1; i <= 12; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "xl/charts/chart%d.xml", i);
+		char *c = member(zip, name);
+		if (!c)
+			break;
+		if (strstr(c, "<a:t>batch time</a:t>")) {
+			int ser = 0;
+			for (const char *p = c; (p = strstr(p, "<c:ser>")); p++)
+				ser++;
+			cr_assert_eq(ser, 4, "the four ranks on one chart");
+			batch_chart++;
+		}
+		free(c);
+	}
+	cr_assert_eq(batch_chart, 1);
+	free(s);
+	free(sheet);
+	unlink(zip);
+}
+
+/* Each scaling sweep its own chart, on its own log axes, with the fitted line of the analysis. */
+Test(xlsx, each_sweep_its_own_chart_with_its_fit_line)
+{
+	const char *zip = "/tmp/tprof-xlsx-sweeps.xlsx";
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "bin/tprof-analyze -q -o %s samples/graph-transformer-profile.log", zip);
+	cr_assert_eq(system(cmd), 0);
+	char *n = member(zip, "xl/charts/chart1.xml"), *l = member(zip, "xl/charts/chart2.xml");
+	cr_assert(n && strstr(n, "<a:t>Time against N</a:t>") && strstr(n, "<c:logBase val=\"10\"/>"), "%s", n);
+	cr_assert(strstr(n, "<c:f>'scaling-points'!$C$2:$C$6</c:f>"), "the five N points: %s", n);
+	cr_assert(strstr(n, "<c:f>'scaling-fits'!$K$2:$L$2</c:f>") && strstr(n, "<c:f>'scaling-fits'!$M$2:$N$2</c:f>"),
+		  "the line's ends from the analysis: %s", n);
+	cr_assert(l && strstr(l, "<a:t>Time against L</a:t>") && strstr(l, "'scaling-points'!$C$7:$C$12"), "%s", l);
+	free(n);
+	free(l);
+	unlink(zip);
 }

@@ -1,0 +1,357 @@
+/*
+ * answer.c - the answer first: the summary section that leads every
+ * report. Per run: wall time, time in stages and unaccounted, the steady
+ * step time (median and half the IQR after warmup), throughput and what
+ * the warmup cost; the findings ranked by time at stake (seconds a fix
+ * could save over the run), after grouping the repeats of one fact over
+ * ranks and setting severities by that time; and, for several runs, a
+ * headline in the manner of hyperfine: which run is faster, by how much,
+ * with the uncertainty and the p-value of a rank test.
+ *
+ * It runs last, over the findings the other analyses made.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+
+#define TOP_FINDINGS 5
+
+/* Decimals that show v with `sig` significant digits (0 to 6). */
+static int sig_prec(double v, int sig)
+{
+	if (!isfinite(v) || v == 0)
+		return 0;
+	int p = sig - 1 - (int)floor(log10(fabs(v)));
+	return p < 0 ? 0 : p > 6 ? 6 : p;
+}
+
+/* The buffer's text, handed over (sb is left empty). */
+static char *take(struct strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+	memset(sb, 0, sizeof(*sb));
+	return s;
+}
+
+static void num_sig(struct rtable *t, double v)
+{
+	rt_num(t, v, sig_prec(v, 4));
+}
+
+/* The series that says how long a step takes: batches (the slowest rank: in
+ * lockstep training every rank waits for it), else epochs, GPM windows, a
+ * step metric; *scale turns its unit into seconds. */
+static const struct tp_series *step_series(const struct an_run *run, const char **what, double *scale)
+{
+	const struct tp_series *best = NULL;
+	double best_med = -1;
+	*scale = 1;
+	for (int pass = 0; pass < 2 && !best; pass++)
+		for (size_t i = 0; i < run->ranks.n; i++) {
+			const struct an_batches *b = an_map_at(&run->ranks, i);
+			const struct tp_series *s = pass ? &b->epochs : &b->seconds;
+			double med = s->n >= 2 ? tp_series_quantile(s, 0.5) : NAN;
+			if (!isnan(med) && med > best_med)
+				best = s, best_med = med, *what = pass ? "epoch time" : "batch time";
+		}
+	if (best)
+		return best;
+	if (run->gpm_total_ms.n >= 2) {
+		*what = "GPM window", *scale = 0.001;
+		return &run->gpm_total_ms;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < run->metrics.n; i++) {
+			const struct an_named_series *s = an_map_at(&run->metrics, i);
+			const char *name = an_map_key(&run->metrics, i);
+			if (s->s.n >= 2 && (pass || strstr(name, "step") || strstr(name, "total"))) {
+				*what = name;
+				return &s->s;
+			}
+		}
+	return NULL;
+}
+
+/* The run's wall time: the longest of what the log shows of it (the span
+ * of its time stamps, its stages, a printed TOTAL, its batches or epochs). */
+static double run_wall(const struct an_run *run, double *in_stages)
+{
+	double wall = NAN, stages = 0;
+	for (size_t i = 0; i < run->stages.n; i++)
+		stages += ((const struct an_stage *)an_map_at(&run->stages, i))->seconds;
+	*in_stages = run->stages.n ? stages : NAN;
+	if (run->stages.n)
+		wall = stages;
+	if (run->first_ts != INT64_MIN && run->max_ts > run->first_ts)
+		wall = fmax(isnan(wall) ? 0 : wall, (double)(run->max_ts - run->first_ts));
+	for (size_t i = 0; i < run->tables.n; i++) {
+		const struct an_table *t = an_map_at(&run->tables, i);
+		for (size_t k = 0; k < t->rows.n; k++) {
+			const struct an_row *row = an_map_at(&t->rows, k);
+			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && (row->has & 1))
+				wall = isnan(wall) ? row->seconds : fmax(wall, row->seconds);
+		}
+	}
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		double t = fmax(b->seconds.sum, b->epochs.sum);
+		if (t > 0)
+			wall = isnan(wall) ? t : fmax(wall, t);
+	}
+	if (run->gpm_total_sum > 0)
+		wall = isnan(wall) ? run->gpm_total_sum / 1000 : fmax(wall, run->gpm_total_sum / 1000);
+	return wall;
+}
+
+static void runs_table(const struct an_model *m, struct report *rep, double *walls)
+{
+	struct rtable *t = NULL;
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		double stages, scale = 1;
+		const char *what = NULL;
+		walls[r] = run_wall(run, &stages);
+		const struct tp_series *s = step_series(run, &what, &scale);
+		struct an_steady st;
+		if (s)
+			an_steady_state(s, &st);
+		/* every run has a row: the JSON's runs block lists them all */
+		if (!t)
+			t = an_table(rep, AT_SUMMARY_RUNS, NULL);
+		rt_key(t, an_key(AK_NONE, NULL, run->index, 0));
+		rt_text(t, run->label);
+		num_sig(t, walls[r]);
+		num_sig(t, stages);
+		num_sig(t, !isnan(stages) && walls[r] > stages ? walls[r] - stages : NAN);
+		rt_text(t, what);
+		num_sig(t, s ? scale * st.median : NAN);
+		num_sig(t, s ? scale * st.spread : NAN);
+		rt_num(t, s ? (double)s->n : NAN, 0);
+		num_sig(t, s && st.median > 0 ? 1 / (scale * st.median) : NAN);
+		num_sig(t, s ? scale * st.warmup_cost : NAN);
+		uint64_t records = 0;
+		for (int k = 0; k < TP_NTYPES; k++)
+			records += run->nrec[k];
+		rt_text(t, run->file);
+		rt_num(t, (double)records, 0);
+	}
+}
+
+/* "0-3" for consecutive ranks, else "0, 2, 5" (ranks sorted). */
+static void rank_list(struct strbuf *sb, const int *rk, size_t n)
+{
+	int run = 1;
+	for (size_t i = 1; i < n; i++)
+		run &= rk[i] == rk[i - 1] + 1;
+	if (run && n > 2) {
+		strbuf_addf(sb, "%d-%d", rk[0], rk[n - 1]);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%d", i ? ", " : "", rk[i]);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+static int same_fact(const struct finding *a, const struct finding *b)
+{
+	return !b->merged && b->key.rank >= 0 && !strcmp(a->kind, b->kind) && a->key.series == b->key.series &&
+	       a->key.run == b->key.run && a->key.group == b->key.group;
+}
+
+/* One finding for one fact seen on several ranks: the one with the most at
+ * stake speaks for them (ranks wait for each other: the largest, not the sum). */
+static void group_ranks(struct report *rep)
+{
+	int *rk = xcalloc(rep->nfindings + 1, sizeof(*rk));
+	for (size_t i = 0; i < rep->nfindings; i++) {
+		struct finding *f = &rep->findings[i];
+		if (f->merged || f->key.rank < 0 || f->key.series == AK_NONE)
+			continue;
+		size_t n = 0, best = i;
+		for (size_t j = i; j < rep->nfindings; j++) {
+			struct finding *g = &rep->findings[j];
+			if (j != i && !same_fact(f, g))
+				continue;
+			rk[n++] = g->key.rank;
+			if (g->at_stake > rep->findings[best].at_stake)
+				best = j;
+		}
+		if (n < 2)
+			continue;
+		qsort(rk, n, sizeof(*rk), cmp_int);
+		struct finding *b = &rep->findings[best];
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "ranks ");
+		rank_list(&sb, rk, n);
+		strbuf_addf(&sb, " alike (the worst shown): %s", b->message);
+		for (size_t j = i; j < rep->nfindings; j++) {
+			struct finding *g = &rep->findings[j];
+			if (g != b && (j == i || same_fact(f, g))) {
+				b->sev = g->sev > b->sev ? g->sev : b->sev;
+				g->merged = 1;
+			}
+		}
+		free(b->message);
+		b->message = take(&sb);
+		b->key.rank = -1;
+	}
+	free(rk);
+}
+
+/* Severity by the share of the run's wall time at stake, for the findings
+ * about series and ranks (stage shares keep seed 004's thresholds). */
+static void stake_severity(const struct an_model *m, struct report *rep, const double *walls)
+{
+	static const char *const kinds[] = { "first-batch", "warmup", "high-variance", "outlier", "drift",
+					     "straggler" };
+	for (size_t i = 0; i < rep->nfindings; i++) {
+		struct finding *f = &rep->findings[i];
+		size_t k = 0;
+		while (k < ARRAY_SIZE(kinds) && strcmp(kinds[k], f->kind))
+			k++;
+		int r = f->key.run;
+		for (size_t q = 0; r < 0 && f->run && q < m->nruns; q++)
+			if (!strcmp(m->runs[q]->label, f->run))
+				r = (int)q;
+		if (k == ARRAY_SIZE(kinds) || r < 0 || !isfinite(f->at_stake) || !(walls[r] > 0))
+			continue;
+		double frac = f->at_stake / walls[r];
+		f->sev = frac >= 0.2 ? SEV_CRITICAL : frac >= 0.05 ? SEV_WARNING : frac >= 0.01 ? SEV_NOTICE : SEV_INFO;
+	}
+}
+
+static int by_stake(const void *a, const void *b, void *ctx)
+{
+	const struct finding *v = ctx;
+	const struct finding *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+	double sx = isfinite(x->at_stake) ? x->at_stake : -1, sy = isfinite(y->at_stake) ? y->at_stake : -1;
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	if (x->sev != y->sev)
+		return x->sev < y->sev ? 1 : -1;
+	if (!x->advice != !y->advice) /* what to do beats a fact alone */
+		return x->advice ? -1 : 1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static void top_table(struct report *rep)
+{
+	size_t *idx = xcalloc(rep->nfindings + 1, sizeof(*idx)), n = 0;
+	for (size_t i = 0; i < rep->nfindings; i++) {
+		const struct finding *f = &rep->findings[i];
+		/* time at stake, or a warning or worse that is about no time (a clock, a leak) */
+		if (!f->merged && ((isfinite(f->at_stake) && f->at_stake > 0) || f->sev >= SEV_WARNING))
+			idx[n++] = i;
+	}
+	/* nothing about time: the most severe of the rest still lead */
+	for (size_t i = 0; i < rep->nfindings && n < 3; i++) {
+		const struct finding *f = &rep->findings[i];
+		if (!f->merged && !(isfinite(f->at_stake) && f->at_stake > 0) && f->sev < SEV_WARNING &&
+		    f->sev >= SEV_NOTICE)
+			idx[n++] = i;
+	}
+	qsort_r(idx, n, sizeof(*idx), by_stake, rep->findings);
+	struct rtable *t = n ? an_table(rep, AT_SUMMARY_TOP, NULL) : NULL;
+	struct strbuf where = STRBUF_INIT;
+	for (size_t k = 0; k < n && k < TOP_FINDINGS; k++) {
+		const struct finding *f = &rep->findings[idx[k]];
+		strbuf_reset(&where);
+		if (f->file && f->line)
+			strbuf_addf(&where, "%s:%llu", f->file, (unsigned long long)f->line);
+		rt_num(t, (double)(k + 1), 0);
+		rt_text(t, f->run);
+		num_sig(t, isfinite(f->at_stake) ? f->at_stake : NAN);
+		rt_text(t, severity_name(f->sev));
+		rt_text(t, f->kind);
+		rt_text(t, f->message);
+		rt_text(t, f->advice);
+		rt_text(t, where.len ? where.buf : NULL);
+	}
+	strbuf_release(&where);
+	free(idx);
+}
+
+/* "b is 1.30 ± 0.02x slower than a (batch time, p = 3e-12)". */
+static void headline_one(struct strbuf *sb, const struct an_run *a, const struct an_run *b, double alpha)
+{
+	const char *wa = NULL, *wb = NULL;
+	double sa, sbs;
+	const struct tp_series *x = step_series(a, &wa, &sa), *y = step_series(b, &wb, &sbs);
+	if (sb->len)
+		strbuf_addch(sb, '\n');
+	if (!x || !y || strcmp(wa, wb)) {
+		strbuf_addf(sb, "%s and %s share no step series for a headline (see the run comparison)", b->label,
+			    a->label);
+		return;
+	}
+	struct an_steady p, q;
+	an_steady_state(x, &p);
+	an_steady_state(y, &q);
+	double pv = tp_mann_whitney(&x->sketch, &y->sketch, NULL);
+	double ratio = q.mean / p.mean;
+	double rel = sqrt(p.sd * p.sd / ((double)p.n * p.mean * p.mean) + q.sd * q.sd / ((double)q.n * q.mean * q.mean));
+	if (!isnan(pv) && pv < alpha && ratio != 1) {
+		double f = ratio > 1 ? ratio : 1 / ratio;
+		strbuf_addf(sb, "%s is %.3g \xc2\xb1 %.2g\xc3\x97 %s than %s (%s, steady mean %.4g s vs %.4g s, p = %.2g)",
+			    b->label, f, f * rel, ratio > 1 ? "slower" : "faster", a->label, wa, sbs * q.mean, sa * p.mean,
+			    pv);
+	} else {
+		strbuf_addf(sb, "%s and %s: no significant difference in %s (ratio %.3g \xc2\xb1 %.2g, p = %.2g)", b->label,
+			    a->label, wa, ratio, ratio * rel, pv);
+	}
+}
+
+/* A run the analyses found nothing in says what it read, and why that is not enough. */
+static void nothing_found(const struct an_model *m, struct report *rep)
+{
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		int said = 0;
+		for (size_t i = 0; i < rep->nfindings && !said; i++)
+			said = rep->findings[i].run && !strcmp(rep->findings[i].run, run->label);
+		if (said || run->stages.n || run->ranks.n || run->tables.n || run->gpm_total_ms.n || run->metrics.n ||
+		    run->scaling.n || run->perfs.n)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		uint64_t total = 0;
+		for (int t = 0; t < TP_NTYPES; t++)
+			total += run->nrec[t];
+		for (int t = 0; t < TP_NTYPES; t++)
+			if (run->nrec[t])
+				strbuf_addf(&sb, "%s%s %llu", sb.len ? ", " : "", tp_schemas[t].type_name,
+					    (unsigned long long)run->nrec[t]);
+		report_finding(rep, SEV_NOTICE, "summary", "nothing", run->label, run->file, 0,
+			       "tprof reads [TIMING] stages, batch and epoch lines, printed tables and the other "
+			       "formats of tprof-parse(1); for a log of its own format, describe its lines in a "
+			       "rules file (--rules FILE)",
+			       "%llu records read (%s): no stage, batch, epoch, table or series to analyze",
+			       (unsigned long long)total, sb.len ? sb.buf : "none");
+		strbuf_release(&sb);
+	}
+}
+
+void an_summary(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	double *walls = xcalloc(m->nruns + 1, sizeof(*walls));
+	an_section(rep, AS_SUMMARY);
+	nothing_found(m, rep);
+	runs_table(m, rep, walls);
+	group_ranks(rep);
+	stake_severity(m, rep, walls);
+	top_table(rep);
+	if (m->nruns >= 2) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t r = 1; r < m->nruns; r++)
+			headline_one(&sb, m->runs[0], m->runs[r], o->alpha);
+		free(rep->headline);
+		rep->headline = take(&sb);
+	}
+	free(walls);
+}

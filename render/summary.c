@@ -1,0 +1,87 @@
+/*
+ * summary.c - the summary section (analyze's AT_SUMMARY_RUNS and
+ * AT_SUMMARY_TOP tables) in sentences, for the renderers that print it as
+ * text rather than as tables (terminal, HTML). Plain text: the caller
+ * escapes and wraps it.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "render.h"
+
+static const char *text_at(const struct rtable *t, size_t r, int key)
+{
+	int c = rt_col(t, key);
+	const struct rcell *x = c < 0 ? NULL : rt_cell(t, r, (size_t)c);
+	return x && x->kind == RC_TEXT ? x->s : NULL;
+}
+
+static double num_at(const struct rtable *t, size_t r, int key)
+{
+	int c = rt_col(t, key);
+	const struct rcell *x = c < 0 ? NULL : rt_cell(t, r, (size_t)c);
+	return x && x->kind == RC_NUM ? x->v : NAN;
+}
+
+/* A number with 3 significant digits (whole seconds from 1000 on) and its unit. */
+static void add_sig(struct strbuf *sb, double v, const char *unit)
+{
+	strbuf_addf(sb, fabs(v) >= 1000 ? "%.0f%s%s" : "%.3g%s%s", v, *unit ? " " : "", unit);
+}
+
+int render_run_sentence(const struct rtable *t, size_t r, int several_runs, struct strbuf *out)
+{
+	double wall = num_at(t, r, AC_WALL), in = num_at(t, r, AC_SECONDS), un = num_at(t, r, AC_UNACCOUNTED);
+	double med = num_at(t, r, AC_MEDIAN), spread = num_at(t, r, AC_STD), thr = num_at(t, r, AC_THROUGHPUT);
+	double warm = num_at(t, r, AC_WARMUP_COST), n = num_at(t, r, AC_N);
+	const char *step = text_at(t, r, AC_SERIES);
+	if (isnan(wall) && !(step && !isnan(med)))
+		return 0;
+	if (several_runs)
+		strbuf_addf(out, "%s: ", text_at(t, r, AC_RUN) ? text_at(t, r, AC_RUN) : "");
+	if (!isnan(wall)) {
+		strbuf_addstr(out, "wall ");
+		add_sig(out, wall, "s");
+	}
+	if (!isnan(in)) {
+		strbuf_addstr(out, ", in stages ");
+		add_sig(out, in, "s");
+		if (!isnan(un) && un > 0) {
+			strbuf_addstr(out, ", unaccounted ");
+			add_sig(out, un, "s");
+		}
+	}
+	if (step && !isnan(med)) {
+		strbuf_addf(out, "%s%s ", isnan(wall) ? "" : "; ", step);
+		add_sig(out, med, "s");
+		strbuf_addstr(out, " \xc2\xb1 ");
+		add_sig(out, spread, "s");
+		strbuf_addf(out, " (median \xc2\xb1 IQR/2 after warmup, %.0f steps)", n);
+		if (!isnan(thr))
+			strbuf_addf(out, ", %.3g steps/s", thr);
+		if (!isnan(warm) && warm > 0) {
+			strbuf_addstr(out, ", warmup cost ");
+			add_sig(out, warm, "s");
+		}
+	}
+	return 1;
+}
+
+const char *render_top_sentence(const struct rtable *t, size_t r, int several_runs, struct strbuf *out)
+{
+	double stake = num_at(t, r, AC_AT_STAKE);
+	const char *run = text_at(t, r, AC_RUN), *msg = text_at(t, r, AC_MESSAGE), *where = text_at(t, r, AC_WHERE);
+	if (!isnan(stake)) {
+		add_sig(out, stake, "s");
+		strbuf_addstr(out, " at stake: ");
+	} else {
+		strbuf_addf(out, "%s: ", text_at(t, r, AC_SEVERITY) ? text_at(t, r, AC_SEVERITY) : "");
+	}
+	if (run && several_runs)
+		strbuf_addf(out, "%s: ", run);
+	strbuf_addstr(out, msg ? msg : "");
+	if (where)
+		strbuf_addf(out, " (%s)", where);
+	return text_at(t, r, AC_ADVICE);
+}
