@@ -95,12 +95,15 @@ Test(packs, hf_trainer)
 {
 	struct collector c = { 0 };
 	parse_pack_log("hf-trainer", &c);
-	EQ(num(nth(&c, TP_TIMING, 0), S_SECONDS), 12.3456);       /* eval_runtime in a log dict */
-	EQ(num(nth(&c, TP_TIMING, 1), S_SECONDS), 1477.1115);     /* train_runtime */
-	EQ(num(nth(&c, TP_TIMING, 2), S_SECONDS), 1477.1115);     /* quoted '1477.1115' */
-	EQ(num(nth(&c, TP_TIMING, 3), S_SECONDS), 24 * 60 + 37.11); /* 0:24:37.11 */
-	cr_expect_str_eq(nth(&c, TP_TIMING, 3)->ts, "2024-05-01T12:00:00.123");
-	EQ(num(nth(&c, TP_TIMING, 4), S_SECONDS), 86401.5);       /* 1 day, 0:00:01.50 */
+	/* *_runtime: the Trainer's own report of a call, a row of its "train metrics", never a stage */
+	EQ(num(nth(&c, TP_SUMMARY, 0), S_SECONDS), 12.3456);       /* eval_runtime in a log dict */
+	EQ(num(nth(&c, TP_SUMMARY, 1), S_SECONDS), 1477.1115);     /* train_runtime */
+	EQ(num(nth(&c, TP_SUMMARY, 2), S_SECONDS), 1477.1115);     /* quoted '1477.1115' */
+	EQ(num(nth(&c, TP_SUMMARY, 3), S_SECONDS), 24 * 60 + 37.11); /* 0:24:37.11 */
+	cr_expect_str_eq(nth(&c, TP_SUMMARY, 3)->ts, "2024-05-01T12:00:00.123");
+	EQ(num(nth(&c, TP_SUMMARY, 4), S_SECONDS), 86401.5);       /* 1 day, 0:00:01.50 */
+	cr_expect_str_eq(nth(&c, TP_SUMMARY, 1)->text ? nth(&c, TP_SUMMARY, 1)->text : "", "train metrics");
+	cr_expect_eq(collected_count(&c, TP_TIMING), 0, "no *_runtime is a [TIMING] stage");
 	const struct tp_record *r = named(&c, TP_RATE, "train_samples_per_second");
 	EQ(num(r, S_RATE_VALUE), 16.248);
 	cr_expect_str_eq(r->text, "samples/s");
@@ -432,4 +435,17 @@ Test(packs, torch_benchmark_measurements_named_by_their_statement)
 	EQ(num(named(&c, TP_TIMING, "batched_dot_bmm(x, x)"), S_SECONDS), 6.62e-6);
 	cr_expect_eq(collected_count(&c, TP_TIMING), 2, "IQR and the run counts are not timings");
 	collector_free(&c);
+}
+
+/* The Graph-LLaVA sample prints both [TIMING] stages and the Trainer's
+ * train_runtime, which the "Main training loop" stage contains: the
+ * stages still sum to their own total, never past it. */
+Test(packs, trainer_runtime_is_not_summed_with_the_stages)
+{
+	struct tu_result r = tu_run("COLUMNS=120 $B/tprof-analyze --breakdown samples/graph-llava-pretrain.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "in stages 2473 s"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "Where the time went: 'train metrics'"), "%s", r.out.buf);
+	cr_expect_null(strstr(r.out.buf, "-97.0"), "no negative unaccounted time: %s", r.out.buf);
+	tu_result_free(&r);
 }
