@@ -52,9 +52,9 @@ RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(OBJ)/%.o)
 LIBRENDER := $(OBJ)/libtprof-render.a
 
-# cli/tprof*.c are the tools' mains; the rest of cli/ is what they share
-CLI_MAINS := $(wildcard cli/tprof*.c)
-CLI_SRC := $(filter-out $(CLI_MAINS),$(wildcard cli/*.c))
+# cli/*.c are the tools' mains, one each; cli/common/ is what they share
+CLI_MAINS := $(wildcard cli/*.c)
+CLI_SRC := $(wildcard cli/common/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(OBJ)/%.o)
 LIBCLI := $(OBJ)/libtprof-cli.a
 TOOLS := $(CLI_MAINS:cli/%.c=$(BIN)/%)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "cli/common/common.h"
 #include "history/history.h"
 
 #define TOOL "tprof-analyze"

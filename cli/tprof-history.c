@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "cli/common/common.h"
 #include "history/history.h"
 
 #define TOOL "tprof-history"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "cli/common/common.h"
 
 #define TOOL "tprof-parse"
 

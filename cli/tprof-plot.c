@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "cli/common/common.h"
 #include "history/history.h"
 
 #define TOOL "tprof-plot"

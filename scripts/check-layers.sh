@@ -27,12 +27,14 @@ allowed() { # layer -> the layers it may include
 bad=0
 for layer in base parse analyze history render replay cli; do
 	ok=$(allowed $layer)
-	for f in $layer/*.c $layer/*.h $layer/*.cu; do
+	for f in $layer/*.c $layer/*.h $layer/*.cu $layer/*/*.c $layer/*/*.h; do
 		[ -f "$f" ] || continue
 		grep -n '^#include "' "$f" | while IFS= read -r hit; do
 			line=${hit%%:*}
 			inc=$(printf '%s' "$hit" | sed 's/^[0-9]*:#include "\([^"]*\)".*/\1/')
 			case $inc in
+			"$layer"/*) [ -f "$inc" ] ||
+				echo "$f:$line: includes $inc, which does not exist" ;;
 			*/*)
 				dir=${inc%%/*}
 				want="$dir/$dir.h"
@@ -41,8 +43,8 @@ for layer in base parse analyze history render replay cli; do
 					echo "$f:$line: includes $inc: other layers use $want only" ;;
 				*) echo "$f:$line: includes $inc: $layer/ may use only: ${ok:-nothing above the C library}" ;;
 				esac ;;
-			*) [ -f "$layer/$inc" ] ||
-				echo "$f:$line: includes \"$inc\", which is not in $layer/" ;;
+			*) [ -f "$(dirname "$f")/$inc" ] ||
+				echo "$f:$line: includes \"$inc\", which is not beside it" ;;
 			esac
 		done
 	done
