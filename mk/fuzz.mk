@@ -18,7 +18,9 @@ FUZZ_TARGETS ?= lines rules ndjson docs num scan
 FUZZ_DIR     := $(OBJ)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN)
-FUZZ_OBJS    := $(BASE_SRC:%.c=$(FUZZ_DIR)/%.o) $(PARSE_SRC:%.c=$(FUZZ_DIR)/%.o)
+# the format packs' data is generated into $(OBJ)/parse/packs_data.c
+FUZZ_OBJS    := $(BASE_SRC:%.c=$(FUZZ_DIR)/%.o) $(PARSE_SRC:%.c=$(FUZZ_DIR)/%.o) \
+		$(FUZZ_DIR)/parse/packs_data.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
 .PHONY: fuzz fuzz-build fuzz-deps
@@ -36,6 +38,11 @@ $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$<)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS_ALL) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/parse/packs_data.o: $(OBJ)/parse/packs_data.c
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS_ALL) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
