@@ -93,7 +93,8 @@ static void record_types(struct strbuf *sb)
 	size_t col = 0;
 	strbuf_addstr(sb, "Record types:");
 	col = 13;
-	for (char *w = strtok(names.buf, " "); w; w = strtok(NULL, " ")) {
+	char *save = NULL;
+	for (char *w = strtok_r(names.buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		size_t n = strlen(w);
 		if (col + 1 + n + 1 > 78) {
 			strbuf_addch(sb, '\n');

@@ -81,19 +81,12 @@ struct cli {
 	int threads;
 };
 
-/* A number in [lo, hi] (integral if asked); prints the error itself. */
+/* A number in [lo, hi] (integral if asked) for --opt; prints the error itself. */
 static int number(const char *opt, const char *arg, double lo, double hi, int integral, double *v)
 {
-	char *end;
-	errno = 0;
-	*v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*v) || *v < lo || *v > hi ||
-	    (integral && *v != floor(*v))) {
-		tp_error(TOOL, "--%s wants %s from %g to %g, not '%s'", opt,
-			 integral ? "a whole number" : "a number", lo, hi, arg);
-		return -1;
-	}
-	return 0;
+	char flag[64];
+	snprintf(flag, sizeof(flag), "--%s", opt);
+	return cli_number_in(TOOL, flag, arg, lo, hi, integral, v);
 }
 
 static int parse_band(const char *arg, struct tpr_flags *f)

@@ -155,3 +155,20 @@ Test(reader, parse_reads_its_own_ndjson_back)
 		tu_result_free(&c);
 	}
 }
+
+/* The shared validators say what they want, whole numbers and unbounded ones included. */
+Test(cli_common, validators_say_what_they_want)
+{
+	struct tu_result r = tu_run("$B/tprof-analyze --loss-threshold x samples/ddp-4rank.log");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err.buf, "--loss-threshold wants a number, not 'x'"), "%s", r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-replay --graphs 2.5");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err.buf, "--graphs wants a whole number from 1 to 1e+08, not '2.5'"), "%s", r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze --threads 0 samples/ddp-4rank.log");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err.buf, "--threads wants a whole number from 1 to 256, not '0'"), "%s", r.err.buf);
+	tu_result_free(&r);
+}

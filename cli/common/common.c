@@ -339,20 +339,28 @@ int cli_parse(const struct cli_tool *t, int argc, char **argv, int (*set)(void *
 
 /* ---- validators ------------------------------------------------------------ */
 
-int cli_number(const char *tool, const char *opt, const char *arg, double lo, double hi, double *v)
+int cli_number_in(const char *tool, const char *opt, const char *arg, double lo, double hi, int whole, double *v)
 {
 	char *end;
 	errno = 0;
 	double x = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(x) || x < lo || x > hi) {
-		if (isinf(hi))
-			tp_error(tool, "%s wants a number >= %g, not '%s'", opt, lo, arg);
+	if (errno || end == arg || *end || !isfinite(x) || x < lo || x > hi || (whole && x != floor(x))) {
+		const char *what = whole ? "a whole number" : "a number";
+		if (isinf(lo) && isinf(hi))
+			tp_error(tool, "%s wants %s, not '%s'", opt, what, arg);
+		else if (isinf(hi))
+			tp_error(tool, "%s wants %s >= %g, not '%s'", opt, what, lo, arg);
 		else
-			tp_error(tool, "%s wants a number from %g to %g, not '%s'", opt, lo, hi, arg);
+			tp_error(tool, "%s wants %s from %g to %g, not '%s'", opt, what, lo, hi, arg);
 		return -1;
 	}
 	*v = x;
 	return 0;
+}
+
+int cli_number(const char *tool, const char *opt, const char *arg, double lo, double hi, double *v)
+{
+	return cli_number_in(tool, opt, arg, lo, hi, 0, v);
 }
 
 int cli_int(const char *tool, const char *opt, const char *arg, long lo, long hi, long *v)

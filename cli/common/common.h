@@ -91,6 +91,8 @@ int cli_completion(const struct cli_tool *t, const char *shell, struct strbuf *s
 /* ---- validators: each prints "TOOL: --opt wants ..." and returns -1 ---- */
 
 int cli_number(const char *tool, const char *opt, const char *arg, double lo, double hi, double *v);
+/* cli_number, and whole: only a whole number (a count held in a double). */
+int cli_number_in(const char *tool, const char *opt, const char *arg, double lo, double hi, int whole, double *v);
 int cli_int(const char *tool, const char *opt, const char *arg, long lo, long hi, long *v);
 /* --threads N: 1 to 256. */
 int cli_threads(const char *tool, const char *arg, int *n);
