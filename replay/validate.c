@@ -24,6 +24,7 @@
  *   inconclusive  ratio < lo, logged on a GPU and replayed on the CPU
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,14 @@ static double pick(double flag, const struct tpr_logcfg *cfg, enum tpr_cfg_key k
 	return tpr_logcfg_has(cfg, k) ? cfg->v[k] : def;
 }
 
+/* A count from a log as int32: NaN or negative is -1, past the range
+ * INT32_MAX, so that the workload's range check rejects it with its
+ * message (a cast of 1e23 would be undefined). */
+static int32_t count32(double v)
+{
+	return !(v >= 0) ? -1 : v >= (double)INT32_MAX ? INT32_MAX : (int32_t)v;
+}
+
 static void window_spec(const struct vstate *st, const struct logged *l, struct tpr_graph_spec *s,
 			struct tpr_walk_params *wp)
 {
@@ -236,14 +245,14 @@ static void window_spec(const struct vstate *st, const struct logged *l, struct 
 		degree = c->v[CFG_DS_EDGES] / c->v[CFG_DS_NODES]; /* the dataset's own */
 	memset(s, 0, sizeof(*s));
 	s->family = f->family;
-	s->graphs = (int32_t)(!isnan(f->graphs) ? f->graphs : !isnan(l->a) ? l->a : 100);
+	s->graphs = count32(!isnan(f->graphs) ? f->graphs : !isnan(l->a) ? l->a : 100);
 	s->nodes = !isnan(f->nodes) ? f->nodes : !isnan(l->c) ? l->c : TPR_DEF_NODES;
 	s->spread = 0.3;
 	s->degree = !isnan(f->degree) ? f->degree : degree;
 	s->gamma = f->gamma;
 	s->seed = f->seed;
-	wp->patterns = (int32_t)pick(f->patterns, c, CFG_PATTERNS, TPR_DEF_PATTERNS);
-	wp->length = (int32_t)pick(f->pattern_size, c, CFG_PATTERN_SIZE, TPR_DEF_PATTERN_SIZE);
+	wp->patterns = count32(pick(f->patterns, c, CFG_PATTERNS, TPR_DEF_PATTERNS));
+	wp->length = count32(pick(f->pattern_size, c, CFG_PATTERN_SIZE, TPR_DEF_PATTERN_SIZE));
 	wp->p = f->p;
 	wp->q = f->q;
 	wp->seed = f->seed;

@@ -18,7 +18,7 @@ static uint64_t threshold(double w, double wmax)
 
 int tpr_walk_cfg_make(struct tpr_walk_cfg *c, const struct tpr_walk_params *w, struct strbuf *err)
 {
-	if (w->patterns < 1 || w->length < 0 || w->length > 1000000) {
+	if (w->patterns < 1 || w->patterns > 1000000 || w->length < 0 || w->length > 1000000) {
 		strbuf_addf(err, "%d patterns of length %d: out of range", (int)w->patterns,
 			    (int)w->length);
 		return -1;

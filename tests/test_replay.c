@@ -808,6 +808,19 @@ Test(cli, validate_empty_stdin_says_nothing_to_replay)
 	result_free(&r);
 }
 
+/* A size the log prints past any real run (num_patterns=1e23) is refused
+ * with a message, never cast out of range or allocated. */
+Test(cli, validate_refuses_absurd_logged_sizes)
+{
+	struct result r = run("d=$(mktemp -d) && printf 'GPM tower: num_patterns=99999999999999999999999, "
+			      "pattern_size=8\\n[GPM TIMING] Last 100 graphs: Pattern gen=12.00ms, Total=40.00ms, "
+			      "Avg nodes=28.3\\n' > $d/h.log && $B/tprof-replay --validate -b cpu " QUICK " $d/h.log; "
+			      "s=$?; rm -rf $d; exit $s");
+	cr_expect_eq(r.status, 2, "%s", r.err.buf);
+	cr_expect(strstr(r.err.buf, "patterns of length 8: out of range"), "%s", r.err.buf);
+	result_free(&r);
+}
+
 Test(cli, exit_codes)
 {
 	static const struct {
