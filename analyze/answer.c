@@ -205,12 +205,15 @@ static void group_ranks(struct report *rep)
 	free(rk);
 }
 
-/* Severity by the share of the run's wall time at stake, for the findings
- * about series and ranks (stage shares keep seed 004's thresholds). */
+/*
+ * Severity by the share of the run's wall time at stake, not by a share of
+ * some table: a stage that is 60 % of a table that is 1 % of the run is no
+ * emergency. A finding about no time (a clock, a leak) keeps its own.
+ */
 static void stake_severity(const struct an_model *m, struct report *rep, const double *walls)
 {
 	static const char *const kinds[] = { "first-batch", "warmup", "high-variance", "outlier", "drift",
-					     "straggler" };
+					     "straggler", "bottleneck", "optimize", "data-loading", "gpm" };
 	for (size_t i = 0; i < rep->nfindings; i++) {
 		struct finding *f = &rep->findings[i];
 		size_t k = 0;

@@ -18,6 +18,9 @@ const char *an_stage_kind(const char *name)
 	/* order matters: "data_batch_production" is data, "forward_pass" forward */
 	if (strcasestr(name, "data") || strcasestr(name, "dataloader") || strcasestr(name, "load_ground"))
 		return "data";
+	/* "Main training loop" (seed 000) holds the steps: the run itself, no stage of it */
+	if (strcasestr(name, "loop"))
+		return "loop";
 	if (strcasestr(name, "forward") || strcasestr(name, "fwd"))
 		return "forward";
 	if (strcasestr(name, "backward") || strcasestr(name, "bwd") || strcasestr(name, "grad"))
@@ -142,6 +145,15 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 {
 	const char *kind = an_stage_kind(st->name), *name = st->name;
 	uint64_t line = st->line;
+	if (!strcmp(kind, "loop")) {
+		/* the loop is where training happens: what it holds, not its share, is the question */
+		if (pct > o->optimize_pct)
+			report_finding(rep, SEV_INFO, "bottlenecks", "loop", run->label, run->file, line, NULL,
+				       "'%s' is %.1f%% of %s: the run is spent training, and the stages "
+				       "around it (setup, saving) take %.1f%%",
+				       name, pct, what, 100 - pct);
+		return;
+	}
 	if (!strcmp(kind, "data") && pct > o->data_pct && pct <= o->bottleneck_pct) {
 		report_finding(rep, SEV_WARNING, "bottlenecks", "data-loading", run->label, run->file, line,
 			       an_advice("data"), "%s '%s' is %.1f%% of %s (data loading above %.0f%%)",

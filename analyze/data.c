@@ -24,7 +24,7 @@ static void trace_rows(struct rtable *t, const char *run, const char *series, co
 		rt_text(t, run);
 		rt_text(t, series);
 		rt_text(t, unit);
-		rt_num(t, (double)p->index, 0);
+		rt_num(t, (double)p->index + 1, 0); /* sample 1 is the first, as in the outlier table */
 		rt_num(t, p->v, -1);
 		rt_num(t, (double)p->line, 0);
 	}

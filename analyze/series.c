@@ -286,24 +286,26 @@ static void variance_rows(const struct an_run *run, const struct named *v, const
 	if (!*tab)
 		*tab = an_table(rep, AT_VARIANCE, NULL);
 	struct rtable *t = *tab;
-	/* the table describes the whole series (the seeds' figures); the
-	 * findings below judge the steady state after warmup (s) */
+	/* the steady state after warmup (s), as the findings below judge it; the
+	 * whole series' max/min last (the figure the seeds print) */
 	const struct tp_series *w = v->s;
-	double wsd = tp_series_std(w);
+	double sd = tp_series_std(s);
 	rt_key(t, v->key);
 	rt_text(t, run->label);
 	rt_text(t, v->name);
 	rt_text(t, v->unit);
-	rt_num(t, (double)w->n, 0);
-	rt_num(t, w->mean, 4);
-	rt_num(t, wsd, 4);
-	rt_num(t, w->min, 4);
-	rt_num(t, w->max, 4);
-	rt_num(t, tp_series_quantile(w, 0.5), 4);
-	rt_num(t, tp_series_quantile(w, 0.9), 4);
-	rt_num(t, tp_series_quantile(w, 0.99), 4);
+	rt_num(t, (double)s->n, 0);
+	rt_num(t, (double)off, 0);
+	rt_num(t, s->mean, 4);
+	rt_num(t, sd, 4);
+	rt_num(t, s->min, 4);
+	rt_num(t, s->max, 4);
+	rt_num(t, tp_series_quantile(s, 0.5), 4);
+	rt_num(t, tp_series_quantile(s, 0.9), 4);
+	rt_num(t, tp_series_quantile(s, 0.99), 4);
+	rt_num(t, s->min > 0 ? s->max / s->min : NAN, 2);
+	rt_num(t, s->mean != 0 ? 100 * sd / s->mean : NAN, 1);
 	rt_num(t, w->min > 0 ? w->max / w->min : NAN, 2);
-	rt_num(t, w->mean != 0 ? 100 * wsd / w->mean : NAN, 1);
 	double med = tp_series_quantile(s, 0.5);
 	double ratio = s->min > 0 ? s->max / s->min : NAN;
 
@@ -321,7 +323,7 @@ static void variance_rows(const struct an_run *run, const struct named *v, const
 		rt_text(*out, run->label);
 		rt_text(*out, v->name);
 		rt_text(*out, v->unit);
-		rt_num(*out, (double)ol[j].index, 0);
+		rt_num(*out, (double)ol[j].index + 1, 0); /* 1-based, as lines are */
 		rt_num(*out, ol[j].v, 4);
 		rt_num(*out, med, 4);
 		rt_num(*out, (double)ol[j].line, 0);

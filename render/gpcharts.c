@@ -371,9 +371,10 @@ static size_t warmup_arrows(struct gp_job *j, const struct gp_series *s, size_t 
 	const struct rtable *t = gp_table(j->rep, AT_WARMUP, 0);
 	size_t k = 0;
 	for (size_t r = 0; t && r < t->nrows; r++) {
-		double at = gp_num(t, r, gp_col(t, AC_WARMUP_END));
+		/* samples 1..d are warmup: the line falls between d and d + 1 */
+		double at = gp_num(t, r, gp_col(t, AC_WARMUP_END)) + 0.5;
 		for (size_t i = 0; i < n; i++)
-			if (gp_same_series(s[i].key, rt_row_key(t, r)) && at > 0) {
+			if (gp_same_series(s[i].key, rt_row_key(t, r)) && at > 1) {
 				if (n > 1)
 					gp_cmd(j, "set arrow from %g, graph 0 to %g, graph 1 nohead front lt %zu dt 2 lw 1.5",
 					       at, at, i + 1);

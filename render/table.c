@@ -137,31 +137,93 @@ static void header_string(const struct rcol *col, struct strbuf *tmp, size_t max
 	strbuf_release(&h);
 }
 
+static size_t visible_width(const size_t *w, const int *hide, size_t ncols, size_t extra)
+{
+	size_t total = extra;
+	for (size_t c = 0; c < ncols; c++)
+		total += hide[c] ? 0 : 2 + w[c];
+	return total;
+}
+
+/* Narrows the widest column above its floor until the table fits; 0 when
+ * nothing is left to narrow. */
+static int narrow_widest(size_t *w, const size_t *floors, const int *hide, size_t ncols, size_t width,
+			 size_t extra)
+{
+	size_t total = visible_width(w, hide, ncols, extra), widest = ncols;
+	if (total <= width)
+		return 0;
+	for (size_t c = 0; c < ncols; c++)
+		if (!hide[c] && w[c] > floors[c] && (widest == ncols || w[c] > w[widest]))
+			widest = c;
+	if (widest == ncols)
+		return 0;
+	size_t over = total - width, room = w[widest] - floors[widest];
+	w[widest] -= over < room ? over : room;
+	return 1;
+}
+
 /*
- * Narrows columns until the table fits width: first the text columns,
- * widest first, down to 8; then the headers wider than their numbers,
- * down to the numbers (the header ends with an ellipsis).
+ * Fits the table to width, in the order that loses least: text columns
+ * narrowed (the first, the row's name, kept readable), then headers wider
+ * than their numbers, then the rightmost columns left out (hide 2: the
+ * caller says which), and last the names down to 8.
  */
-static void fit_widths(size_t *w, const size_t *cells, const int *numeric, const int *hide, size_t ncols,
+static void fit_widths(size_t *w, const size_t *cells, const int *numeric, int *hide, size_t ncols,
 		       size_t width, size_t extra)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (;;) {
-			size_t total = extra, widest = ncols;
-			for (size_t c = 0; c < ncols; c++) {
-				if (hide[c])
-					continue;
-				total += 2 + w[c];
-				size_t floor = pass == 0 ? (numeric[c] ? w[c] : 8) : (cells[c] > 4 ? cells[c] : 4);
-				if (w[c] > floor && (widest == ncols || w[c] > w[widest]))
-					widest = c;
-			}
-			if (!width || total <= width || widest == ncols)
-				break;
-			size_t floor = pass == 0 ? 8 : cells[widest] > 4 ? cells[widest] : 4;
-			size_t over = total - width, room = w[widest] - floor;
-			w[widest] -= over < room ? over : room;
-		}
+	if (!width)
+		return;
+	size_t *floors = xcalloc(ncols, sizeof(*floors));
+	size_t key = ncols;
+	for (size_t c = 0; c < ncols && key == ncols; c++)
+		if (!hide[c] && !numeric[c])
+			key = c;
+	for (size_t c = 0; c < ncols; c++) {
+		size_t want = c == key ? 28 : 10;
+		floors[c] = numeric[c] ? w[c] : cells[c] < want ? (cells[c] > 4 ? cells[c] : 4) : want;
+	}
+	while (narrow_widest(w, floors, hide, ncols, width, extra))
+		;
+	for (size_t c = 0; c < ncols; c++)
+		floors[c] = numeric[c] ? (cells[c] > 4 ? cells[c] : 4) : floors[c];
+	while (narrow_widest(w, floors, hide, ncols, width, extra))
+		;
+	for (size_t c = ncols; c-- > 0 && visible_width(w, hide, ncols, extra) > width;) {
+		size_t shown = 0;
+		for (size_t k = 0; k < ncols; k++)
+			shown += !hide[k];
+		if (shown <= 2)
+			break;
+		if (!hide[c] && c != key)
+			hide[c] = 2;
+	}
+	for (size_t c = 0; c < ncols; c++)
+		floors[c] = numeric[c] ? floors[c] : (cells[c] < 8 ? floors[c] : 8);
+	while (narrow_widest(w, floors, hide, ncols, width, extra))
+		;
+	free(floors);
+}
+
+/* The columns the width left out, named under the table: the data is in
+ * every other format. */
+static void cut_note(const struct rtable *t, const int *hide, size_t width, struct strbuf *sb)
+{
+	struct strbuf l = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (hide[c] == 2)
+			strbuf_addf(&l, "%s%s", n++ ? ", " : "", t->cols[c].name);
+	if (n) {
+		struct strbuf m = STRBUF_INIT;
+		strbuf_addf(&m, "(%zu column%s left out at %zu columns: %s; wider: COLUMNS=N or --format md)", n,
+			    n == 1 ? "" : "s", width, l.buf);
+		strbuf_addstr(sb, "  ");
+		add_wrapped(sb, m.buf, 2, 3, width);
+		strbuf_addch(sb, '\n');
+		strbuf_release(&m);
+	}
+	strbuf_release(&l);
 }
 
 static const char *sev_color(enum severity s)
@@ -212,15 +274,18 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 	}
 	int bar = t->bar_col >= 0 && !strcmp(t->cols[t->bar_col].unit, "%");
 	fit_widths(w, cells, numeric, hide, t->ncols, (size_t)ctx->width, bar ? 2 + BAR_WIDTH : 0);
+	size_t last = 0; /* the last column shown ends the line: no padding after it */
+	for (size_t c = 0; c < t->ncols; c++)
+		last = hide[c] ? last : c;
 	if (ctx->color)
 		strbuf_addstr(sb, "\x1b[1m");
-	add_clean(sb, t->title, ctx->width ? (size_t)ctx->width : 200);
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addstr(&title, t->title);
 	for (size_t c = 0; c < t->ncols; c++)
-		if (hide[c] && !strstr(t->title, rt_cell(t, 0, c)->s)) {
-			strbuf_addstr(sb, " (");
-			add_clean(sb, rt_cell(t, 0, c)->s, 80);
-			strbuf_addch(sb, ')');
-		}
+		if (hide[c] == 1 && !strstr(t->title, rt_cell(t, 0, c)->s))
+			strbuf_addf(&title, " (%.200s)", rt_cell(t, 0, c)->s);
+	add_wrapped(sb, title.buf, 0, 2, (size_t)ctx->width);
+	strbuf_release(&title);
 	if (ctx->color)
 		strbuf_addstr(sb, "\x1b[0m");
 	strbuf_addch(sb, '\n');
@@ -233,7 +298,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 		if (numeric[c])
 			pad(sb, w[c] - dw);
 		strbuf_add(sb, tmp.buf, tmp.len);
-		if (!numeric[c] && c + 1 < t->ncols)
+		if (!numeric[c] && (c < last || bar))
 			pad(sb, w[c] - dw);
 	}
 	strbuf_addch(sb, '\n');
@@ -249,7 +314,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 				pad(sb, w[c] - dw);
 			if (tmp.len)
 				strbuf_add(sb, tmp.buf, tmp.len);
-			if (!numeric[c] && c + 1 < t->ncols)
+			if (!numeric[c] && (c < last || bar))
 				pad(sb, w[c] - dw);
 		}
 		if (bar) {
@@ -266,6 +331,7 @@ static void table_out(const struct rtable *t, const struct render_ctx *ctx, stru
 		}
 		strbuf_addch(sb, '\n');
 	}
+	cut_note(t, hide, (size_t)ctx->width, sb);
 	strbuf_addch(sb, '\n');
 	free(w);
 	free(numeric);

@@ -216,7 +216,7 @@ static void seen_stage(void *ctx, const char *name, double seconds, int64_t coun
 static void seen_finding(void *ctx, const char *severity, const char *kind, const char *message)
 {
 	struct seen *c = ctx;
-	c->bottleneck |= !strcmp(severity, "critical") && !strcmp(kind, "bottleneck") &&
+	c->bottleneck |= !strcmp(severity, "warning") && !strcmp(kind, "bottleneck") &&
 			 strstr(message, "'optimization' is 56.9%") != NULL;
 }
 

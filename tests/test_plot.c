@@ -418,7 +418,7 @@ Test(plot, html_report_without_gnuplot_has_a_note)
 	cr_assert(strstr(sb.buf, "<th class=\"num\">seconds <span class=\"unit\">(s)</span></th>"), "units in headers");
 	cr_assert(strstr(sb.buf, "<td class=\"num\">2.51</td>"), "numbers right-aligned");
 	cr_assert_null(strstr(sb.buf, "Series points for charts"), "data-only tables are left out");
-	cr_assert(strstr(sb.buf, "class=\"f sev-critical\""), "findings with their severity");
+	cr_assert(strstr(sb.buf, "class=\"f sev-warning\""), "findings with their severity");
 	strbuf_release(&sb);
 	rmtree(d);
 }

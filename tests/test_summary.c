@@ -250,6 +250,14 @@ Test(summary, ddp_figures_and_one_finding_per_fact)
 	long r = jrow(w, "series", "batch time [rank 0]");
 	cr_assert_geq(r, 0);
 	cr_assert_float_eq(jnum(jcell(w, (size_t)r, "warmup_ends_at")), 1, 0);
+	/* the variance table speaks of the same steady state: rank 0's 40 batches less the first */
+	const struct json_value *v = jtable(d.root, "variance");
+	r = jrow(v, "series", "batch time [rank 0]");
+	cr_assert_geq(r, 0);
+	cr_assert_float_eq(jnum(jcell(v, (size_t)r, "n")), 39, 0);
+	cr_assert_float_eq(jnum(jcell(v, (size_t)r, "warmup")), 1, 0);
+	cr_assert_lt(jnum(jcell(v, (size_t)r, "max/min")), 1.5);
+	cr_assert_gt(jnum(jcell(v, (size_t)r, "max/min_all")), 2.5); /* the 0.53 s first batch */
 	json_free(&d);
 }
 
