@@ -131,6 +131,7 @@ enum an_col_key {
 	AC_N,
 	AC_THROUGHPUT,
 	AC_WARMUP_COST,
+	AC_WARNINGS,    /* parse warnings of a run */
 	AC_SEVERITY,
 	AC_KIND,
 	AC_X_LOW,  /* a fit line's ends: x_low, x_high, then y_low, y_high (adjacent) */

@@ -137,6 +137,7 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 			records += run->nrec[k];
 		rt_text(t, run->file);
 		rt_num(t, (double)records, 0);
+		rt_num(t, (double)run->warnings, 0);
 	}
 }
 

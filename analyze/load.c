@@ -26,6 +26,9 @@ static void on_warning(void *ctx, const char *file, uint64_t line, const char *m
 {
 	struct loader *c = ctx;
 	c->st->warnings++;
+	struct an_run *run = an_model_find(c->model, file);
+	if (run) /* the runs block and the summary say how much could not be read */
+		run->warnings++;
 	if (!c->st->quiet && c->st->warnings <= 20)
 		fprintf(stderr, "%s: %s:%llu: warning: %s\n", c->st->tool, file, (unsigned long long)line, msg);
 }

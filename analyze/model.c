@@ -221,6 +221,14 @@ void an_model_init(struct an_model *m, double loss_threshold)
 	m->loss_threshold = loss_threshold;
 }
 
+struct an_run *an_model_find(struct an_model *m, const char *file)
+{
+	for (size_t i = 0; i < m->nruns; i++)
+		if (!strcmp(m->runs[i]->file, file))
+			return m->runs[i];
+	return NULL;
+}
+
 struct an_run *an_model_run(struct an_model *m, const char *file)
 {
 	/* a handful of runs: a linear search keeps the order of first appearance */

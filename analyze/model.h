@@ -109,6 +109,7 @@ struct an_run {
 	char *label;
 	int index; /* position in an_model.runs */
 	uint64_t nrec[TP_NTYPES];
+	uint64_t warnings; /* lines with a known marker that could not be read */
 	uint64_t first_line, last_line;
 
 	struct an_map stages;     /* an_stage: [TIMING] records */
@@ -167,6 +168,8 @@ struct an_model {
 void an_model_init(struct an_model *m, double loss_threshold);
 /* The run for a file name (created in order of first appearance). */
 struct an_run *an_model_run(struct an_model *m, const char *file);
+/* The run for a file name, or NULL: a lookup that creates nothing. */
+struct an_run *an_model_find(struct an_model *m, const char *file);
 void an_feed(struct an_model *m, const struct tp_record *r);
 void an_model_free(struct an_model *m);
 

@@ -43,7 +43,7 @@ static const struct schema {
 	  { C(AC_RUN, "run", ""), C(AC_WALL, "wall", "s"), C(AC_SECONDS, "in_stages", "s"),
 	    C(AC_UNACCOUNTED, "unaccounted", "s"), C(AC_SERIES, "step", ""), C(AC_MEDIAN, "step_median", "s"),
 	    C(AC_STD, "step_spread", "s"), C(AC_N, "steps", ""), C(AC_THROUGHPUT, "throughput", "steps/s"),
-	    C(AC_WARMUP_COST, "warmup_cost", "s"), C(AC_NONE, "file", ""), C(AC_NONE, "records", "") } },
+	    C(AC_WARMUP_COST, "warmup_cost", "s"), C(AC_NONE, "file", ""), C(AC_NONE, "records", ""), C(AC_WARNINGS, "parse_warnings", "") } },
 	{ AT_SUMMARY_TOP, AS_SUMMARY, "summary-top", "Top findings by time at stake", 0,
 	  { C(AC_INDEX, "rank", ""), C(AC_RUN, "run", ""), C(AC_AT_STAKE, "at_stake", "s"),
 	    C(AC_SEVERITY, "severity", ""), C(AC_KIND, "kind", ""), C(AC_MESSAGE, "finding", ""),

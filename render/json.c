@@ -2,7 +2,7 @@
  * json.c - the report as one JSON document, the stable machine interface
  * of tprof-analyze (schema in tprof-analyze(1)):
  *
- *   {"tool":"tprof-analyze","version":"…","schema":2,
+ *   {"tool":"tprof-analyze","version":"…","schema":3,
  *    "summary":{"headline":…,"top":[{column:cell,…},…]},
  *    "runs":[{column:cell,…},…],
  *    "sections":[{"id":…,"title":…,
@@ -142,7 +142,7 @@ int render_json(const struct report *rep, const struct render_ctx *ctx, struct o
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "{\"tool\":");
 	jstr(&sb, ctx->tool ? ctx->tool : "tprof");
-	strbuf_addstr(&sb, ",\"version\":\"" TPROF_VERSION "\",\"schema\":2,\n\"summary\":{\"headline\":");
+	strbuf_addstr(&sb, ",\"version\":\"" TPROF_VERSION "\",\"schema\":3,\n\"summary\":{\"headline\":");
 	if (rep->headline)
 		jstr(&sb, rep->headline);
 	else

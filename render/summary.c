@@ -65,6 +65,10 @@ int render_run_sentence(const struct rtable *t, size_t r, int several_runs, stru
 			add_sig(out, warm, "s");
 		}
 	}
+	double warn = num_at(t, r, AC_WARNINGS);
+	if (warn > 0) /* what was read is only part of the log: say so beside the figures */
+		strbuf_addf(out, "; %.0f line%s with a known marker could not be read (warnings on stderr)", warn,
+			    warn == 1 ? "" : "s");
 	return 1;
 }
 

@@ -234,6 +234,9 @@ Test(summary, ddp_figures_and_one_finding_per_fact)
 	cr_assert_float_eq(jnum(json_get(run, "step_median")), 0.227, 1e-9); /* rank 3, the slowest */
 	cr_assert_float_eq(jnum(json_get(run, "steps")), 37, 0);
 	cr_assert_str_eq(jtext(json_get(run, "file")), "samples/ddp-4rank.log");
+	/* line 372's Batch line has no readable duration: counted in the run's block */
+	cr_assert_float_eq(jnum(json_get(run, "parse_warnings")), 1, 0);
+	cr_assert_float_eq(jnum(json_get(d.root, "schema")), 3, 0);
 	const struct json_value *top = &json_get_path(d.root, "summary.top")->arr.items[0];
 	cr_assert_str_eq(jtext(json_get(top, "kind")), "straggler");
 	/* rank 3's median 0.227 s against the median rank's 0.182 s, over its 37 batches */
