@@ -330,7 +330,8 @@ static void variance_rows(const struct an_run *run, const struct named *v, const
 	}
 	char outl[200] = "";
 	if (k)
-		snprintf(outl, sizeof(outl), "%zu%s outlier%s (modified z-score > %.1f), the largest sample %llu = %.4g %s",
+		snprintf(outl, sizeof(outl),
+			 "%zu%s outlier%s (modified z-score > %.1f), the furthest from the median: sample %llu = %.4g %s",
 			 k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z, (unsigned long long)ol[0].index + 1,
 			 ol[0].v, v->unit);
 	/* one finding per series: the spread and the outliers that cause it are one fact */

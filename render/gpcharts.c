@@ -176,11 +176,13 @@ static void multiplot_begin(struct gp_job *j, size_t rows, size_t cols)
 	strbuf_addch(&j->gp, '\n');
 }
 
-/* The key of a line chart: below the plot, none for a single series. */
+/* The key of a line chart: below the plot, none for a single series ("height"
+ * keeps its first row off the x label: gnuplot sizes a key of columnheader
+ * titles before it reads them). */
 static void line_key(struct gp_job *j, size_t nseries)
 {
 	if (nseries > 1)
-		gp_cmd(j, "set key below");
+		gp_cmd(j, "set key below height 1.5");
 	else
 		gp_cmd(j, "unset key");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, graph 0.02");
@@ -477,9 +479,9 @@ int gp_chart_batches(struct gp_job *j)
 	gp_cmd(j, metrics ? "set xlabel 'step (index in the run)'\nset ylabel 'time (s)'"
 			  : "set xlabel 'batch (index in the run)'\nset ylabel 'batch time (s)'");
 	if (top > 0)
-		gp_cmd(j, "set key below\nset yrange [0:%g]", top);
+		gp_cmd(j, "set key below height 1.5\nset yrange [0:%g]", top);
 	else
-		gp_cmd(j, "set key below\nset yrange [0:*]");
+		gp_cmd(j, "set key below height 1.5\nset yrange [0:*]");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	size_t warm = warmup_arrows(j, s, n);
 	series_lines(j, s, n, nruns, "x1y1", &first, 0, "ps 0.4");
@@ -520,7 +522,7 @@ int gp_chart_gpm(struct gp_job *j)
 	run_title(j, "GPM windows: pattern generation vs total time, average graph size", t, nt);
 	/* gpm.py prints per-graph means over each window, and the run's running average size */
 	gp_cmd(j, "set xlabel 'GPM window (index)'\nset ylabel 'time per graph, window mean (ms)'\nset yrange [0:*]");
-	gp_cmd(j, "set key below\nset ytics nomirror");
+	gp_cmd(j, "set key below height 1.5\nset ytics nomirror");
 	gp_cmd(j, "set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.06, 0");
 	double top = 0;
 	for (size_t i = 0; i < na; i++)
@@ -555,8 +557,23 @@ static int all_identical(const struct gp_series *s, size_t n, size_t *longest)
 	return n > 1;
 }
 
+/* Whether every series is one constant value (each its own); *lo, *hi: the values. */
+static int all_flat(const struct gp_series *s, size_t n, double *lo, double *hi)
+{
+	*lo = INFINITY, *hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].n; k++) {
+			if (s[i].y[k] != s[i].y[0])
+				return 0;
+			*lo = s[i].y[k] < *lo ? s[i].y[k] : *lo;
+			*hi = s[i].y[k] > *hi ? s[i].y[k] : *hi;
+		}
+	return n > 0 && *lo <= *hi;
+}
+
+/* note: said after the panel's title (NULL: nothing) */
 static void memory_panel(struct gp_job *j, const struct gp_series *s, size_t n, size_t nruns, const char *what,
-			 int own_title)
+			 int own_title, const char *note)
 {
 	int first = 1;
 	struct gp_series one;
@@ -570,7 +587,7 @@ static void memory_panel(struct gp_job *j, const struct gp_series *s, size_t n, 
 		s = &one, n = 1;
 	}
 	if (own_title)
-		gp_cmd(j, "set title '%s memory per batch'", what);
+		gp_cmd(j, "set title '%s memory per batch%s'", what, note ? note : "");
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < s[i].n; k++)
@@ -598,15 +615,26 @@ int gp_chart_memory(struct gp_job *j)
 	size_t nc = gp_points(j->rep, GP_KIND(AK_CPU_MEMORY), &c), ng = gp_points(j->rep, GP_KIND(AK_GPU_MEMORY), &g);
 	size_t nruns = gp_series_runs(c, nc) > gp_series_runs(g, ng) ? gp_series_runs(c, nc) : gp_series_runs(g, ng);
 	int rc = nc || ng ? 0 : GP_NODATA;
+	/* a GPU memory that never changes is a fact for the title, not a panel of flat lines */
+	double lo, hi;
+	char note[96] = "";
+	if (nc && ng && all_flat(g, ng, &lo, &hi)) {
+		if (lo == hi)
+			snprintf(note, sizeof(note), " (GPU memory constant: %.6g MB)", lo);
+		else
+			snprintf(note, sizeof(note), " (GPU memory constant: %.6g to %.6g MB)", lo, hi);
+		gp_series_free(g, ng);
+		g = NULL, ng = 0;
+	}
 	int own = (nc && ng) || !j->o->title;
 	if (nc && ng)
 		multiplot_begin(j, 2, 1);
 	else if (rc == 0 && !own)
 		gp_title(j, NULL);
 	if (nc)
-		memory_panel(j, c, nc, nruns, "CPU", own);
+		memory_panel(j, c, nc, nruns, "CPU", own, note);
 	if (ng)
-		memory_panel(j, g, ng, nruns, "GPU", own);
+		memory_panel(j, g, ng, nruns, "GPU", own, NULL);
 	if (nc && ng)
 		gp_cmd(j, "unset multiplot");
 	gp_series_free(c, nc);
@@ -637,7 +665,7 @@ int gp_chart_timeline(struct gp_job *j)
 	gp_cmd(j, "set xlabel 'time since the first timestamp (s)'\nunset ylabel\nset style fill solid 0.85 border -1");
 	gp_cmd(j, "set yrange [-0.6:%zu.6]\nset xrange [%g:%g]", t->nrows - 1, lo, hi + (hi - lo) * 0.2);
 	gp_cmd(j, "set ytics nomirror scale 0\nset grid noytics xtics");
-	gp_cmd(j, nruns > 1 ? "set key below" : "unset key");
+	gp_cmd(j, nruns > 1 ? "set key below height 1.5" : "unset key");
 	for (size_t r0 = 0; r0 < t->nrows; runs++) {
 		const char *run = gp_text(t, r0, crun);
 		int run_id = rt_row_key(t, r0).run;

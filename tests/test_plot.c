@@ -161,6 +161,27 @@ Test(plot, script_dir_keeps_script_and_data)
 	rmtree(d);
 }
 
+/* ddp-4rank's ranks hold 1432.6..1435.6 MB of GPU memory throughout: four flat
+ * lines make no panel, the CPU panel's title says it; the key keeps off the x label */
+Test(plot, flat_gpu_memory_is_a_title_not_a_panel)
+{
+	char *d = tmpdir();
+	struct result r = run("$B/tprof-plot -q --memory --script %s/gp -o %s/m.png samples/ddp-4rank.log", d, d);
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	result_free(&r);
+	char path[256];
+	struct strbuf sb = STRBUF_INIT;
+	snprintf(path, sizeof(path), "%s/gp/memory.gp", d);
+	cr_assert_eq(slurp(path, &sb), 0);
+	cr_assert(strstr(sb.buf, "set title 'CPU memory per batch (GPU memory constant: 1432.6 to 1435.6 MB)'"),
+		  "%s", sb.buf);
+	cr_assert_null(strstr(sb.buf, "GPU memory (MB)"), "no GPU panel");
+	cr_assert_null(strstr(sb.buf, "multiplot"), "one panel");
+	cr_assert(strstr(sb.buf, "set key below height 1.5"));
+	strbuf_release(&sb);
+	rmtree(d);
+}
+
 Test(plot, several_charts_are_named_after_the_output)
 {
 	char *d = tmpdir();
