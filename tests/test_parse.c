@@ -824,3 +824,18 @@ Test(bars, detectron2_file_handler)
 	cr_assert_eq(collected_count(&c, TP_TIMING), 3);
 	collector_free(&c);
 }
+
+/* Keras fit(verbose=2) and Keras 2.0's progress line without a step time */
+Test(bars, keras_verbose_two_and_old_progress)
+{
+	struct collector c = { 0 };
+	parse_with_packs("Epoch 2/40\n"
+			 "64/64 - 0s - loss: 2.7102 - accuracy: 0.2201 - 412ms/epoch - 6ms/step\n"
+			 "12000/12000 [==============================] - 4s - loss: 0.31 - acc: 0.91\n",
+			 &c);
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 2, "%zu epochs", collected_count(&c, TP_EPOCH));
+	cr_assert_float_eq(NUM(nth(&c, TP_EPOCH, 0), S_SECONDS), 0.412, 1e-12);
+	cr_assert_float_eq(NUM(nth(&c, TP_EPOCH, 1), S_SECONDS), 4, 1e-12);
+	cr_assert_float_eq(NUM(nth(&c, TP_TIMING, 0), S_SECONDS), 0.006, 1e-12);
+	collector_free(&c);
+}
