@@ -380,8 +380,14 @@ static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 {
 	/* a bar first: most bytes of many logs are redraws, never records */
-	const char *bar = s;
+	const char *bar = s, *next;
 	s = skip_progress_bar(s, e);
+	/* redraws glued without their CR (a captured terminal, nohup): only
+	 * the last one was ever on the screen */
+	while (s > bar && s < e && (next = skip_progress_bar(s, e)) > s) {
+		bar = s;
+		s = next;
+	}
 	if (s > bar && p->rules && (last || s < e) && bar_done(bar, s))
 		bar_rules(p, bar, s); /* the final redraw, or one a print() follows */
 	if (s >= e)
