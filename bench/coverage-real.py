@@ -147,12 +147,51 @@ def llamacpp_values(line):
     return out
 
 
+MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*(" + NUM + r")")
+MEGATRON_TFLOPS = re.compile(r"throughput per GPU \(TFLOP/s/GPU\):\s*(" + NUM + r")")
+
+
+def megatron_values(line):
+    if not re.search(r"\biteration\s+\d+/\s*\d+\s*\|", line):
+        return []
+    out = [float(x) / 1000 for x in MEGATRON_MS.findall(line)]
+    out += [float(x) for x in MEGATRON_TFLOPS.findall(line)]
+    return out
+
+
+MMENGINE = re.compile(r"(?<![\w])(?:time|data_time): (" + NUM + r")(?!\S)")
+
+
+def mmengine_values(line):
+    if not re.search(r"mmengine - INFO - (?:Epoch|Iter)\((?:train|val|test)\)", line):
+        return []
+    return [float(x) for x in MMENGINE.findall(line)]
+
+
+NCCL_ROW = re.compile(r"^\s*\d+\s+\d+\s+\w+\s+\w+\s+-?\d+"
+                      r"\s+(" + NUM + r")\s+(" + NUM + r")\s+(" + NUM + r")\s+\S+"
+                      r"\s+(" + NUM + r")\s+(" + NUM + r")\s+(" + NUM + r")\s+\S+\s*$")
+NCCL_AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(" + NUM + r")")
+
+
+def nccl_values(line):
+    m = NCCL_ROW.match(line)
+    if m:
+        t1, a1, b1, t2, a2, b2 = (float(x) for x in m.groups())
+        return [t1 / 1e6, a1, b1, t2 / 1e6, a2, b2]
+    m = NCCL_AVG.match(line)
+    return [float(m.group(1))] if m else []
+
+
 FRAMEWORK = {
     "hf-trainer": hf_values,
     "nanogpt": nanogpt_values,
     "detectron2": detectron2_values,
     "keras": keras_values,
     "llama-cpp": llamacpp_values,
+    "megatron": megatron_values,
+    "mmengine": mmengine_values,
+    "nccl-tests": nccl_values,
 }
 
 
