@@ -387,18 +387,21 @@ static void assert_same_records(const struct collector *a, const struct collecto
 Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 {
 	struct strbuf all = STRBUF_INIT;
-	for (size_t g = 0; g < tp_npacks; g++) {
-		char path[256];
-		snprintf(path, sizeof(path), "tests/data/packs/%s.log", tp_packs[g].name);
-		cr_assert_eq(tu_slurp(path, &all), 0, "cannot read %s", path);
-	}
-	/* past the first TP_CONFIG_LINES lines, which are all read plainly */
+	/* the first TP_CONFIG_LINES lines are all read plainly: the search starts after */
 	for (int i = 0; i < TP_CONFIG_LINES + 3000; i++) {
 		strbuf_addf(&all, "  Batch %d: 0.%03ds, GPU 10.0MB, CPU 20.0MB, loss=0.5\n", i, 100 + i % 50);
 		if (i % 7 == 0 && i > TP_CONFIG_LINES)
 			strbuf_addf(&all, "iter %d: loss 2.5000, time %d.50ms, mfu 31.20%%\n", i, 100 + i % 9);
 		if (i % 11 == 0 && i > TP_CONFIG_LINES) /* a pack marker on a line a built-in marker made a candidate */
 			strbuf_addf(&all, "[TIMING] step %d: 0.5s step_avg:12.5ms\n", i);
+		if (i % 13 == 0 && i > TP_CONFIG_LINES) /* redraws, unfinished and finished */
+			strbuf_addf(&all, " 10%%|#         | 1/10 [00:01<00:09,  1.00it/s]\r%s\n",
+				    i % 2 ? "100%|##########| 10/10 [00:10<00:00,  1.25it/s]" : " 50%|#####     | 5/10");
+	}
+	for (size_t g = 0; g < tp_npacks; g++) {
+		char path[256];
+		snprintf(path, sizeof(path), "tests/data/packs/%s.log", tp_packs[g].name);
+		cr_assert_eq(tu_slurp(path, &all), 0, "cannot read %s", path);
 	}
 	static const char *const backends[] = { "vectorscan", "portable" };
 	struct collector plain = { 0 };
