@@ -567,7 +567,7 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	/* the common case first: a line of no pack, in no block */
 	if (scratch && scratch->rules == rules && !ln->bar && !rules->ungated[pass] &&
 	    scratch->open_block < 0 && ln->line &&
-	    (!rules->gated[pass] || ln->n < rules->min_marker || !gate_any(rules, scratch, ln)))
+	    (!rules->gated[pass] || ln->n < rules->min_marker || ln->no_marker || !gate_any(rules, scratch, ln)))
 		return 0;
 	struct tp_rules_scratch *own = NULL;
 	if (!scratch || scratch->rules != rules) /* a scratch is sized for its rules */
@@ -622,6 +622,6 @@ int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratc
 		   const char *line, size_t n, const char *file, uint64_t lineno,
 		   const struct tp_sink *sink)
 {
-	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL };
+	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL, 0 };
 	return tp_rules_match_pass(rules, scratch, 0, &ln, sink);
 }

@@ -138,6 +138,9 @@ mkdir -p "$d"
 	printf '1875/1875 - 6s - loss: 0.2900 - accuracy: 0.9100 - 5s/epoch - 3ms/step\n'
 	printf '469/469 [==============================] - 1s 850us/step - loss: 0.0500\n'
 	printf '60000/60000 [==============================] - 5s 83us/sample - loss: 0.2900 - accuracy: 0.9100\n'
+	printf '64/64 - 0s - loss: 0.5000 - 412ms/epoch - 6ms/step\n'
+	# Keras 2.0: f" - {now - self.start:.0f}s" and no time per step
+	printf '60000/60000 [==============================] - 5s - loss: 0.2900 - acc: 0.9100\n'
 } > "$d/keras.log"
 
 # --- nccl-tests (src/common.cu, src/util.cu) -------------------------------------
@@ -172,6 +175,7 @@ mkdir -p "$d"
 # llama_print_timings (March 2023): "%s:     load time = %8.2f ms",
 #   "%s:   sample time = %8.2f ms / %5d runs (%8.2f ms per run)",
 #   "%s:     eval time = %8.2f ms / %5d runs (%8.2f ms per run)", "%s:    total time = %8.2f ms"
+# llama_print_timings (April 2023): "%s:      sample time = %8.2f ms / %5d runs   (%8.2f ms per token)"
 # llama_print_timings (mid 2023 on), llama_perf_context_print / llama_perf_sampler_print (late 2024 on):
 #   "%s:        load time = %10.2f ms"
 #   "%s:      sample time = %10.2f ms / %5d runs   (%8.2f ms per token, %8.2f tokens per second)"
@@ -210,6 +214,7 @@ mkdir -p "$d"
 	printf '| %-30s | %10s | %10s | %-10s | %3s | %13s | %21s |\n' 'llama 7B Q4_0' '3.56 GiB' '6.74 B' CUDA 99 pp512+tg128 '450.12 ± 3.21'
 	printf '| %-30s | %10s | %10s | %-10s | %3s | %15s | %22s |\n' 'qwen2 7B Q4_K - Medium' '4.36 GiB' '7.62 B' CUDA -1 'pp512 @ d512' '6425.91 ± 18.88'
 	printf '| %-30s | %10s | %10s | %-10s | %3s | %-10s | %17s |\n' 'llama 7B mostly Q4_0' '3.56 GiB' '6.74 B' CUDA -1 'tg 128' '131.42 ± 0.59'
+	printf 'llama_print_timings:      sample time = %8.2f ms / %5d runs   (%8.2f ms per token)\n' 12.25 32 0.38
 } > "$d/llama-cpp.log"
 
 # --- PyTorch ImageNet example ProgressMeter: "{name} {val" + fmt + "} ({avg" + fmt + "})"
