@@ -323,6 +323,9 @@ static void rule_release(struct rule *ru)
 	for (size_t i = 0; i < ru->nconsts; i++)
 		free(ru->consts[i].owned);
 	free(ru->consts);
+	for (size_t i = 0; i < ru->ncolrefs; i++)
+		free(ru->colrefs[i].col);
+	free(ru->colrefs);
 	free(ru->origin);
 	free(ru->need);
 }
@@ -361,6 +364,26 @@ static int has_constant(const struct rule *ru, int id)
 	for (size_t i = 0; i < ru->nconsts; i++)
 		if (ru->consts[i].f.id == id)
 			return 1;
+	for (size_t i = 0; i < ru->ncolrefs; i++)
+		if (ru->colrefs[i].f.id == id)
+			return 1;
+	return 0;
+}
+
+/* FIELD=@"Column": the field's value is the row's cell under that column. */
+static int add_colref(const struct src *s, const char *at, struct rule *ru, const struct fspec *f,
+		      struct strbuf *val)
+{
+	if (!val->len || val->len > COLUMN_NAME_MAX) {
+		strbuf_addf(load_error(s, at), "a column name of 1 to %d bytes, please", COLUMN_NAME_MAX);
+		return -1;
+	}
+	if (f->conv == CV_CTX || f->conv == CV_TS || f->conv == CV_RANK) {
+		strbuf_addf(load_error(s, at), "field '%s' cannot come from a column", f->name);
+		return -1;
+	}
+	ALLOC_GROW(ru->colrefs, ru->ncolrefs + 1, ru->colrefs_alloc);
+	ru->colrefs[ru->ncolrefs++] = (struct colref){ *f, xmemdup(val->buf, val->len) };
 	return 0;
 }
 
@@ -404,7 +427,8 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 {
 	const char *p = *pp;
 	size_t k = ident_len(p, end);
-	if (!k || end - p < (ptrdiff_t)k + 2 || p[k] != '=' || p[k + 1] != '"')
+	int column = end - p >= (ptrdiff_t)k + 3 && p[k] == '=' && p[k + 1] == '@' && p[k + 2] == '"';
+	if (!k || end - p < (ptrdiff_t)k + 2 || p[k] != '=' || (p[k + 1] != '"' && !column))
 		return 0;
 	struct fspec f;
 	if (!rule_field(ru, p, k, &f)) {
@@ -420,14 +444,20 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 		return -1;
 	}
 	struct strbuf val = STRBUF_INIT;
-	const char *close = unquote(p + k + 2, end, &val);
+	const char *open = p + k + 2 + column;
+	const char *close = unquote(open, end, &val);
 	int rc = -1;
 	if (!close)
 		strbuf_addstr(load_error(s, p + k + 1), "unterminated \"");
 	else if (close + 1 < end && !is_blank(close[1]))
 		strbuf_addstr(load_error(s, close + 1), "expected a blank after the closing \"");
+	else if (column && !(ru->flags & RF_COLUMNS))
+		strbuf_addf(load_error(s, p + k + 1), "%.*s=@\"...\" takes a column: the rule needs @columns",
+			    (int)k, p);
+	else if (column)
+		rc = add_colref(s, open, ru, &f, &val);
 	else
-		rc = add_constant(s, p + k + 2, ru, &f, &val);
+		rc = add_constant(s, open, ru, &f, &val);
 	strbuf_release(&val);
 	if (rc < 0)
 		return -1;
@@ -456,13 +486,13 @@ static int parse_need(const struct src *s, const char **pp, const char *end, str
 	return 1;
 }
 
-/* Options after the type: @each @more @raw @bar @snake. Returns 1 if one
+/* Options after the type: @each @more @raw @bar @snake @columns. Returns 1 if one
  * was read (and *pp moved past it), 0 if *pp is not an option. */
 static int parse_option(const char **pp, const char *end, struct rule *ru)
 {
 	static const struct { const char *w; unsigned f; } opts[] = {
 		{ "@each", RF_EACH }, { "@more", RF_MORE }, { "@raw", RF_RAW },
-		{ "@bar", RF_BAR }, { "@snake", RF_SNAKE },
+		{ "@bar", RF_BAR }, { "@snake", RF_SNAKE }, { "@columns", RF_COLUMNS },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const char *q = tp_eat(*pp, end, opts[i].w);
@@ -683,6 +713,18 @@ static int parse_rule(const struct src *s, const char *p, const char *end, struc
 	if (p == end) {
 		strbuf_addf(load_error(s, end), "missing pattern after '%s'", rule_makes(ru));
 		return -1;
+	}
+	if (ru->flags & RF_COLUMNS) {
+		/* the columns are a block's, named by its header */
+		const char *why = !in_block ? "@columns belongs to a start, header or row rule of a @block"
+			: ru->kind == RK_RECORD && !ru->ncolrefs ? "a @columns row takes FIELD=@\"Column\" fields"
+			: ru->kind != RK_RECORD && ru->kind != RK_HEADER && ru->kind != RK_START
+				? "@columns is for start, header and row rules"
+											  : NULL;
+		if (why) {
+			strbuf_addstr(load_error(s, type_at), why);
+			return -1;
+		}
 	}
 	if (compile_pattern(s, p, end, ru, cctx) < 0)
 		return -1;

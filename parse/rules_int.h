@@ -91,8 +91,19 @@ enum {
 	RF_MORE = 2,  /* later rules are tried too */
 	RF_RAW = 4,   /* match the line before prefix stripping */
 	RF_BAR = 8,   /* match the last progress bar of a line */
-	RF_SNAKE = 16 /* name lower-cased, non-alphanumerics to '_' */
+	RF_SNAKE = 16, /* name lower-cased, non-alphanumerics to '_' */
+	RF_COLUMNS = 32 /* header: names the block's columns; row: fields from them */
 };
+
+/* A FIELD=@"Column" of a @columns row: the field takes that column's cell. */
+struct colref {
+	struct fspec f;
+	char *col;
+};
+
+/* Columns a @columns header may name, and the longest name kept. */
+#define MAX_COLUMNS 32
+#define COLUMN_NAME_MAX 48
 
 /* Longest @need="..." literal. */
 #define NEED_MAX 64
@@ -110,6 +121,8 @@ struct rule {
 	size_t nucaps;
 	struct constant *consts;
 	size_t nconsts, consts_alloc;
+	struct colref *colrefs;
+	size_t ncolrefs, colrefs_alloc;
 	unsigned flags;
 	int group;    /* rules group (one per file or pack) */
 	int block;    /* block index or -1 */
@@ -182,6 +195,12 @@ struct tp_rules_scratch {
 		double unit;
 	} hunits[MAX_HEADER_UNITS];
 	int nhunits;
+	/* the open block's columns, named by its @columns header */
+	struct hcol {
+		char name[COLUMN_NAME_MAX + 1];
+		double unit; /* seconds per bare number, from "(ms)" in the name; 0: none */
+	} hcols[MAX_COLUMNS];
+	int nhcols;
 	/* context from a previous line */
 	char ctx[CTX_MAX];
 	size_t ctx_len;

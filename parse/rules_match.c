@@ -346,6 +346,102 @@ static void take_header(const struct attempt *a)
 	}
 }
 
+/* A cell of a table line: [p, p + n). */
+struct cell {
+	const char *p;
+	size_t n;
+};
+
+/*
+ * Splits a table line into cells: at '|' when the line has one (outer
+ * borders dropped), else at runs of two or more blanks or a tab, so that
+ * "CPU total %" stays one cell. Returns the number of cells (at most max).
+ */
+static int split_cells(const char *s, size_t n, struct cell *out, int max)
+{
+	const char *e = s + n;
+	int bars = memchr(s, '|', n) != NULL, k = 0;
+	s = tp_skip_blanks(s, e);
+	while (e > s && is_blank(e[-1]))
+		e--;
+	if (bars && s < e && *s == '|')
+		s++;
+	if (bars && e > s && e[-1] == '|')
+		e--;
+	while (s <= e && k < max) {
+		const char *q = s;
+		if (bars)
+			q = memchr(s, '|', (size_t)(e - s)) ? memchr(s, '|', (size_t)(e - s)) : e;
+		else
+			while (q < e && !(*q == '\t' || (*q == ' ' && q + 1 < e && is_blank(q[1]))))
+				q++;
+		const char *a = tp_skip_blanks(s, q), *b = q;
+		while (b > a && is_blank(b[-1]))
+			b--;
+		out[k++] = (struct cell){ a, (size_t)(b - a) };
+		if (q >= e)
+			break;
+		s = tp_skip_blanks(q + (bars ? 1 : 0), e);
+	}
+	return k;
+}
+
+/* A @columns header: the names of the open block's columns, and the unit of
+ * a bare number in each when the name ends in one, as "time (us)". */
+static void take_columns(const struct attempt *a)
+{
+	struct tp_rules_scratch *s = a->s;
+	struct cell c[MAX_COLUMNS];
+	int n = split_cells(a->line, a->n, c, MAX_COLUMNS);
+	s->nhcols = 0;
+	for (int i = 0; i < n; i++) {
+		struct hcol *h = &s->hcols[s->nhcols++];
+		size_t k = c[i].n < COLUMN_NAME_MAX ? c[i].n : COLUMN_NAME_MAX;
+		memcpy(h->name, c[i].p, k);
+		h->name[k] = 0;
+		h->unit = 0;
+		const char *open = k > 2 && h->name[k - 1] == ')' ? memrchr(h->name, '(', k) : NULL;
+		const char *q;
+		if (open && !tp_read_time_unit(open + 1, h->name + k - 1, &h->unit, &q))
+			h->unit = 0;
+		else if (open && q != h->name + k - 1)
+			h->unit = 0;
+	}
+}
+
+/*
+ * The fields of a @columns row from its cells under the header's names: 1,
+ * 0 when the line is not a row of that table (another number of cells, or
+ * no header yet), -1 after warning about a value. A column the header does
+ * not have leaves its field out (another version of the table).
+ */
+static int fill_columns(const struct attempt *a, struct tp_record *r, int *dropped)
+{
+	const struct tp_rules_scratch *s = a->s;
+	struct cell c[MAX_COLUMNS];
+	if (!s->nhcols || split_cells(a->line, a->n, c, MAX_COLUMNS) != s->nhcols)
+		return 0;
+	for (size_t i = 0; i < a->ru->ncolrefs; i++) {
+		const struct colref *cr = &a->ru->colrefs[i];
+		int j = 0;
+		while (j < s->nhcols && strcmp(s->hcols[j].name, cr->col))
+			j++;
+		if (j == s->nhcols || !c[j].n)
+			continue;
+		struct value v;
+		if (!tp_rules_read_value(&cr->f, c[j].p, c[j].n, s->hcols[j].unit, &v, a->s->ts)) {
+			warn_value(a, &cr->f, c[j].p, c[j].n);
+			return -1;
+		}
+		if (is_numeric(cr->f.conv) && !isfinite(v.num)) {
+			(*dropped)++;
+			continue;
+		}
+		store_value(r, &cr->f, &v);
+	}
+	return 1;
+}
+
 /* What a matched pseudo rule does; 1: the line is taken. */
 static int pseudo(const struct attempt *a)
 {
@@ -355,12 +451,17 @@ static int pseudo(const struct attempt *a)
 		s->open_block = a->ru->block;
 		s->misses = 0;
 		s->nhunits = 0;
+		s->nhcols = 0;
+		if (a->ru->flags & RF_COLUMNS) /* a table whose first line is its heading */
+			take_columns(a);
 		break;
 	case RK_END:
 		s->open_block = -1;
 		break;
 	case RK_HEADER:
 		take_header(a);
+		if (a->ru->flags & RF_COLUMNS)
+			take_columns(a);
 		break;
 	case RK_CONTEXT: {
 		struct tp_record r;
@@ -392,6 +493,11 @@ static int make_record(const struct attempt *a)
 	record_init(&r, a);
 	if (fill_captures(a, &r, &dropped) < 0)
 		return -1;
+	if (a->ru->flags & RF_COLUMNS) {
+		int rc = fill_columns(a, &r, &dropped);
+		if (rc <= 0)
+			return rc;
+	}
 	finish_name(a, &r);
 	if (a->ru->name_id >= 0 && !r.name_len) {
 		strbuf_addf(warn_start(a), "matched but its '%s' is empty",

@@ -844,6 +844,79 @@ Test(rules_v2, blocks_with_header_units_skip_and_end)
 	free(e);
 }
 
+/*
+ * Columns named by a header: torch.profiler's table has other columns in
+ * other versions (CUDA ones, an Overload Name), so rows are read by the
+ * header's names, not by position; a '|' table with the unit in its
+ * heading; rows of another shape are not taken.
+ */
+Test(rules_v2, columns_named_by_a_header)
+{
+	struct tp_rules *r = rt_load("@block prof lines=2\n"
+				     "start ^-{8,}(?:  -{3,})+$\n"
+				     "header @columns ^Name  \n"
+				     "skip ^-{8,}\n"
+				     "aggregate @columns name=@\"Name\" total_s=@\"CPU total\" count=@\"# of Calls\" "
+				     "mean_s=@\"CPU time avg\" ^\\S\n"
+				     "@endblock\n"
+				     "@block bars lines=2\n"
+				     "start @columns ^\\| Action\\s+\\| \n"
+				     "aggregate @columns name=@\"Action\" mean_s=@\"Mean duration (ms)\" "
+				     "count=@\"Num calls\" ^\\|\n"
+				     "@endblock\n");
+	struct tp_rules_scratch *s = tp_rules_scratch_new(r);
+	struct rt_sink k = { 0 };
+	const char *lines[] = {
+		/* CPU only */
+		"-------------  ------------  ------------  ------------  ------------",
+		"Name           Self CPU %    CPU total     CPU time avg  # of Calls",
+		"-------------  ------------  ------------  ------------  ------------",
+		"aten::conv2d   0.51%         17.087ms      1.709ms       10",
+		"aten::addmm    1.20%         11.077ms      553.850us     20",
+		"-------------  ------------  ------------  ------------  ------------",
+		"noise",
+		"noise",
+		/* with CUDA columns, the calls before the CPU total */
+		"-------------  ----------  ----------  ------------  -----------  ----------",
+		"Name           # of Calls  Self CPU %  CPU total     Self CUDA    CUDA total",
+		"-------------  ----------  ----------  ------------  -----------  ----------",
+		"aten::conv2d   10          0.51%       1.000s        12.000ms     15.000ms",
+		"short row      1",
+		"noise",
+		"noise",
+		"| Action        | Mean duration (ms) | Num calls |",
+		"| run_batch     | 31.69              | 2         |",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		rt_match2(r, s, &k, lines[i], i + 1, NULL);
+	cr_assert_eq(k.n, 4, "%zu records", k.n);
+	cr_expect_str_eq(k.recs[0].name, "aten::conv2d");
+	RT_EQ(rec_num(&k.recs[0], S_AGG_TOTAL_S), 0.017087);
+	RT_EQ(rec_num(&k.recs[0], S_AGG_MEAN_S), 0.001709);
+	RT_EQ(rec_num(&k.recs[0], S_AGG_COUNT), 10);
+	RT_EQ(rec_num(&k.recs[1], S_AGG_MEAN_S), 553.850e-6);
+	/* the second version: by name, wherever the column is; no "CPU time avg" */
+	RT_EQ(rec_num(&k.recs[2], S_AGG_TOTAL_S), 1.0);
+	RT_EQ(rec_num(&k.recs[2], S_AGG_COUNT), 10);
+	cr_expect(!(k.recs[2].has & (1u << S_AGG_MEAN_S)), "a column the header lacks leaves the field out");
+	/* "(ms)" in the heading is the unit of a bare number */
+	cr_expect_str_eq(k.recs[3].name, "run_batch");
+	RT_EQ(rec_num(&k.recs[3], S_AGG_MEAN_S), 0.03169);
+	RT_EQ(rec_num(&k.recs[3], S_AGG_COUNT), 2);
+	rt_clear(&k);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+	char *e = rt_load_error("@block b\nstart x\ntiming name=@\"Name\" ^x\n@endblock\n");
+	cr_expect(strstr(e, "needs @columns"), "%s", e);
+	free(e);
+	e = rt_load_error("timing @columns name=@\"Name\" seconds=@\"t\" ^x\n");
+	cr_expect(strstr(e, "@columns belongs to a start, header or row rule of a @block"), "%s", e);
+	free(e);
+	e = rt_load_error("@block b\nstart x\ntiming @columns name=\"n\" ^x\n@endblock\n");
+	cr_expect(strstr(e, "takes FIELD=@\"Column\" fields"), "%s", e);
+	free(e);
+}
+
 Test(rules_v2, markers_gate_a_group_and_need_gates_a_rule)
 {
 	struct tp_rules *r = rt_load("@marker \"[iter]\"\n"
