@@ -351,7 +351,7 @@ static int try_rules(struct tp_parser *p, int pass, const struct seg *sg, const 
 		     const char *raw_e, int bar)
 {
 	struct tp_rules_line ln = { sg->t, (size_t)(sg->e - sg->t), raw, (size_t)(raw_e - raw),
-				    bar, p->file, p->lineno, p->st.rule_hits };
+				    bar, p->file, p->lineno, p->st.rule_hits, p->no_rule_marker };
 	int rc = tp_rules_match_pass(p->rules, p->scratch, pass, &ln, &p->rules_sink);
 	if (rc > 0)
 		p->emitted++; /* a block or context rule takes a line without a record */
@@ -380,8 +380,14 @@ static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 {
 	/* a bar first: most bytes of many logs are redraws, never records */
-	const char *bar = s;
+	const char *bar = s, *next;
 	s = skip_progress_bar(s, e);
+	/* redraws glued without their CR (a captured terminal, nohup): only
+	 * the last one was ever on the screen */
+	while (s > bar && s < e && (next = skip_progress_bar(s, e)) > s) {
+		bar = s;
+		s = next;
+	}
 	if (s > bar && p->rules && (last || s < e) && bar_done(bar, s))
 		bar_rules(p, bar, s); /* the final redraw, or one a print() follows */
 	if (s >= e)
@@ -578,11 +584,22 @@ static void scan_buffer(struct tp_parser *p, const char *s, const char *e)
 			plain_lines(p, s, e);
 			return;
 		}
+		size_t nr, j = 0;
+		const char *const *rh = tp_scan_rule_hits(p->scan_ss, &nr);
 		for (long i = 0; i < k; i++) {
-			if (p->cand[i] < s)
+			const char *c = p->cand[i];
+			if (c < s)
 				continue; /* read already, inside a block */
-			s = pass_to(p, s, p->cand[i]);
+			s = pass_to(p, s, c);
+			if (rh && s == c) {
+				/* most candidates are the built-in readers': the search
+				 * already knows that no pack marker is on the line */
+				while (j < nr && rh[j] < c)
+					j++;
+				p->no_rule_marker = j == nr || memchr(c, '\n', (size_t)(rh[j] - c)) != NULL;
+			}
 			s = plain_line(p, s, e);
+			p->no_rule_marker = 0;
 		}
 		if (s < done)
 			s = pass_to(p, s, done);

@@ -74,6 +74,7 @@ struct tp_parser {
 	const struct tp_scanner *scan;
 	struct tp_scan_scratch *scan_ss;
 	const char **cand;   /* starts of candidate lines, scan_cap of them */
+	int no_rule_marker;  /* the line being read holds no rules marker (scan.h) */
 };
 
 /* A view of the current segment after prefixes were stripped. */

@@ -4,6 +4,8 @@
  * strips the launcher rank, a leading timestamp and a bare level itself
  * and calls this for the rest):
  *
+ *   name LEVEL:                    detectron2's log.txt "[%(asctime)s] %(name)s
+ *                                  %(levelname)s:" (after the timestamp)
  *   name - LEVEL - [func:123 - ]   Python logging "%(asctime)s - %(name)s -
  *                                  %(levelname)s - [%(funcName)s:%(lineno)d - ]"
  *                                  (after the timestamp; seed 004's file handler)
@@ -96,6 +98,17 @@ static const char *py_bracket(struct tp_parser *p, const char *t, const char **e
 		return NULL;
 	q = TP_EAT(q, *e, "] ");
 	if (!q || !(q = level_word(q, *e)) || q >= *e || *q != ':')
+		return NULL;
+	return tp_skip_blanks(q + 1, *e);
+}
+
+/* name LEVEL: (detectron2 and fvcore's file handler, "[%(asctime)s]
+ * %(name)s %(levelname)s: ", its "[time]" already stripped) */
+static const char *py_space(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q = name_token(t, *e);
+	if (!q || q >= *e || *q != ' ' || !(q = level_word(q + 1, *e)) || q >= *e || *q != ':')
 		return NULL;
 	return tp_skip_blanks(q + 1, *e);
 }
@@ -223,8 +236,8 @@ typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char 
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, NULL };
-static const prefix_fn upper[] = { py_dash, loguru, rich, absl, NULL };
-static const prefix_fn other[] = { py_dash, NULL };
+static const prefix_fn upper[] = { py_dash, loguru, rich, absl, py_space, NULL };
+static const prefix_fn other[] = { py_dash, py_space, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
 {

@@ -596,8 +596,9 @@ static int compile_pattern(const struct src *s, const char *p, const char *end,
 		strbuf_addf(load_error(s, p + off), "bad pattern: %s", (const char *)msg);
 		return -1;
 	}
-	/* JIT is an optimisation: if it is unavailable pcre2_match interprets */
-	(void)pcre2_jit_compile(ru->code, PCRE2_JIT_COMPLETE);
+	/* JIT compiling all the packs' patterns took more than the rest of a
+	 * short run: a rule is compiled on its first match (rules_match.c) */
+	atomic_init(&ru->jitted, 0);
 	return map_captures(s, p, (size_t)(end - p), ru);
 }
 
@@ -873,6 +874,12 @@ struct tp_rules *tp_rules_new(void)
 {
 	struct tp_rules *rs = xcalloc(1, sizeof(*rs));
 	rs->max_pairs = 1;
+	rs->jit_lock = xmalloc(sizeof(*rs->jit_lock));
+	if (pthread_mutex_init(rs->jit_lock, NULL) != 0) {
+		/* only resources can fail here: as an allocation does */
+		fprintf(stderr, "tprof: cannot create a mutex\n");
+		exit(TP_EXIT_NOMEM);
+	}
 	rs->gctx = pcre2_general_context_create(pcre_alloc, pcre_free, NULL);
 	return rs;
 }
@@ -1104,6 +1111,8 @@ void tp_rules_free(struct tp_rules *rules)
 {
 	if (!rules)
 		return;
+	pthread_mutex_destroy(rules->jit_lock);
+	free(rules->jit_lock);
 	for (size_t i = 0; i < rules->n; i++)
 		rule_release(&rules->rules[i]);
 	free(rules->rules);

@@ -132,6 +132,8 @@ struct tp_rules_line {
 	const char *file;
 	uint64_t lineno;
 	uint64_t *hits;   /* per-rule match counters (TP_RULE_STATS), or NULL */
+	int no_marker;    /* the candidate search saw none of the rules' markers on the
+			   * physical line (0: not known, the gate looks itself) */
 };
 
 /*

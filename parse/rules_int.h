@@ -7,6 +7,8 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "base/base.h"
 #include "gate.h"
@@ -101,6 +103,7 @@ struct rule {
 	unsigned lineno; /* in the rules file, for messages */
 	int name_id;     /* schema index of the type's name field, -1 if none */
 	pcre2_code *code;
+	atomic_int jitted; /* JIT-compiled, on its first match (rules_match.c) */
 	struct capture *caps;
 	size_t ncaps;
 	struct ucap *ucaps;
@@ -135,6 +138,7 @@ struct rblock {
 
 struct tp_rules {
 	char *name; /* first rules file name, for messages */
+	pthread_mutex_t *jit_lock; /* one compiler at a time for the lazy JIT */
 	struct rule *rules;
 	size_t n, alloc;
 	struct rgroup *groups;

@@ -409,11 +409,31 @@ static int make_record(const struct attempt *a)
 	return 1;
 }
 
+/*
+ * JIT-compiles a rule's pattern before its first match. The parser's
+ * threads share the rules: the flag is set only once the code is compiled,
+ * and no thread matches with code another is compiling. JIT is an
+ * optimisation: where it is unavailable, pcre2_match interprets.
+ */
+static void jit_once(const struct tp_rules *rs, const struct rule *ru)
+{
+	struct rule *w = (struct rule *)ru; /* the rules are heap objects: only the flag changes */
+	if (atomic_load_explicit(&w->jitted, memory_order_acquire))
+		return;
+	pthread_mutex_lock(rs->jit_lock);
+	if (!atomic_load_explicit(&w->jitted, memory_order_relaxed)) {
+		(void)pcre2_jit_compile(w->code, PCRE2_JIT_COMPLETE);
+		atomic_store_explicit(&w->jitted, 1, memory_order_release);
+	}
+	pthread_mutex_unlock(rs->jit_lock);
+}
+
 /* Tries one rule: 1 emitted/taken, 0 no match, -1 bad value, -2 PCRE2 gave up. */
 static int match_rule(const struct attempt *a)
 {
 	PCRE2_SIZE start = 0;
 	int result = 0;
+	jit_once(a->rs, a->ru);
 	for (;;) {
 		int rc = pcre2_match(a->ru->code, (PCRE2_SPTR)a->line, a->n, start, 0, a->s->md,
 				     a->s->mctx);
@@ -567,7 +587,7 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	/* the common case first: a line of no pack, in no block */
 	if (scratch && scratch->rules == rules && !ln->bar && !rules->ungated[pass] &&
 	    scratch->open_block < 0 && ln->line &&
-	    (!rules->gated[pass] || ln->n < rules->min_marker || !gate_any(rules, scratch, ln)))
+	    (!rules->gated[pass] || ln->n < rules->min_marker || ln->no_marker || !gate_any(rules, scratch, ln)))
 		return 0;
 	struct tp_rules_scratch *own = NULL;
 	if (!scratch || scratch->rules != rules) /* a scratch is sized for its rules */
@@ -622,6 +642,6 @@ int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratc
 		   const char *line, size_t n, const char *file, uint64_t lineno,
 		   const struct tp_sink *sink)
 {
-	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL };
+	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL, 0 };
 	return tp_rules_match_pass(rules, scratch, 0, &ln, sink);
 }

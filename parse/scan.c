@@ -21,6 +21,7 @@
 #include "scan.h"
 #include "rules.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,8 @@ struct tp_scanner {
 	struct portable pt;
 #ifdef TPROF_VECTORSCAN
 	hs_database_t *db;
+	unsigned rules_first; /* ids from here on are the rules' markers (set 1 on) */
+	int rules_hint;       /* Vectorscan sees every rules marker: its hits tell the gate */
 #endif
 };
 
@@ -79,6 +82,9 @@ struct tp_scan_scratch {
 #endif
 	const char **hits; /* Vectorscan's hits, for the line-end pass */
 	size_t cap;
+	const char **rhits; /* where the rules' markers were hit, in order */
+	size_t rn;
+	int rvalid;         /* rhits holds every such hit of the last window */
 };
 
 static unsigned char fold(unsigned char c)
@@ -610,11 +616,16 @@ static int vs_build(struct tp_scanner *sc, const struct tp_marker_set *sets, siz
 	unsigned *flags = xcalloc(total, sizeof(*flags));
 	unsigned *ids = xcalloc(total, sizeof(*ids));
 	size_t n = 0;
+	sc->rules_hint = nsets > 1;
 	for (size_t i = 0; i < nsets; i++) {
+		if (i == 1)
+			sc->rules_first = (unsigned)n;
 		for (size_t j = 0; j < sets[i].n; j++) {
 			const struct tp_marker *m = &sets[i].m[j];
-			if (m->anchor == TP_AT_END)
+			if (m->anchor == TP_AT_END) {
+				sc->rules_hint &= i == 0; /* found by the line-end pass only */
 				continue;
+			}
 			struct strbuf sb = STRBUF_INIT;
 			add_escaped(&sb, m->lit);
 			flags[n] = m->flags & TP_MK_NOCASE ? HS_FLAG_CASELESS : 0;
@@ -645,6 +656,8 @@ struct vs_ctx {
 	const char **hits;
 	size_t cap, n;
 	int unordered;
+	struct tp_scan_scratch *ss; /* rules hits go to ss->rhits (cap entries) */
+	unsigned rules_first;
 };
 
 /* Keeps the position of each hit: the last byte of the match, which is in
@@ -653,8 +666,14 @@ static int vs_hit(unsigned int id, unsigned long long from, unsigned long long t
 		  unsigned int flags, void *arg)
 {
 	struct vs_ctx *c = arg;
-	(void)id, (void)from, (void)flags;
+	(void)from, (void)flags;
 	const char *h = c->s + to - 1;
+	if (id >= c->rules_first && c->ss->rvalid) {
+		if (c->ss->rn == c->cap)
+			c->ss->rvalid = 0; /* too many to tell: the gate looks itself */
+		else
+			c->ss->rhits[c->ss->rn++] = h;
+	}
 	if (c->n && h <= c->hits[c->n - 1]) {
 		/* matches come in order of their end; if not, fall back */
 		c->unordered = h < c->hits[c->n - 1];
@@ -671,15 +690,23 @@ static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
 		return -1;
 	if (ss->cap < cap) {
 		free(ss->hits);
+		free(ss->rhits);
 		ss->hits = xmalloc(cap * sizeof(*ss->hits));
+		ss->rhits = xmalloc(cap * sizeof(*ss->rhits));
 		ss->cap = cap;
 	}
-	struct vs_ctx c = { s, ss->hits, cap, 0, 0 };
+	ss->rn = 0;
+	ss->rvalid = sc->rules_hint;
+	struct vs_ctx c = { s, ss->hits, cap, 0, 0, ss, sc->rules_hint ? sc->rules_first : UINT_MAX };
 	hs_error_t rc = hs_scan(sc->db, s, (unsigned)(e - s), 0, ss->hs, vs_hit, &c);
-	if ((rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) || c.unordered)
+	if ((rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) || c.unordered) {
+		ss->rvalid = 0;
 		return -1;
+	}
 	const char *lim = e;
 	if (c.n == cap) {
+		/* hits later on the last hit's line were not delivered */
+		ss->rvalid = 0;
 		/* stopped early: everything up to the last hit's line is known */
 		const char *le = memchr(c.hits[c.n - 1], '\n', (size_t)(e - c.hits[c.n - 1]));
 		lim = le ? le + 1 : e;
@@ -777,7 +804,14 @@ void tp_scan_scratch_free(struct tp_scan_scratch *ss)
 		hs_free_scratch(ss->hs);
 #endif
 	free(ss->hits);
+	free(ss->rhits);
 	free(ss);
+}
+
+const char *const *tp_scan_rule_hits(const struct tp_scan_scratch *ss, size_t *n)
+{
+	*n = ss->rn;
+	return ss->rvalid ? (const char *const *)ss->rhits : NULL;
 }
 
 long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
@@ -791,6 +825,7 @@ long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 			e = w + 1;
 	}
 	*done = e;
+	ss->rvalid = 0;
 	if (s >= e || cap == 0)
 		return 0;
 #ifdef TPROF_VECTORSCAN

@@ -64,6 +64,16 @@ void tp_scan_scratch_free(struct tp_scan_scratch *ss);
 long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
 		   const char *e, const char **starts, size_t cap, const char **done);
 
+/*
+ * Where the last tp_scan_lines call hit the rules' markers (the second
+ * marker set of tp_scanner_for_run: format packs and rules files), in
+ * order, each the last byte of a match; *n of them. NULL when the matcher
+ * cannot tell (the portable one, a marker anchored at the line end, more
+ * hits than it keeps): the rules' gate then looks at the line itself. A
+ * candidate line holding none of them is one the rules' gate would close.
+ */
+const char *const *tp_scan_rule_hits(const struct tp_scan_scratch *ss, size_t *n);
+
 /* The number of '\n' in [s,e) (SIMD where the compiler has it). */
 uint64_t tp_count_newlines(const char *s, const char *e);
 

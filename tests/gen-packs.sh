@@ -277,6 +277,7 @@ mkdir -p "$d"
 #   loadRes: 'Loading and preparing results...', 'DONE (t={:0.2f}s)'; COCOeval.evaluate:
 #   'Running per image evaluation...', 'Evaluate annotation type *{}*', 'DONE (t={:0.2f}s).';
 #   accumulate: 'Accumulating evaluation results...', 'DONE (t={:0.2f}s).'.
+# log.txt (the file handler) heads lines "[08/30 23:53:52] d2.engine.hooks INFO: ".
 {
 	printf '[07/12 10:00:00 d2.utils.events]:  eta: 1 day, 2:03:04  iter: 19  total_loss: 2.123  loss_cls: 0.5  loss_box_reg: 0.3  time: 0.4567  last_time: 0.4500  data_time: 0.0123  last_data_time: 0.0100   lr: 0.0002  max_mem: 3456M\n'
 	printf '[07/12 10:00:09 d2.utils.events]:  eta: 1 day, 2:02:50  iter: 39  total_loss: 1.987  loss_cls: 0.45  loss_box_reg: 0.29  time: 0.4512  last_time: 0.4301  data_time: 0.0119  last_data_time: 0.0098   lr: 0.0004  max_mem: 3460M\n'
@@ -304,6 +305,7 @@ mkdir -p "$d"
 	printf 'Accumulating evaluation results...\n'
 	printf 'DONE (t=1.23s).\n'
 	printf '[02/01 10:00:00 d2.evaluation.evaluator]: Total inference time: 0:01:05 (0.130000 s / img per device, on 1 devices)\n'
+	printf '[08/30 23:53:52] d2.engine.hooks INFO: Overall training speed: 3998 iterations in 0:29:05 (0.4365 s / it)\n'
 } > "$d/detectron2.log"
 
 # --- modded-nanogpt: f"step:{step}/{train_steps} train_time:{training_time_ms:.0f}ms step_avg:{...:.2f}ms"

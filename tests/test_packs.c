@@ -369,7 +369,8 @@ Test(packs, detectron2_and_pycocotools_context)
 	EQ(num(named(&c, TP_TIMING, "coco load annotations"), S_SECONDS), 0.81);
 	EQ(num(named_nth(&c, TP_TIMING, "coco evaluate", 1), S_SECONDS), 7.07);
 	EQ(num(named_nth(&c, TP_TIMING, "coco accumulate", 1), S_SECONDS), 1.23);
-	cr_expect_eq(collected_count(&c, TP_TIMING), 24, "'Inference done' averages are not read");
+	EQ(num(named_nth(&c, TP_TIMING, "training", 1), S_SECONDS), 29 * 60 + 5); /* log.txt's "name INFO:" */
+	cr_expect_eq(collected_count(&c, TP_TIMING), 26, "'Inference done' averages are not read");
 	collector_free(&c);
 }
 
@@ -472,6 +473,92 @@ Test(packs, marker_scan_agrees_with_a_plain_search)
 	}
 	tp_gate_free(ms);
 	tp_rules_free(rs);
+}
+
+/* Parses text with every pack, through the candidate search of the named
+ * backend (NULL: the plain per-line path), into c. */
+static void parse_packs_with(const char *text, size_t n, const char *backend, struct collector *c)
+{
+	struct tp_rules *rs = all_packs();
+	struct tp_sink sink = collect_sink(c);
+	struct tp_parser *p = tp_parser_new("mixed.log", &sink, rs);
+	struct tp_scanner *sc = NULL;
+	if (backend) {
+		setenv("TPROF_SCAN", backend, 1);
+		sc = tp_scanner_for_run(rs);
+		unsetenv("TPROF_SCAN");
+		cr_assert_not_null(sc, "no %s scanner for the packs", backend);
+		tp_parser_set_scanner(p, sc);
+	}
+	char *copy = xmemdup(text, n); /* exact size: a read past the end is caught by ASan */
+	tp_parse_buffer(p, copy, n);
+	tp_parser_finish(p);
+	tp_parser_free(p);
+	tp_scanner_free(sc);
+	tp_rules_free(rs);
+	free(copy);
+}
+
+static void assert_same_records(const struct collector *a, const struct collector *b, const char *what)
+{
+	cr_assert_eq(a->n, b->n, "%s: %zu records, plain %zu", what, a->n, b->n);
+	cr_assert_eq(a->nwarn, b->nwarn, "%s: warnings", what);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct collected *x = &a->v[i], *y = &b->v[i];
+		cr_assert_eq(x->rec.type, y->rec.type, "%s: record %zu", what, i);
+		cr_assert_eq(x->rec.line, y->rec.line, "%s: record %zu", what, i);
+		cr_assert_str_eq(x->name ? x->name : "", y->name ? y->name : "", "%s: record %zu", what, i);
+		for (int k = 0; k < TP_NUM_SLOTS; k++)
+			cr_assert(tp_has(&x->rec, k) == tp_has(&y->rec, k) &&
+					  (!tp_has(&x->rec, k) || x->rec.num[k] == y->rec.num[k]),
+				  "%s: record %zu slot %d", what, i, k);
+	}
+}
+
+/*
+ * The candidate search tells the packs' gate which lines hold none of their
+ * markers (Vectorscan's hits of the second marker set), so that the gate
+ * does not look again: every pack log, and pack lines beside the built-in
+ * readers' lines (the same line, the next, a long run of lines), read the
+ * same records through it as plainly.
+ */
+Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
+{
+	struct strbuf all = STRBUF_INIT;
+	for (size_t g = 0; g < tp_npacks; g++) {
+		char path[256];
+		snprintf(path, sizeof(path), "tests/data/packs/%s.log", tp_packs[g].name);
+		cr_assert_eq(tu_slurp(path, &all), 0, "cannot read %s", path);
+	}
+	/* past the first TP_CONFIG_LINES lines, which are all read plainly */
+	for (int i = 0; i < TP_CONFIG_LINES + 3000; i++) {
+		strbuf_addf(&all, "  Batch %d: 0.%03ds, GPU 10.0MB, CPU 20.0MB, loss=0.5\n", i, 100 + i % 50);
+		if (i % 7 == 0 && i > TP_CONFIG_LINES)
+			strbuf_addf(&all, "iter %d: loss 2.5000, time %d.50ms, mfu 31.20%%\n", i, 100 + i % 9);
+		if (i % 11 == 0 && i > TP_CONFIG_LINES) /* a pack marker on a line a built-in marker made a candidate */
+			strbuf_addf(&all, "[TIMING] step %d: 0.5s step_avg:12.5ms\n", i);
+	}
+	static const char *const backends[] = { "vectorscan", "portable" };
+	struct collector plain = { 0 };
+	parse_packs_with(all.buf, all.len, NULL, &plain);
+	/* a pack's block ends: the built-in readers get the lines after it */
+	cr_assert_gt(plain.n, TP_CONFIG_LINES + 3000, "%zu records", plain.n);
+	for (size_t b = 0; b < ARRAY_SIZE(backends); b++) {
+		setenv("TPROF_SCAN", backends[b], 1);
+		struct strbuf err = STRBUF_INIT;
+		struct tp_scanner *vs = tp_scanner_new(&tp_builtin_markers, 1, TP_SCAN_VECTORSCAN, &err);
+		strbuf_release(&err);
+		unsetenv("TPROF_SCAN");
+		tp_scanner_free(vs);
+		if (!vs && !strcmp(backends[b], "vectorscan"))
+			continue; /* built without Vectorscan */
+		struct collector c = { 0 };
+		parse_packs_with(all.buf, all.len, backends[b], &c);
+		assert_same_records(&c, &plain, backends[b]);
+		collector_free(&c);
+	}
+	collector_free(&plain);
+	strbuf_release(&all);
 }
 
 /* ---- the command line -------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "base/num.h"
+#include "parse/parse.h"
 #include "testutil.h"
 
 static struct tp_stats parse_text(const char *text, struct collector *c)
@@ -768,5 +769,73 @@ Test(blocks, table_rules_and_headers_are_not_unrecognized)
 					&c);
 	cr_assert_eq(st.unrecognized, 0);
 	cr_assert_eq(collected_count(&c, TP_SUMMARY), 2);
+	collector_free(&c);
+}
+
+/* ---- progress bars as captured logs keep them ---- */
+
+static void parse_with_packs(const char *text, struct collector *c)
+{
+	struct tp_rules *rs = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules_opts o = { NULL, 0, NULL, 0 };
+	cr_assert_eq(tp_rules_setup(&o, &rs, &err), 0, "%s", err.buf ? err.buf : "");
+	strbuf_release(&err);
+	struct tp_sink s = collect_sink(c);
+	struct tp_parser *p = tp_parser_new("t.log", &s, rs);
+	tp_parse_buffer(p, text, strlen(text));
+	tp_parser_finish(p);
+	tp_parser_free(p);
+	tp_rules_free(rs);
+}
+
+/* nohup and terminal captures drop the CR between tqdm redraws: only the
+ * last redraw of a line was on the screen, and a bar glued after another
+ * bar's redraw is still a bar */
+Test(bars, glued_redraws_give_the_last_one)
+{
+	struct collector c = { 0 };
+	parse_with_packs("  99%|#########9| 612/613 [22:19<00:01,  1.71s/it]100%|##########| 613/613 [22:39<00:00,  "
+			 "1.70s/it]100%|##########| 613/613 [22:39<00:00,  2.50s/it]\n"
+			 "Loading weights:   0%|          | 0/310 [00:00<?, ?it/s]Loading weights: 100%|##########| "
+			 "310/310 [00:00<00:00, 3322.5it/s]\n"
+			 "100%|##########| 20/20 [00:10<00:00,  2.00it/s]{'loss': '0.381', 'epoch': '0.9953'}\n",
+			 &c);
+	cr_assert_eq(collected_count(&c, TP_RATE), 3, "%zu rates", collected_count(&c, TP_RATE));
+	cr_assert_float_eq(NUM(nth(&c, TP_RATE, 0), S_RATE_VALUE), 1 / 2.50, 1e-12);
+	cr_assert_eq(nth(&c, TP_RATE, 0)->line, 1);
+	cr_assert_float_eq(NUM(nth(&c, TP_RATE, 1), S_RATE_VALUE), 3322.5, 1e-12);
+	cr_assert_float_eq(NUM(nth(&c, TP_RATE, 2), S_RATE_VALUE), 2.00, 1e-12);
+	collector_free(&c);
+}
+
+/* detectron2's log.txt writes its logger's name and level where the
+ * terminal has "name]:" */
+Test(bars, detectron2_file_handler)
+{
+	struct collector c = { 0 };
+	parse_with_packs("[08/30 23:01:28] d2.utils.events INFO:  eta: 0:13:24  iter: 139  total_loss: 63.55  "
+			 "time: 0.4335  last_time: 0.4343  data_time: 0.0034  last_data_time: 0.0030   lr: 2.8e-06  "
+			 "max_mem: 15538M\n",
+			 &c);
+	const struct tp_record *b = nth(&c, TP_BATCH, 0);
+	cr_assert_not_null(b);
+	cr_assert_float_eq(NUM(b, S_SECONDS), 0.4343, 1e-12); /* last_time: time is the mean since the start */
+	cr_assert_eq(collected_count(&c, TP_TIMING), 3);
+	collector_free(&c);
+}
+
+/* Keras fit(verbose=2) and Keras 2.0's progress line without a step time */
+Test(bars, keras_verbose_two_and_old_progress)
+{
+	struct collector c = { 0 };
+	parse_with_packs("Epoch 2/40\n"
+			 "64/64 - 0s - loss: 2.7102 - accuracy: 0.2201 - 412ms/epoch - 6ms/step\n"
+			 "12000/12000 [==============================] - 4s - loss: 0.31 - acc: 0.91\n",
+			 &c);
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 2, "%zu epochs", collected_count(&c, TP_EPOCH));
+	cr_assert_float_eq(NUM(nth(&c, TP_EPOCH, 0), S_SECONDS), 0.412, 1e-12);
+	cr_assert_float_eq(NUM(nth(&c, TP_EPOCH, 1), S_SECONDS), 4, 1e-12);
+	cr_assert_float_eq(NUM(nth(&c, TP_TIMING, 0), S_SECONDS), 0.006, 1e-12);
 	collector_free(&c);
 }

@@ -127,3 +127,18 @@ Test(prefix, no_false_prefix)
 	cr_assert_float_eq(r->num[S_SECONDS], 2.0, 0);
 	collector_free(&c);
 }
+
+/* detectron2's log.txt: "[%(asctime)s] %(name)s %(levelname)s: %(message)s" */
+Test(prefix, name_level_colon)
+{
+	struct collector c = { 0 };
+	parse_str("[08/30 23:01:11] fvcore.common.train WARNING: [TIMING] Data loading: 2.25s\n", &c);
+	const struct tp_record *r = one(&c, TP_TIMING, "Data loading");
+	cr_assert_float_eq(r->num[S_SECONDS], 2.25, 1e-12);
+	collector_free(&c);
+	/* a sentence that starts with a word and an upper-case word is no prefix */
+	struct collector d = { 0 };
+	parse_str("Model INFO dump: 3 layers\n", &d);
+	cr_assert_eq(d.n, 0, "%zu records", d.n);
+	collector_free(&d);
+}

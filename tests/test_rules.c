@@ -667,7 +667,7 @@ static int rt_match2(const struct tp_rules *r, struct tp_rules_scratch *s, struc
 		     const char *line, uint64_t lineno, uint64_t *hits)
 {
 	struct tp_sink sink = { rt_emit, rt_warn, k };
-	struct tp_rules_line ln = { line, strlen(line), line, strlen(line), 0, "log", lineno, hits };
+	struct tp_rules_line ln = { line, strlen(line), line, strlen(line), 0, "log", lineno, hits, 0 };
 	return tp_rules_match_pass(r, s, 0, &ln, &sink);
 }
 
@@ -880,7 +880,7 @@ Test(rules_v2, raw_sees_the_prefix_and_stacked_files_keep_order)
 	cr_expect_str_eq(ri.origin, "b.rules:1");
 	struct rt_sink k = { 0 };
 	struct tp_sink sink = { rt_emit, rt_warn, &k };
-	struct tp_rules_line ln = { "step 3", 6, "[rank0]: step 3", 15, 0, "log", 1, NULL };
+	struct tp_rules_line ln = { "step 3", 6, "[rank0]: step 3", 15, 0, "log", 1, NULL, 0 };
 	tp_rules_match_pass(r, NULL, 0, &ln, &sink);
 	cr_assert_eq(k.n, 1);
 	cr_expect_str_eq(k.recs[0].name, "raw");

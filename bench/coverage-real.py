@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""coverage-real.py - how much of the timing in real, committed training
+logs tprof reads out of the box, and how many values it invents.
+
+The logs are third-party files and are not kept in this repository:
+bench/real-logs.tsv lists each one (file name used here, GitHub
+repository, path, commit, framework, the lines taken, the number of
+timing values the truth below finds). To fetch them, download each file
+at its commit from GitHub
+(https://raw.githubusercontent.com/REPO/COMMIT/PATH), keep the lines the
+'lines' column names ('1-40': those lines; 'tail-10': the last ten;
+'pick': lines selected by hand, listed in the note column) and save the
+result under the 'file' name in one directory. Then, from the repository
+root after `make`:
+
+    python3 bench/coverage-real.py DIR          (or TPROF_REAL_LOGS=DIR)
+
+The truth is made without tprof: per framework, a regular expression
+that finds the timing values a person counts on each physical line (a
+duration or a rate the line prints for the run; ETAs, configuration
+values and thresholds are not timing). A tqdm bar counts once, at its
+final redraw (n == total); its other redraws are progress display:
+values read from them are neither counted nor false. Lines are in three
+classes:
+
+  timing   the truth lists its values; a record value of the line (or of
+           the three lines before it: a wrapped line is reported where
+           it starts) that equals one is read, one that equals none is
+           'wrong';
+  neutral  the line shows timing that is not counted (progress redraws,
+           ETAs, prose that quotes a duration): nothing is scored;
+  none     the line holds no timing value: every value read is false.
+
+A record value is a duration (field seconds, *_s, *_ms) or a rate (a
+'rate' record's value). Coverage = read / truth values; false rate =
+false / (truth values + false).
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
+UNIT_S = {"ms": 1e-3, "us": 1e-6, "µs": 1e-6, "s": 1.0}
+
+# any tqdm redraw: 'N%|bar| n/total [elapsed<remaining, rate]'
+TQDM = re.compile(r"(\d+)%\|[^|\n]*\|\s*(\d+)/(\d+)\s*\[[^\]<]*<[^\],]*,\s*"
+                  r"(?:(" + NUM + r")\s*(?:([A-Za-z]+)/s|s/([A-Za-z]+))|\?[A-Za-z]+/s)[^\]]*\]")
+# the rest of a bar wrapped by the terminal: '████| n/total [elapsed<remaining, rate]'
+TQDM_CONT = re.compile(r"^[\u2588-\u258f ]*\|\s*(\d+)/(\d+)\s*\[[^\]<]*<[^\],]*,\s*(" + NUM + r")\s*[A-Za-z]+/s\]")
+TQDM_NOTOTAL = re.compile(r"\d+ [A-Za-z]+ \[\d[\d:]*, " + NUM + r" ?[A-Za-z]+/s\]")
+# a number with a time or rate unit: the line shows timing of some kind
+ANY_TIMING = re.compile(r"(?<![\w.])" + NUM + r"\s*(?:ms|s|sec|secs|seconds|min|mins|us)\b|"
+                        r"[A-Za-z]+/s\b|s/it\b|\bETA\b|\beta:", re.I)
+
+
+def tqdm_values(line):
+    """Rates of the bars that complete on this line (their last redraw)."""
+    out = []
+    m = TQDM_CONT.match(line)
+    if m and m.group(1) == m.group(2):
+        out.append(float(m.group(3)))
+    redraws = list(TQDM.finditer(line))
+    for i, m in enumerate(redraws):
+        nxt = redraws[i + 1] if i + 1 < len(redraws) else None
+        if nxt is not None and nxt.group(3) == m.group(3):
+            continue          # the same bar is redrawn later on this line
+        if m.group(2) != m.group(3) or m.group(4) is None:
+            continue          # not complete, or '?it/s'
+        x = float(m.group(4))
+        if m.group(6):        # 's/it': seconds per item, a rate of 1/x
+            out.append(1.0 / x if x else math.inf)
+        else:
+            out.append(x)
+    return out
+
+
+HF_KEY = re.compile(r"['\"](\w*(?:_runtime|_samples_per_second|_steps_per_second|_tokens_per_second))['\"]\s*:\s*['\"]?(" + NUM + r")")
+HF_TABLE = re.compile(r"^\s*(\w*(?:_runtime|_samples_per_second|_steps_per_second))\s*=\s*(\S+)\s*$")
+
+
+def hf_values(line):
+    out = [float(m.group(2)) for m in HF_KEY.finditer(line)]
+    m = HF_TABLE.match(line)
+    if m:
+        v = m.group(2)
+        if ":" in v:
+            secs = 0.0
+            for part in v.split(":"):
+                secs = secs * 60 + float(part)
+            out.append(secs)
+        else:
+            out.append(float(v))
+    return out
+
+
+NANOGPT = re.compile(r"^iter \d+: loss \S+, time (" + NUM + r")ms")
+
+
+def nanogpt_values(line):
+    m = NANOGPT.search(line)
+    return [float(m.group(1)) / 1000] if m else []
+
+
+D2 = re.compile(r"(?<![\w])(?:time|last_time|data_time|last_data_time): (" + NUM + r")(?!\S)")
+
+
+def detectron2_values(line):
+    if "d2.utils.events" not in line or "iter:" not in line:
+        return []
+    return [float(x) for x in D2.findall(line)]
+
+
+KERAS_V2 = re.compile(r"^\s*\d+/\d+ - (\d+)s - .*?(?: - (" + NUM + r")(ms|s)/epoch)? - (" + NUM + r")(ms|s|us)/step\s*$")
+KERAS_OLD = re.compile(r"^\s*\d+/\d+ \[=+\] - (\d+)s (?:(\d+)(ms|us)/step )?- ")
+
+
+def keras_values(line):
+    m = KERAS_V2.match(line)
+    if m:
+        epoch = float(m.group(2)) * UNIT_S[m.group(3)] if m.group(2) else float(m.group(1))
+        return [epoch, float(m.group(4)) * UNIT_S[m.group(5)]]
+    m = KERAS_OLD.match(line)
+    if m:
+        out = [float(m.group(1))]
+        if m.group(2):
+            out.append(float(m.group(2)) * UNIT_S[m.group(3)])
+        return out
+    return []
+
+
+LLAMA = re.compile(r"^llama_(?:print_timings|perf_\w+):\s+[\w ]+ time =\s+(" + NUM + r") ms"
+                   r"(?: /\s+\d+ \w+\s+\(\s*(" + NUM + r") ms per token(?:,\s*(" + NUM + r") tokens per second)?\))?")
+
+
+def llamacpp_values(line):
+    m = LLAMA.search(line)
+    if not m:
+        return []
+    out = [float(m.group(1)) / 1000]
+    if m.group(2):
+        out.append(float(m.group(2)) / 1000)
+    if m.group(3):
+        out.append(float(m.group(3)))
+    return out
+
+
+MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*(" + NUM + r")")
+MEGATRON_TFLOPS = re.compile(r"throughput per GPU \(TFLOP/s/GPU\):\s*(" + NUM + r")")
+
+
+def megatron_values(line):
+    if not re.search(r"\biteration\s+\d+/\s*\d+\s*\|", line):
+        return []
+    out = [float(x) / 1000 for x in MEGATRON_MS.findall(line)]
+    out += [float(x) for x in MEGATRON_TFLOPS.findall(line)]
+    return out
+
+
+MMENGINE = re.compile(r"(?<![\w])(?:time|data_time): (" + NUM + r")(?!\S)")
+
+
+def mmengine_values(line):
+    if not re.search(r"mmengine - INFO - (?:Epoch|Iter)\((?:train|val|test)\)", line):
+        return []
+    return [float(x) for x in MMENGINE.findall(line)]
+
+
+NCCL_ROW = re.compile(r"^\s*\d+\s+\d+\s+\w+\s+\w+\s+-?\d+"
+                      r"\s+(" + NUM + r")\s+(" + NUM + r")\s+(" + NUM + r")\s+\S+"
+                      r"\s+(" + NUM + r")\s+(" + NUM + r")\s+(" + NUM + r")\s+\S+\s*$")
+NCCL_AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(" + NUM + r")")
+
+
+def nccl_values(line):
+    m = NCCL_ROW.match(line)
+    if m:
+        t1, a1, b1, t2, a2, b2 = (float(x) for x in m.groups())
+        return [t1 / 1e6, a1, b1, t2 / 1e6, a2, b2]
+    m = NCCL_AVG.match(line)
+    return [float(m.group(1))] if m else []
+
+
+FRAMEWORK = {
+    "hf-trainer": hf_values,
+    "nanogpt": nanogpt_values,
+    "detectron2": detectron2_values,
+    "keras": keras_values,
+    "llama-cpp": llamacpp_values,
+    "megatron": megatron_values,
+    "mmengine": mmengine_values,
+    "nccl-tests": nccl_values,
+}
+
+
+def truth(path, framework):
+    """[(line, class, values)] for every physical line of the log."""
+    extract = FRAMEWORK[framework]
+    out = []
+    with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            vals = extract(line) + tqdm_values(line)
+            if vals:
+                out.append((n, "timing", vals))
+            elif TQDM.search(line) or TQDM_CONT.match(line) or TQDM_NOTOTAL.search(line) or ANY_TIMING.search(line):
+                out.append((n, "neutral", []))
+            else:
+                out.append((n, "none", []))
+    return out
+
+
+def values_of(r):
+    """Durations (in seconds) and rates a record holds."""
+    v = []
+    for k, x in r.items():
+        if not isinstance(x, (int, float)) or isinstance(x, bool):
+            continue
+        if k in ("line", "rank", "index", "count", "step", "runs"):
+            continue
+        if k == "seconds" or k.endswith("_s"):
+            v.append(x)
+        elif k.endswith("_ms"):
+            v.append(x / 1000)
+        elif k == "value" and r.get("type") == "rate":
+            v.append(x)
+    return v
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-9) + 1e-12
+
+
+def records(path):
+    out = subprocess.run(["bin/tprof-parse", "-j1", "-q", path], capture_output=True, text=True)
+    recs = {}
+    for l in out.stdout.splitlines():
+        r = json.loads(l)
+        recs.setdefault(r["line"], []).extend(values_of(r))
+    return recs
+
+
+def score(path, framework):
+    t = truth(path, framework)
+    got = records(path)
+    cls = {n: c for n, c, _ in t}
+    total = read = false = wrong = 0
+    missed = []
+    used = {n: [False] * len(v) for n, v in got.items()}
+    for n, c, vals in t:
+        for w in vals:
+            total += 1
+            hit = False
+            for k in range(n, max(n - 4, 0), -1):
+                for i, g in enumerate(got.get(k, [])):
+                    if not used[k][i] and close(g, w):
+                        used[k][i] = hit = True
+                        break
+                if hit:
+                    break
+            if hit:
+                read += 1
+            else:
+                missed.append((n, w))
+    for k, vals in got.items():
+        for i, g in enumerate(vals):
+            if used[k][i]:
+                continue
+            if cls.get(k) == "none":
+                false += 1
+            elif cls.get(k) == "timing":
+                wrong += 1
+    return total, read, false, wrong, missed
+
+
+def main():
+    logdir = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TPROF_REAL_LOGS")
+    if not logdir:
+        sys.stderr.write("usage: coverage-real.py LOGDIR (or TPROF_REAL_LOGS=LOGDIR)\n")
+        return 2
+    verbose = "-v" in sys.argv[2:]
+    rows = []
+    with open("bench/real-logs.tsv", encoding="utf-8") as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for l in f:
+            if l.strip() and not l.startswith("#"):
+                rows.append(dict(zip(head, l.rstrip("\n").split("\t"))))
+    sums = {}
+    all_ = [0, 0, 0, 0]
+    status = 0
+    for row in rows:
+        path = os.path.join(logdir, row["file"])
+        if not os.path.exists(path):
+            print(f"{row['file']}: missing (fetch it: see the docstring)")
+            status = 1
+            continue
+        total, read, false, wrong, missed = score(path, row["framework"])
+        if str(total) != row["values"]:
+            print(f"{row['file']}: the truth finds {total} values, the manifest says {row['values']}")
+            status = 1
+        pct = 100 * read / total if total else 100.0
+        print(f"{row['file']:28} {row['framework']:11} {read:4}/{total:<4} read ({pct:5.1f} %)  "
+              f"{false} false  {wrong} wrong")
+        if verbose:
+            for n, w in missed:
+                print(f"    missed line {n}: {w:g}")
+        s = sums.setdefault(row["framework"], [0, 0, 0, 0])
+        for acc in (s, all_):
+            acc[0] += total
+            acc[1] += read
+            acc[2] += false
+            acc[3] += wrong
+    print()
+    for fw, (total, read, false, wrong) in sorted(sums.items()):
+        print(f"{fw:12} {read:4}/{total:<4} read ({100 * read / max(total, 1):5.1f} %)  "
+              f"{false} false ({100 * false / max(total + false, 1):.1f} %)  {wrong} wrong")
+    total, read, false, wrong = all_
+    print(f"{'TOTAL':12} {read:4}/{total:<4} read ({100 * read / max(total, 1):5.1f} %)  "
+          f"{false} false ({100 * false / max(total + false, 1):.1f} %)  {wrong} wrong")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
