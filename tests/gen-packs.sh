@@ -47,7 +47,13 @@ mkdir -p "$d"
 # AdvancedProfiler._stats_to_str: [stage + "Profiler Report"], f"Profile stats for: {action}"
 #   + f" rank: {local_rank}", then pstats' print_stats: print(indent, total_calls,
 #   "function calls", end=' '), "(%d primitive calls)" when they differ, "in %.3f seconds".
-# (Lightning's progress bar is tqdm's, read by the tqdm pack.)
+# TQDMProgressBar is tqdm's, read by the tqdm pack. RichProgressBar
+#   (lightning/pytorch/callbacks/progress/rich_progress.py): columns description
+#   (f"Epoch {current_epoch}" + f"/{max_epochs - 1}", padded to the validation
+#   description), bar, BatchesProcessedColumn f"{int(task.completed)}/{total}",
+#   CustomTimeColumn f"{elapsed_delta} • {remaining_delta}" (str(timedelta(seconds=int(...)))),
+#   ProcessingSpeedColumn f"{task_speed}it/s" (f"{task.speed:>.2f}"), then the metrics
+#   "name: value"; in a file the last frame of a bar is what stays.
 {
 	row='|  %-42s\t|  %-15s\t|  %-15s\t|  %-15s\t|  %-15s\t|\n'
 	dash='--------------------------------------------------------------------------------------------------------------------------------------------'
@@ -76,6 +82,9 @@ mkdir -p "$d"
 	printf "$short" run_test_evaluation 4.5678 4.5678
 	printf "$short" '[Strategy]SingleDeviceStrategy.test_step' 0.0034567 1.0818
 	printf '%s\n' "$dash"
+	printf 'Epoch 9/9  ━━━━━━━━━━━━━━━━━━━━ 938/938 0:00:12 • 0:00:00 75.83it/s v_num: 0 train_loss: 0.123\n'
+	printf 'Epoch 3/9  ━━━━━━━━━━╸━━━━━━━━━ 469/938 0:00:06 • 0:00:06 74.10it/s v_num: 0 train_loss: 0.301\n'
+	printf 'Testing DataLoader 0 ━━━━━━━━━━━━━━━━━━━━ 313/313 0:00:01 • 0:00:00 250.41it/s\n'
 } > "$d/lightning.log"
 # Lightning 1.0-1.2 (one version per run: its own log)
 {

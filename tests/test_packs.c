@@ -170,6 +170,12 @@ Test(packs, lightning_simple_and_advanced)
 	cr_expect(!tp_has(r, S_AGG_COUNT));
 	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 7, "the pstats rows are no aggregates");
 	cr_expect_eq(collected_count(&c, TP_TIMING), 2);
+	/* RichProgressBar: finished bars only */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 1, "469/938 is not a finished epoch");
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 12); /* elapsed 0:00:12 */
+	cr_expect_eq(named_count(&c, TP_RATE, "train"), 1);
+	EQ(num(named(&c, TP_RATE, "train"), S_RATE_VALUE), 75.83);
+	EQ(num(named(&c, TP_RATE, "Testing DataLoader 0"), S_RATE_VALUE), 250.41);
 	collector_free(&c);
 }
 
