@@ -134,6 +134,8 @@ mkdir -p "$d"
 #   "1.31 s", "412.3 ms"), FLOPS by flops_to_string: the same + "FLOPS" (K M G T).
 #   'fwd flops per GPU: ' is an operation count, the module rows "12.3 ms = 3% latency"
 #   are per-module shares: neither is a timing of the run.
+#   Some versions print "per device" for "per GPU"; a backward timer that did not run
+#   gives negative latencies ("-2.9601e+08 us", "-1.16192e+18 uFLOPS"): not timings.
 {
 	printf '[2024-01-01 12:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] time (ms) | fwd_microstep: 412.30 | bwd_microstep: 890.10 | bwd_inner_microstep: 850.00 | bwd_allreduce_microstep: 40.05 | step_microstep: 12.00\n'
 	printf '[2024-01-01 12:00:00,125] [INFO] [logging.py:96:log_dist] [Rank 0] time (ms) | fwd: 4123.02 | bwd: 8901.11 | bwd_inner: 8500.20 | bwd_allreduce: 400.91 | step: 120.00\n'
@@ -168,6 +170,15 @@ mkdir -p "$d"
 	printf "$f" 'fwd FLOPS per GPU = fwd flops per GPU / fwd latency: ' '1.23 TFLOPS'
 	printf "$f" 'iter latency: ' '456.7 us'
 	printf '%-60s  %-8.2f\n' 'samples/second: ' 123.45
+	f='%-70s  %-8s\n'
+	printf '\n-------------------------- DeepSpeed Flops Profiler --------------------------\n'
+	printf 'Profile Summary at step 2:\n'
+	printf "$f" 'fwd latency: ' '9.34 s'
+	printf "$f" 'bwd latency: ' '-2.9601e+08 us'
+	printf "$f" 'FLOPS per GPU = 3 * fwd flops per GPU / iter latency: ' '-1.16192e+18 uFLOPS'
+	printf "$f" 'samples/second: ' -0.5
+	printf '\n-------------------------- DeepSpeed Flops Profiler --------------------------\n'
+	printf '%-60s  %-8s\n' 'fwd FLOPS per device = fwd flops per device / fwd latency: ' '43.68 TFLOPS'
 } > "$d/deepspeed.log"
 
 # --- nanoGPT: f"iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%"
@@ -385,6 +396,8 @@ mkdir -p "$d"
 	printf '| epoch 001 | loss 10.123 | nll_loss 9.987 | ppl 1014.63 | wps 23010 | ups 3 | wpb 7462.1 | bsz 256 | num_updates 1101 | lr 0.000137625 | gnorm 1.612 | clip 0.000 | oom 0.000 | loss_scale 128.000 | wall 372 | train_wall 318\n'
 	printf "| epoch 001 | valid on 'valid' subset | loss 9.012 | nll_loss 8.876 | ppl 469.77 | num_updates 1101\n"
 	printf "2021-01-20 00:00:00 | INFO | train_inner | epoch 090:    300 / 1000 loss=3.1, nll_loss=2.9, ppl=7.46, wps=1.23457e+06, ups=10.2, wpb=121035, bsz=4096, num_updates=89300, lr=0.0001, gnorm=0.4, train_wall=9, gb_free=10, wall=1.23457e+06\n"
+	printf '2020-04-22 07:41:47 | INFO | test | {"epoch": 1, "test_loss": "1.596", "test_nll_loss": "0.041", "test_wps": "15479.1", "test_wpb": "3330.6", "test_bsz": "85.7"}\n'
+	printf "2021-01-01 00:05:00 | INFO | valid | epoch 001 | valid on 'test' subset | loss 8.6 | nll_loss 8.4 | ppl 337.8 | wps 56001.2 | wpb 2846.5 | bsz 107.6 | num_updates 1000\n"
 	printf "2021-01-01 00:00:00 | INFO | fairseq_cli.train | Namespace(log_format='simple', log_interval=100, max_tokens=4096, save_interval_updates=0, wps_limit=None)\n"
 } > "$d/fairseq.log"
 

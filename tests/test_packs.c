@@ -242,8 +242,14 @@ Test(packs, deepspeed_timers_throughput_and_flops_profiler)
 	EQ(num(named(&c, TP_RATE, "FLOPS per GPU"), S_RATE_VALUE), 12.74e12);
 	EQ(num(named(&c, TP_RATE, "samples/second"), S_RATE_VALUE), 97.38);
 	EQ(num(named_nth(&c, TP_RATE, "samples/second", 1), S_RATE_VALUE), 123.45);
+	EQ(num(named(&c, TP_RATE, "fwd FLOPS per device"), S_RATE_VALUE), 43.68e12);
+	EQ(num(named_nth(&c, TP_TIMING, "fwd latency", 2), S_SECONDS), 9.34);
+	/* a timer that did not run prints negative latencies and rates: none read */
+	cr_expect_eq(named_count(&c, TP_TIMING, "bwd latency"), 1);
+	cr_expect_eq(named_count(&c, TP_RATE, "FLOPS per GPU"), 1);
+	cr_expect_eq(named_count(&c, TP_RATE, "samples/second"), 2);
 	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "latencies are timings, not runtimes");
-	cr_expect_eq(collected_count(&c, TP_TIMING), 19, "per-module latencies are not the run's");
+	cr_expect_eq(collected_count(&c, TP_TIMING), 20, "per-module latencies are not the run's");
 	collector_free(&c);
 }
 
@@ -441,6 +447,8 @@ Test(packs, fairseq)
 	cr_expect_str_eq(named(&c, TP_RATE, "ups")->text, "updates/s");
 	cr_expect_eq(named_count(&c, TP_RATE, "valid wps"), 2, "the 0.9 valid line prints no wps");
 	EQ(num(named_nth(&c, TP_RATE, "valid wps", 1), S_RATE_VALUE), 57640.1);
+	EQ(num(named(&c, TP_RATE, "test wps"), S_RATE_VALUE), 15479.1);      /* "test_wps": "15479.1" */
+	EQ(num(named_nth(&c, TP_RATE, "test wps", 1), S_RATE_VALUE), 56001.2); /* valid on 'test' subset */
 	collector_free(&c);
 }
 
