@@ -71,7 +71,7 @@ static const struct tp_record *named_nth(const struct collector *c, enum tp_type
 		if (r->type == t && r->name && strcmp(r->name, name) == 0 && k-- == 0)
 			return r;
 	}
-	cr_assert_fail("no %s record named '%s' (%zu more wanted)", tp_schemas[t].type_name, name, k + 1);
+	cr_assert_fail("no record %zu of type %s named '%s'", k, tp_schemas[t].type_name, name);
 	return NULL;
 }
 
@@ -91,6 +91,15 @@ static double num(const struct tp_record *r, int slot)
 }
 
 #define EQ(a, b) cr_expect_float_eq((a), (double)(b), 1e-9 * (fabs((double)(b)) + 1), "%.17g != %.17g", (double)(a), (double)(b))
+
+/* The k-th batch record (from 0) has that index, duration and loss. */
+static void expect_batch(const struct collector *c, size_t k, double index, double seconds, double loss)
+{
+	const struct tp_record *b = nth(c, TP_BATCH, k);
+	EQ(num(b, S_BAT_INDEX), index);
+	EQ(num(b, S_SECONDS), seconds);
+	EQ(num(b, S_BAT_LOSS), loss);
+}
 
 Test(packs, every_pack_loads_with_markers_and_a_description)
 {
@@ -137,10 +146,14 @@ Test(packs, tqdm_final_rate_and_seconds_per_item)
 {
 	struct collector c = { 0 };
 	parse_pack_log("tqdm", &c);
-	cr_assert_eq(collected_count(&c, TP_RATE), 2, "one rate per finished bar");
+	cr_assert_eq(collected_count(&c, TP_RATE), 4, "one rate per finished bar, none for the bar at 37%%");
 	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 1.67);
 	EQ(num(nth(&c, TP_RATE, 1), S_RATE_VALUE), 1 / 3.20); /* 3.20s/it */
 	cr_expect_str_eq(nth(&c, TP_RATE, 1)->text, "it/s");
+	EQ(num(nth(&c, TP_RATE, 2), S_RATE_VALUE), 9583.41); /* datasets' unit " examples" */
+	cr_expect_str_eq(nth(&c, TP_RATE, 2)->text, "examples/s");
+	EQ(num(nth(&c, TP_RATE, 3), S_RATE_VALUE), 612000); /* unit_scale: 612kit/s */
+	cr_expect_str_eq(nth(&c, TP_RATE, 3)->text, "it/s");
 	collector_free(&c);
 }
 
@@ -215,6 +228,27 @@ Test(packs, megatron_iterations_and_timers)
 	collector_free(&c);
 }
 
+/* Megatron-DeepSpeed's iteration line (samples per second, TFLOPs) and
+ * the timers logged with log_option 'max' */
+Test(packs, megatron_older_fields_and_max_timers)
+{
+	struct collector c = { 0 };
+	parse_pack_log("megatron-variants", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 2);
+	expect_batch(&c, 1, 200, 1.5224, 6.123452);
+	const struct tp_record *r = named_nth(&c, TP_RATE, "samples per second", 1);
+	EQ(num(r, S_RATE_VALUE), 332.09);
+	cr_expect_str_eq(r->text, "samples/s");
+	r = named_nth(&c, TP_RATE, "TFLOPs", 0);
+	EQ(num(r, S_RATE_VALUE), 141.27);
+	cr_expect_str_eq(r->text, "TFLOP/s/GPU");
+	const struct tp_record *t = named(&c, TP_RUNTIME, "forward-backward");
+	EQ(num(t, S_RT_MAX_MS), 1498.2);
+	cr_expect(!tp_has(t, S_RT_MIN_MS), "max-only timers have no min");
+	EQ(num(named(&c, TP_RUNTIME, "optimizer"), S_RT_MAX_MS), 12.34);
+	collector_free(&c);
+}
+
 Test(packs, deepspeed_timers_throughput_and_flops_profiler)
 {
 	struct collector c = { 0 };
@@ -258,9 +292,13 @@ Test(packs, nanogpt)
 	struct collector c = { 0 };
 	parse_pack_log("nanogpt", &c);
 	cr_assert_eq(collected_count(&c, TP_BATCH), 2);
-	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 10);
-	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.12345);
-	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_LOSS), 9.1234);
+	expect_batch(&c, 1, 10, 0.12345, 9.1234);
+	/* the running MFU in percent, not a rate; its -100.00% placeholder is not kept */
+	cr_assert_eq(collected_count(&c, TP_META), 1);
+	const struct tp_record *m = named(&c, TP_META, "mfu");
+	EQ(num(m, S_META_VALUE), 31.2);
+	cr_expect_eq(m->line, 3);
+	cr_expect_eq(collected_count(&c, TP_RATE), 0, "mfu is not a rate");
 	collector_free(&c);
 }
 
@@ -301,10 +339,22 @@ Test(packs, keras)
 {
 	struct collector c = { 0 };
 	parse_pack_log("keras", &c);
-	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 5);
+	/* line 3 is an unfinished epoch (an ETA): no record */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 8);
+	cr_assert_eq(collected_count(&c, TP_TIMING), 7);
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 5);    /* Keras 2 verbose=1 */
 	EQ(num(nth(&c, TP_TIMING, 0), S_SECONDS), 0.003);
-	EQ(num(nth(&c, TP_EPOCH, 1), S_SECONDS), 7);
+	EQ(num(nth(&c, TP_EPOCH, 1), S_SECONDS), 7);    /* Keras 3 verbose=1, bold and coloured */
 	EQ(num(nth(&c, TP_TIMING, 1), S_SECONDS), 0.004);
+	cr_expect_eq(nth(&c, TP_EPOCH, 1)->line, 2);
+	EQ(num(nth(&c, TP_EPOCH, 2), S_SECONDS), 6);    /* Keras 3 verbose=2 */
+	EQ(num(nth(&c, TP_EPOCH, 3), S_SECONDS), 5);    /* tf.keras verbose=2: 5s/epoch, not "- 6s" */
+	EQ(num(nth(&c, TP_TIMING, 3), S_SECONDS), 0.003);
+	EQ(num(nth(&c, TP_TIMING, 4), S_SECONDS), 850e-6); /* 850us/step */
+	EQ(num(nth(&c, TP_TIMING, 5), S_SECONDS), 83e-6);  /* 83us/sample */
+	EQ(num(nth(&c, TP_EPOCH, 6), S_SECONDS), 0.412);   /* 412ms/epoch */
+	EQ(num(nth(&c, TP_TIMING, 6), S_SECONDS), 0.006);
+	EQ(num(nth(&c, TP_EPOCH, 7), S_SECONDS), 5);       /* Keras 2.0: no time per step */
 	collector_free(&c);
 }
 
@@ -317,7 +367,15 @@ Test(packs, nccl_tests_units_from_the_header)
 	EQ(num(named(&c, TP_RATE, "algbw out-of-place 8388608B"), S_RATE_VALUE), 67.98);
 	EQ(num(named(&c, TP_RATE, "busbw out-of-place 8388608B"), S_RATE_VALUE), 127.46);
 	EQ(num(named(&c, TP_RATE, "busbw in-place 8388608B"), S_RATE_VALUE), 127.96);
-	EQ(num(named(&c, TP_RATE, "avg busbw"), S_RATE_VALUE), 98.7654);
+	EQ(num(named(&c, TP_TIMING, "in-place 8589934592B"), S_SECONDS), 0.034525); /* "%7.0f" */
+	EQ(num(named_nth(&c, TP_RATE, "avg busbw", 0), S_RATE_VALUE), 297.303);
+	/* nccl-tests 2.10: no root column, "error" as 2e-06 or N/A */
+	EQ(num(named(&c, TP_TIMING, "out-of-place 1073741824B"), S_SECONDS), 0.079531);
+	EQ(num(named(&c, TP_RATE, "busbw in-place 1073741824B"), S_RATE_VALUE), 26.63);
+	EQ(num(named(&c, TP_TIMING, "in-place 1024B"), S_SECONDS), 42.48e-6);
+	EQ(num(named(&c, TP_RATE, "algbw in-place 1024B"), S_RATE_VALUE), 0.02);
+	EQ(num(named_nth(&c, TP_RATE, "avg busbw", 1), S_RATE_VALUE), 13.3125);
+	cr_expect_eq(collected_count(&c, TP_TIMING), 8, "two timings per row, nothing from the headers");
 	collector_free(&c);
 }
 
@@ -325,11 +383,31 @@ Test(packs, llama_cpp)
 {
 	struct collector c = { 0 };
 	parse_pack_log("llama-cpp", &c);
-	EQ(num(named(&c, TP_TIMING, "load_time"), S_SECONDS), 1.23456);
-	EQ(num(named(&c, TP_TIMING, "prompt_eval_time"), S_SECONDS), 0.12345);
-	EQ(num(named(&c, TP_TIMING, "eval_time"), S_SECONDS), 2.34567);
-	EQ(num(named(&c, TP_RATE, "eval_time"), S_RATE_VALUE), 26.86);
+	/* March 2023: "%8.2f ms", "ms per run" */
+	EQ(num(named_nth(&c, TP_TIMING, "load_time", 0), S_SECONDS), 1.23456);
+	EQ(num(named(&c, TP_TIMING, "eval_time_per_run"), S_SECONDS), 0.08818);
+	EQ(num(named_nth(&c, TP_TIMING, "total_time", 0), S_SECONDS), 13.7);
+	/* llama_print_timings */
+	EQ(num(named_nth(&c, TP_TIMING, "prompt_eval_time", 0), S_SECONDS), 0.12345);
+	EQ(num(named_nth(&c, TP_TIMING, "prompt_eval_time_per_token", 0), S_SECONDS), 0.01029);
+	EQ(num(named_nth(&c, TP_TIMING, "eval_time", 1), S_SECONDS), 2.34567);
+	EQ(num(named_nth(&c, TP_RATE, "eval_time", 0), S_RATE_VALUE), 26.86);
+	EQ(num(named_nth(&c, TP_TIMING, "total_time", 1), S_SECONDS), 2.60012);
+	/* llama_perf_sampler_print, llama_perf_context_print */
+	EQ(num(named(&c, TP_RATE, "sampling_time"), S_RATE_VALUE), 12190.48);
+	EQ(num(named_nth(&c, TP_TIMING, "load_time", 2), S_SECONDS), 0.81234);
+	EQ(num(named_nth(&c, TP_RATE, "eval_time", 1), S_RATE_VALUE), 102.87);
+	/* common_perf_print behind the common log's "0.01.234.567 I " */
+	EQ(num(named(&c, TP_TIMING, "samplers_time"), S_SECONDS), 0.0105);
+	EQ(num(named(&c, TP_TIMING, "unaccounted_time"), S_SECONDS), 0.02);
+	/* llama-bench: the model and the test label name the rate */
 	EQ(num(named(&c, TP_RATE, "llama 7B Q4_0 pp512"), S_RATE_VALUE), 2345.67);
+	EQ(num(named(&c, TP_RATE, "llama 7B Q4_0 pp512+tg128"), S_RATE_VALUE), 450.12);
+	EQ(num(named(&c, TP_RATE, "qwen2 7B Q4_K - Medium pp512 @ d512"), S_RATE_VALUE), 6425.91);
+	EQ(num(named(&c, TP_RATE, "llama 7B mostly Q4_0 tg 128"), S_RATE_VALUE), 131.42);
+	EQ(num(named(&c, TP_TIMING, "sample_time_per_token"), S_SECONDS), 0.00036);
+	EQ(num(named_nth(&c, TP_TIMING, "sample_time_per_token", 1), S_SECONDS), 0.00038); /* April 2023 */
+	cr_expect_eq(collected_count(&c, TP_TIMING), 27, "graphs reused is a count, not a timing");
 	collector_free(&c);
 }
 
@@ -390,10 +468,17 @@ Test(packs, modded_nanogpt)
 {
 	struct collector c = { 0 };
 	parse_pack_log("modded-nanogpt", &c);
+	cr_assert_eq(collected_count(&c, TP_METRIC), 5);
 	const struct tp_record *m = nth(&c, TP_METRIC, 1);
 	EQ(num(m, S_MET_STEP), 20);
 	EQ(num(m, S_MET_TOTAL_S), 2.468);
 	EQ(num(m, S_MET_AVG_S), 0.1234);
+	EQ(num(nth(&c, TP_METRIC, 2), S_MET_TOTAL_S), 0); /* step 0's validation */
+	EQ(num(nth(&c, TP_METRIC, 3), S_MET_AVG_S), 0.15234); /* train_loss: before train_time */
+	m = nth(&c, TP_METRIC, 4); /* 2024: train_time in seconds on validations */
+	EQ(num(m, S_MET_STEP), 250);
+	EQ(num(m, S_MET_TOTAL_S), 30.123);
+	EQ(num(m, S_MET_AVG_S), 0.12551);
 	collector_free(&c);
 }
 
@@ -402,9 +487,13 @@ Test(packs, ollama_go_durations)
 	struct collector c = { 0 };
 	parse_pack_log("ollama", &c);
 	EQ(num(named(&c, TP_TIMING, "total_duration"), S_SECONDS), 128.77); /* 2m8.77s */
+	EQ(num(named(&c, TP_TIMING, "load_duration"), S_SECONDS), 0.0680198);
 	EQ(num(named(&c, TP_TIMING, "eval_duration"), S_SECONDS), 2.345);
 	EQ(num(named(&c, TP_RATE, "eval_rate"), S_RATE_VALUE), 26.86);
 	EQ(num(named(&c, TP_RATE, "prompt_eval_rate"), S_RATE_VALUE), 97.21);
+	EQ(num(named_nth(&c, TP_TIMING, "total_duration", 1), S_SECONDS), 5.123456789);
+	EQ(num(named_nth(&c, TP_TIMING, "prompt_eval_duration", 1), S_SECONDS), 512.345e-6); /* µs */
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "read by the pack, not as 'Label: N ms' runtimes");
 	collector_free(&c);
 }
 
@@ -539,18 +628,21 @@ static void assert_same_records(const struct collector *a, const struct collecto
 Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 {
 	struct strbuf all = STRBUF_INIT;
-	for (size_t g = 0; g < tp_npacks; g++) {
-		char path[256];
-		snprintf(path, sizeof(path), "tests/data/packs/%s.log", tp_packs[g].name);
-		cr_assert_eq(tu_slurp(path, &all), 0, "cannot read %s", path);
-	}
-	/* past the first TP_CONFIG_LINES lines, which are all read plainly */
+	/* the first TP_CONFIG_LINES lines are all read plainly: the search starts after */
 	for (int i = 0; i < TP_CONFIG_LINES + 3000; i++) {
 		strbuf_addf(&all, "  Batch %d: 0.%03ds, GPU 10.0MB, CPU 20.0MB, loss=0.5\n", i, 100 + i % 50);
 		if (i % 7 == 0 && i > TP_CONFIG_LINES)
 			strbuf_addf(&all, "iter %d: loss 2.5000, time %d.50ms, mfu 31.20%%\n", i, 100 + i % 9);
 		if (i % 11 == 0 && i > TP_CONFIG_LINES) /* a pack marker on a line a built-in marker made a candidate */
 			strbuf_addf(&all, "[TIMING] step %d: 0.5s step_avg:12.5ms\n", i);
+		if (i % 13 == 0 && i > TP_CONFIG_LINES) /* redraws, unfinished and finished */
+			strbuf_addf(&all, " 10%%|#         | 1/10 [00:01<00:09,  1.00it/s]\r%s\n",
+				    i % 2 ? "100%|##########| 10/10 [00:10<00:00,  1.25it/s]" : " 50%|#####     | 5/10");
+	}
+	for (size_t g = 0; g < tp_npacks; g++) {
+		char path[256];
+		snprintf(path, sizeof(path), "tests/data/packs/%s.log", tp_packs[g].name);
+		cr_assert_eq(tu_slurp(path, &all), 0, "cannot read %s", path);
 	}
 	static const char *const backends[] = { "vectorscan", "portable" };
 	struct collector plain = { 0 };
@@ -666,6 +758,26 @@ Test(packs, torch_profiler_table)
 	EQ(num(r, S_AGG_COUNT), 20);
 	EQ(num(named(&c, TP_TIMING, "self CPU time total"), S_SECONDS), 0.017087);
 	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "read by the pack, not as a runtime");
+	/* the table with CUDA columns: CPU and device sides of each row */
+	r = named_nth(&c, TP_AGGREGATE, "aten::conv2d", 1);
+	EQ(num(r, S_AGG_TOTAL_S), 0.005475);
+	EQ(num(r, S_AGG_MEAN_S), 273.75e-6);
+	r = named(&c, TP_AGGREGATE, "aten::conv2d (device)");
+	EQ(num(r, S_AGG_TOTAL_S), 0.008235);
+	EQ(num(r, S_AGG_MEAN_S), 411.75e-6);
+	EQ(num(r, S_AGG_COUNT), 20);
+	EQ(num(named(&c, TP_AGGREGATE, "cudaLaunchKernel"), S_AGG_COUNT), 601);
+	cr_expect_null(collected_find(&c, TP_AGGREGATE, "cudaLaunchKernel (device)"), "0.000us is no device time");
+	r = named(&c, TP_AGGREGATE, "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f3... (device)");
+	EQ(num(r, S_AGG_TOTAL_S), 0.006245);
+	cr_expect_null(collected_find(&c, TP_AGGREGATE, "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f3..."),
+		       "a kernel has no CPU time");
+	EQ(num(named(&c, TP_TIMING, "self CUDA time total"), S_SECONDS), 0.011666);
+	/* profile_memory: memory columns before the calls */
+	r = named(&c, TP_AGGREGATE, "aten::empty");
+	EQ(num(r, S_AGG_TOTAL_S), 160e-6);
+	EQ(num(r, S_AGG_COUNT), 92);
+	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 9);
 	collector_free(&c);
 }
 
@@ -675,7 +787,11 @@ Test(packs, torch_benchmark_measurements_named_by_their_statement)
 	parse_pack_log("torch-benchmark", &c);
 	EQ(num(named(&c, TP_TIMING, "batched_dot_mul_sum(x, x)"), S_SECONDS), 379.29e-6);
 	EQ(num(named(&c, TP_TIMING, "batched_dot_bmm(x, x)"), S_SECONDS), 6.62e-6);
-	cr_expect_eq(collected_count(&c, TP_TIMING), 2, "IQR and the run counts are not timings");
+	/* a setup of several lines, indented: the statement still names the time */
+	EQ(num(named(&c, TP_TIMING, "x * y"), S_SECONDS), 2.34e-6);
+	EQ(num(named(&c, TP_TIMING, "GEMM Benchmark: PyTorch Native Matmul"), S_SECONDS), 4.19e-3);
+	cr_expect_eq(collected_count(&c, TP_TIMING), 4, "IQR and the run counts are not timings");
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "Median and IQR are the pack's, not runtimes");
 	collector_free(&c);
 }
 
