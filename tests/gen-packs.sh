@@ -44,22 +44,71 @@ mkdir -p "$d"
 	printf ' 37%%|███▋      | 370/1000 [00:10<00:17, 36.52it/s]\n'
 } > "$d/tqdm.log"
 
-# --- PyTorch Lightning SimpleProfiler.summary (extended) ---------------------
-# row = f"{sep}|  {action:<{max_key}s}\t|  {mean:<15}\t|" + f"  {num_calls:<15}\t|  {total:<15}\t|  {per:<15}\t|"
-# AdvancedProfiler: f"Profile stats for: {action_name}" then pstats' "N function calls in T seconds"
+# --- PyTorch Lightning profilers ----------------------------------------------
+# SimpleProfiler.summary, Lightning 1.5-2.x (lightning/pytorch/profilers/simple.py):
+#   f"{stage.upper()} " + f"Profiler Report{sep}", then sep_lines = f"{sep}{'-' * len}",
+#   extended rows f"{sep}|  {action:<{max_key}s}\t|  {mean:<15}\t|" + f"  {num_calls:<15}\t|  {total:<15}\t|  {per:<15}\t|"
+#   (max_key: the longest action name), the Total row ("Total", "-", f"{total_calls:}",
+#   f"{total_duration:.5}", "100 %"), values f"{x:.5}" (5 significant digits, so
+#   1.2345e-05 happens); extended=False: f"{sep}|  {action:<{max_key}s}\t|  {mean:<15}\t|  {total:<15}\t|".
+#   Mean and total are seconds; the mean is over the calls, the total their sum.
+# SimpleProfiler, Lightning 1.0-1.2 (pytorch_lightning/profiler/profilers.py):
+#   "\n\nProfiler Report\n", rows f"{os.linesep}{action:<{max_key}s}\t|  {mean:<15}\t|" + f"{num_calls:<15}\t|  {total:<15}\t|  {per:<15}\t|"
+#   (no leading "|", no blanks after the third "|"), Total row with calls "_".
+# AdvancedProfiler._stats_to_str: [stage + "Profiler Report"], f"Profile stats for: {action}"
+#   + f" rank: {local_rank}", then pstats' print_stats: print(indent, total_calls,
+#   "function calls", end=' '), "(%d primitive calls)" when they differ, "in %.3f seconds".
+# TQDMProgressBar is tqdm's, read by the tqdm pack. RichProgressBar
+#   (lightning/pytorch/callbacks/progress/rich_progress.py): columns description
+#   (f"Epoch {current_epoch}" + f"/{max_epochs - 1}", padded to the validation
+#   description), bar, BatchesProcessedColumn f"{int(task.completed)}/{total}",
+#   CustomTimeColumn f"{elapsed_delta} • {remaining_delta}" (str(timedelta(seconds=int(...)))),
+#   ProcessingSpeedColumn f"{task_speed}it/s" (f"{task.speed:>.2f}"), then the metrics
+#   "name: value"; in a file the last frame of a bar is what stays.
 {
+	row='|  %-42s\t|  %-15s\t|  %-15s\t|  %-15s\t|  %-15s\t|\n'
+	dash='--------------------------------------------------------------------------------------------------------------------------------------------'
+	printf 'FIT Profiler Report\n\n%s\n' "$dash"
+	printf "$row" Action "Mean duration (s)" "Num calls" "Total time (s)" "Percentage %"
+	printf '%s\n' "$dash"
+	printf "$row" Total - 6262 64.068 "100 %"
+	printf '%s\n' "$dash"
+	printf "$row" run_training_epoch 31.69 2 63.38 98.926
+	printf "$row" run_training_batch 0.012301 3126 38.453 60.018
+	printf "$row" '[LightningModule]BoringModel.optimizer_step' 0.0054321 3126 16.981 26.504
+	printf "$row" '[_TrainingEpochLoop].train_dataloader_next' 1.2345e-05 8 9.876e-05 0.00015414
+	printf '%s\n\n' "$dash"
 	printf 'FIT Profiler Report\n'
-	printf -- '-----------------------------------------------------------------------------------------\n'
-	printf '|  %-24s\t|  %-15s\t|  %-15s\t|  %-15s\t|  %-15s\t|\n' Action "Mean duration (s)" "Num calls" "Total time (s)" "Percentage %"
-	printf -- '-----------------------------------------------------------------------------------------\n'
-	printf '|  %-24s\t|  %-15s\t|  %-15s\t|  %-15s\t|  %-15s\t|\n' Total - _ 64.068 "100 %"
-	printf -- '-----------------------------------------------------------------------------------------\n'
-	printf '|  %-24s\t|  %-15s\t|  %-15s\t|  %-15s\t|  %-15s\t|\n' run_training_epoch 31.69 2 63.38 98.926
-	printf '|  %-24s\t|  %-15s\t|  %-15s\t|  %-15s\t|  %-15s\t|\n' run_training_batch 0.0123 3126 38.45 60.01
-	printf '\n'
-	printf 'Profile stats for: run_training_epoch\n'
-	printf '         220451 function calls (210045 primitive calls) in 63.380 seconds\n'
+	printf 'Profile stats for: run_training_epoch rank: 0\n'
+	printf '         220451 function calls (210045 primitive calls) in 63.380 seconds\n\n'
+	printf '   Ordered by: cumulative time\n\n'
+	printf '   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n'
+	printf '        2    0.001    0.000   63.380   31.690 fit_loop.py:203(advance)\n'
+	printf 'Profile stats for: [_TrainingEpochLoop].train_dataloader_next rank: 0\n'
+	printf '         8137724 function calls in 6.729 seconds\n\n\n'
+	short='|  %-40s\t|  %-15s\t|  %-15s\t|\n'
+	printf '\nTEST Profiler Report\n\n%s\n' "$dash"
+	printf "$short" Action "Mean duration (s)" "Total time (s)"
+	printf '%s\n' "$dash"
+	printf "$short" run_test_evaluation 4.5678 4.5678
+	printf "$short" '[Strategy]SingleDeviceStrategy.test_step' 0.0034567 1.0818
+	printf '%s\n' "$dash"
+	printf 'Epoch 9/9  ━━━━━━━━━━━━━━━━━━━━ 938/938 0:00:12 • 0:00:00 75.83it/s v_num: 0 train_loss: 0.123\n'
+	printf 'Epoch 3/9  ━━━━━━━━━━╸━━━━━━━━━ 469/938 0:00:06 • 0:00:06 74.10it/s v_num: 0 train_loss: 0.301\n'
+	printf 'Testing DataLoader 0 ━━━━━━━━━━━━━━━━━━━━ 313/313 0:00:01 • 0:00:00 250.41it/s\n'
 } > "$d/lightning.log"
+# Lightning 1.0-1.2 (one version per run: its own log)
+{
+	dash='--------------------------------------------------------------------------------------------------------------------------------------------'
+	old='%-18s\t|  %-15s\t|%-15s\t|  %-15s\t|  %-15s\t|\n'
+	printf '\n\nProfiler Report\n\n'
+	printf "$old" Action "Mean duration (s)" "Num calls" "Total time (s)" "Percentage %"
+	printf '%s\n' "$dash"
+	printf "$old" Total - _ 120.5 "100 %"
+	printf '%s\n' "$dash"
+	printf "$old" run_training_epoch 59.8 2 119.6 99.253
+	printf "$old" model_forward 0.0151 6252 94.405 78.344
+} > "$d/lightning-1.x.log"
 
 # --- Megatron-LM training_log and timers ------------------------------------
 # megatron/training/training.py training_log():
@@ -95,11 +144,71 @@ mkdir -p "$d"
 } > "$d/megatron-variants.log"
 
 # --- DeepSpeed --------------------------------------------------------------
-# SynchronizedWallClockTimer.log: "time (ms)" + " | {}: {:.2f}".format(name, elapsed)
-# ThroughputTimer: "epoch={}/micro_step={}/global_step={}, RunningAvgSamplesPerSec={}, CurrSamplesPerSec={}, MemAllocated={}GB, MaxMemAllocated={}GB"
+# SynchronizedWallClockTimer.log (deepspeed/utils/timer.py): string = "time (ms)"
+#   (0.3-0.8: f"rank={dist.get_rank()} time (ms)"), then per timer
+#   " | {}: {:.2f}".format(name, elapsed_ms / normalizer); timer names fwd_microstep,
+#   bwd_microstep, bwd_inner_microstep, bwd_allreduce_microstep, step_microstep and
+#   fwd, bwd, bwd_inner, bwd_allreduce, step (0.3: forward_microstep, backward_microstep, ...).
+# ThroughputTimer.stop: "epoch={}/micro_step={}/global_step={}, RunningAvgSamplesPerSec={},
+#   CurrSamplesPerSec={}, MemAllocated={}GB, MaxMemAllocated={}GB" (0.3: "{}/{}, Running...");
+#   the rates are Python floats printed with str() (full repr); RunningAvg is the
+#   mean since start_step, Curr the last global step's.
+# Flops profiler print_model_profile (deepspeed/profiling/flops_profiler/profiler.py):
+#   line_fmt '{:<70}  {:<8}' (0.3-0.9: '{:<60}  {:<8}'), rows 'fwd latency: ',
+#   'fwd FLOPS per GPU = fwd flops per GPU / fwd latency: ', 'bwd latency: ',
+#   f'bwd FLOPS per GPU = {bwd_factor:g} * fwd flops per GPU / bwd latency: ',
+#   f'fwd+bwd FLOPS per GPU = {bwd_factor + 1:g} * fwd flops per GPU / (fwd+bwd latency): ',
+#   'step latency: ', 'iter latency: ', f'FLOPS per GPU = {bwd_factor + 1:g} * fwd flops per GPU / iter latency: ',
+#   'samples/second: ' (round(x, 2); 0.3-0.9: '{:<60}  {:<8.2f}'); durations by
+#   duration_to_string: f"{round(num / magnitude, 2):g} {units}" + "s" (units "", m, u:
+#   "1.31 s", "412.3 ms"), FLOPS by flops_to_string: the same + "FLOPS" (K M G T).
+#   'fwd flops per GPU: ' is an operation count, the module rows "12.3 ms = 3% latency"
+#   are per-module shares: neither is a timing of the run.
+#   Some versions print "per device" for "per GPU"; a backward timer that did not run
+#   gives negative latencies ("-2.9601e+08 us", "-1.16192e+18 uFLOPS"): not timings.
 {
-	printf '[2024-01-01 12:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] time (ms) | fwd_microstep: 412.30 | bwd_microstep: 890.10 | step_microstep: 12.00\n'
-	printf '[2024-01-01 12:00:01,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, RunningAvgSamplesPerSec=31.5, CurrSamplesPerSec=32.1, MemAllocated=5.1GB, MaxMemAllocated=7.2GB\n'
+	printf '[2024-01-01 12:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] time (ms) | fwd_microstep: 412.30 | bwd_microstep: 890.10 | bwd_inner_microstep: 850.00 | bwd_allreduce_microstep: 40.05 | step_microstep: 12.00\n'
+	printf '[2024-01-01 12:00:00,125] [INFO] [logging.py:96:log_dist] [Rank 0] time (ms) | fwd: 4123.02 | bwd: 8901.11 | bwd_inner: 8500.20 | bwd_allreduce: 400.91 | step: 120.00\n'
+	printf '[2024-01-01 12:00:01,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, RunningAvgSamplesPerSec=31.54212345678901, CurrSamplesPerSec=32.1, MemAllocated=5.1GB, MaxMemAllocated=7.2GB\n'
+	printf '[2021-03-01 10:00:00,000] [INFO] [logging.py:60:log_dist] [Rank 0] rank=0 time (ms) | forward_microstep: 101.10 | backward_microstep: 202.20 | step_microstep: 10.50\n'
+	printf '[2021-03-01 10:00:01,000] [INFO] [timer.py:166:stop] 0/10, RunningAvgSamplesPerSec=25.37, CurrSamplesPerSec=26.01, MemAllocated=3.2GB, MaxMemAllocated=4.4GB\n'
+	printf '[2024-01-01 12:00:02,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=10, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]\n'
+	printf '\n-------------------------- DeepSpeed Flops Profiler --------------------------\n'
+	printf 'Profile Summary at step 10:\n'
+	printf 'Notations:\ndata parallel size (dp_size), model parallel size(mp_size),\nnumber of parameters (params), number of multiply-accumulate operations(MACs),\nnumber of floating-point operations (flops), floating-point operations per second (FLOPS),\nfwd latency (forward propagation latency), bwd latency (backward propagation latency),\nstep (weights update latency), iter latency (sum of fwd, bwd and step latency)\n\n'
+	f='%-70s  %-8s\n'
+	printf "$f" 'world size: ' 8
+	printf "$f" 'batch size per GPU: ' 16
+	printf "$f" 'params per GPU: ' '110.07 M'
+	printf "$f" 'fwd MACs per GPU: ' '2.79 TMACs'
+	printf "$f" 'fwd flops per GPU: ' '5.58 T'
+	printf "$f" 'fwd latency: ' '412.3 ms'
+	printf "$f" 'fwd FLOPS per GPU = fwd flops per GPU / fwd latency: ' '13.53 TFLOPS'
+	printf "$f" 'bwd latency: ' '890.1 ms'
+	printf "$f" 'bwd FLOPS per GPU = 2 * fwd flops per GPU / bwd latency: ' '12.54 TFLOPS'
+	printf "$f" 'fwd+bwd FLOPS per GPU = 3 * fwd flops per GPU / (fwd+bwd latency): ' '12.85 TFLOPS'
+	printf "$f" 'step latency: ' '12 ms'
+	printf "$f" 'iter latency: ' '1.31 s'
+	printf "$f" 'FLOPS per GPU = 3 * fwd flops per GPU / iter latency: ' '12.74 TFLOPS'
+	printf "$f" 'samples/second: ' 97.38
+	printf '\n----------------------------- Aggregated Profile per GPU -----------------------------\n'
+	printf 'depth 0:\n'
+	printf "    fwd latency - {'BertForPreTraining': '412.3 ms'}\n"
+	printf '  (embeddings): BertEmbeddings(23.84 M = 21.66%% Params, 0 MACs = 0%% MACs, 1.23 ms = 0.3%% latency, 0 FLOPS)\n'
+	f='%-60s  %-8s\n'
+	printf "$f" 'fwd latency: ' '45.67 ms'
+	printf "$f" 'fwd FLOPS per GPU = fwd flops per GPU / fwd latency: ' '1.23 TFLOPS'
+	printf "$f" 'iter latency: ' '456.7 us'
+	printf '%-60s  %-8.2f\n' 'samples/second: ' 123.45
+	f='%-70s  %-8s\n'
+	printf '\n-------------------------- DeepSpeed Flops Profiler --------------------------\n'
+	printf 'Profile Summary at step 2:\n'
+	printf "$f" 'fwd latency: ' '9.34 s'
+	printf "$f" 'bwd latency: ' '-2.9601e+08 us'
+	printf "$f" 'FLOPS per GPU = 3 * fwd flops per GPU / iter latency: ' '-1.16192e+18 uFLOPS'
+	printf "$f" 'samples/second: ' -0.5
+	printf '\n-------------------------- DeepSpeed Flops Profiler --------------------------\n'
+	printf '%-60s  %-8s\n' 'fwd FLOPS per device = fwd flops per device / fwd latency: ' '43.68 TFLOPS'
 } > "$d/deepspeed.log"
 
 # --- nanoGPT train.py ---------------------------------------------------------
@@ -113,10 +222,44 @@ mkdir -p "$d"
 	printf 'iter 10: loss 9.1234, time 123.45ms, mfu 31.20%%\n'
 } > "$d/nanogpt.log"
 
-# --- mmengine LoggerHook / mmcv TextLoggerHook -------------------------------
+# --- mmengine LogProcessor / mmcv TextLoggerHook / mmcv ProgressBar -----------
+# mmengine (mmengine/runner/log_processor.py) get_log_after_iter: f'Epoch({mode}){cur_epoch_str}'
+#   f'[{cur_iter_str}/{dataloader_len}]  ' (cur_epoch_str = f'[{cur_epoch}]'.rjust(len(str(max_epochs)) + 3),
+#   cur_iter right-justified), by iteration f'Iter({mode}) [{cur_iter_str}/{max_iters}]  ',
+#   then f'{lr_str}  ' (f'{key}: {value:.{num_digits}e}', num_digits 4), f'eta: {eta_str}  ',
+#   f'time: {time:.4f}  data_time: {data_time:.4f}  ', f'memory: {max_memory}  ' (MB),
+#   then f'{name}: {val:.4f}' joined by '  '. time and data_time match mean_pattern, so
+#   they are the mean of the last window_size (10) iterations, not one iteration's.
+#   get_log_after_epoch (val, test): f'Epoch({mode}) [{cur_epoch}][{n}/{n}]  ' (test:
+#   f'Epoch({mode}) [{n}/{n}]  ', by iteration f'Iter({mode}) [{n}/{n}]  '), then '  ', the
+#   metrics, and data_time, time last: their mean over the whole val/test epoch.
+# mmcv 1.x TextLoggerHook._log_info (mmcv/runner/hooks/logger/text.py), train:
+#   f'Epoch [{epoch}][{iter}/{len(data_loader)}]\t' or f'Iter [{iter}/{max_iters}]\t',
+#   f'lr: {lr:.3e}, ' (mmcv 0.x: f'lr: {lr:.5f}, '), f'eta: {eta_str}, ',
+#   f'time: {time:.3f}, data_time: {data_time:.3f}, ', f'memory: {memory}, ', then
+#   f'{name}: {val:.4f}' joined by ', '; time and data_time: the log_buffer average
+#   over the logging interval. val: f'Epoch({mode}) [{epoch}][{iter}]\t' + metrics, no time.
+# mmcv ProgressBar.update (mmcv/utils/progressbar.py): '\r[{}] {}/{}, {:.1f} task/s,
+#   elapsed: {}s, ETA: {:5}s' (bar '>' * mark_width + ' ' * rest; elapsed int(elapsed + 0.5));
+#   each update redraws after a CR, the line ends when the bar is full.
 {
-	printf '2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [1][  50/7330]  base_lr: 1.0000e-02 lr: 1.0000e-02  eta: 1 day, 4:12:02  time: 0.4432  data_time: 0.0123  memory: 3456  loss: 1.2345\n'
-	printf '2021-05-01 12:00:00,000 - mmdet - INFO - Epoch [1][50/1251]\tlr: 1.000e-02, eta: 2:03:04, time: 0.512, data_time: 0.051, memory: 3210, loss_cls: 0.5, loss: 1.2000\n'
+	printf '2024/05/01 12:00:00 - mmengine - INFO - Epoch(train)  [1][  50/7330]  base_lr: 1.0000e-02 lr: 1.0000e-02  eta: 1 day, 4:12:02  time: 0.4432  data_time: 0.0123  memory: 3456  loss: 1.2345  loss_cls: 0.5000  loss_bbox: 0.7345\n'
+	printf '2024/05/01 13:00:00 - mmengine - INFO - Epoch(val)  [1][ 50/625]    eta: 0:01:10  time: 0.1201  data_time: 0.0021  memory: 1234  \n'
+	printf '2024/05/01 13:02:00 - mmengine - INFO - Epoch(val) [1][625/625]    coco/bbox_mAP: 0.3740  coco/bbox_mAP_50: 0.5810  data_time: 0.0025  time: 0.1187\n'
+	printf '2024/05/01 13:05:00 - mmengine - INFO - Iter(train) [  200/80000]  base_lr: 1.0000e-02 lr: 1.0000e-02  eta: 7:30:00  time: 0.3400  data_time: 0.0200  memory: 4000  loss: 1.1000  decode.loss_ce: 1.1000\n'
+	printf '2024/05/01 13:06:00 - mmengine - INFO - Iter(val) [ 50/500]    eta: 0:00:40  time: 0.0820  data_time: 0.0031  memory: 1500  \n'
+	printf '2024/05/01 13:07:00 - mmengine - INFO - Iter(val) [500/500]    aAcc: 95.1000  mIoU: 76.2000  mAcc: 84.0000  data_time: 0.0030  time: 0.0815\n'
+	printf '2024/05/01 13:08:00 - mmengine - INFO - Epoch(test) [625/625]    coco/bbox_mAP: 0.3740  data_time: 0.0024  time: 0.1190\n'
+	printf '2021-05-01 12:00:00,000 - mmdet - INFO - Epoch [1][50/1251]\tlr: 1.000e-02, eta: 2:03:04, time: 0.512, data_time: 0.051, memory: 3210, loss_cls: 0.5000, loss: 1.2000\n'
+	printf '2021-05-01 12:30:00,000 - mmdet - INFO - Epoch(val) [1][625]\tbbox_mAP: 0.3740, bbox_mAP_50: 0.5810, bbox_mAP_copypaste: 0.374 0.581 0.404 0.212 0.410 0.481\n'
+	printf '2021-05-01 12:00:00,000 - mmseg - INFO - Iter [100/160000]\tlr: 9.999e-03, eta: 1 day, 0:12:34, time: 0.545, data_time: 0.012, memory: 7433, decode.loss_ce: 1.2345, decode.acc_seg: 55.1234, loss: 1.2345\n'
+	printf '2020-01-01 12:00:00,000 - mmdet - INFO - Epoch [2][100/7330]\tlr: 0.02000, eta: 20:01:02, time: 0.498, data_time: 0.018, memory: 3845, loss_rpn_cls: 0.0512, loss: 0.8123\n'
+	full='>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>'
+	half='>>>>>>>>>>>>>>>>>>>>>>>>>                         '
+	none='                                                  '
+	printf '[%s] 0/500, elapsed: 0s, ETA:\r[%s] 250/500, 11.2 task/s, elapsed: 22s, ETA:    22s\r[%s] 500/500, 11.4 task/s, elapsed: 44s, ETA:     0s\n' "$none" "$half" "$full"
+	printf '[%s] 5000/5000, 20.5 task/s, elapsed: 244s, ETA:     0s\n' "$full"
+	printf "log_config = dict(interval=50, hooks=[dict(type='TextLoggerHook')])  # prints 'Epoch [1][50/1251]\\\\tlr: ..., time: ...'\n"
 } > "$d/mmengine.log"
 
 # --- Keras fit (keras/utils/progbar.py Progbar.update, _format_time) ------------
@@ -217,20 +360,78 @@ mkdir -p "$d"
 	printf 'llama_print_timings:      sample time = %8.2f ms / %5d runs   (%8.2f ms per token)\n' 12.25 32 0.38
 } > "$d/llama-cpp.log"
 
-# --- PyTorch ImageNet example ProgressMeter: "{name} {val" + fmt + "} ({avg" + fmt + "})"
+# --- PyTorch ImageNet example (pytorch/examples imagenet/main.py) --------------
+# ProgressMeter.display: '\t'.join([prefix + '[' + fmt + '/' + fmt.format(num_batches) + ']']
+#   + [str(meter)]), fmt '{:' + str(len(str(num_batches))) + 'd}', called with i + 1;
+#   AverageMeter.__str__: '{name} {val' + fmt + '} ({avg' + fmt + '})' with Time, Data
+#   ':6.3f', Loss ':.4e', Acc@1/Acc@5 ':6.2f'; prefix "Epoch: [{}]".format(epoch) in
+#   train, 'Test: ' in validate (no Data meter). The value before the parentheses is
+#   the batch's, the one inside the running average. display_summary: ' '.join([" *"]
+#   + [meter.summary()]), Time and Loss with Summary.NONE (''), so no timing.
+# Before 2019: print('Epoch: [{0}][{1}/{2}]\t' 'Time {batch_time.val:.3f} ({batch_time.avg:.3f})\t'
+#   'Data {data_time.val:.3f} ({data_time.avg:.3f})\t' 'Loss {loss.val:.4f} ({loss.avg:.4f})\t'
+#   'Prec@1 {top1.val:.3f} ({top1.avg:.3f})\t' ...) and 'Test: [{0}/{1}]\t' 'Time ...'.
 {
-	printf 'Epoch: [0][  10/5005]\tTime  0.345 ( 0.456)\tData  0.012 ( 0.013)\tLoss 6.9078e+00 (6.9100e+00)\tAcc@1   0.00 (  0.10)\tAcc@5   0.39 (  0.50)\n'
-	printf 'Test: [ 10/196]\tTime  0.210 ( 0.250)\tLoss 6.8000e+00 (6.8500e+00)\tAcc@1   0.10 (  0.12)\tAcc@5   0.50 (  0.55)\n'
+	printf 'Epoch: [0][   1/5005]\tTime  3.456 ( 3.456)\tData  2.901 ( 2.901)\tLoss 6.9078e+00 (6.9078e+00)\tAcc@1   0.00 (  0.00)\tAcc@5   0.39 (  0.39)\n'
+	printf 'Epoch: [0][  11/5005]\tTime  0.345 ( 0.456)\tData  0.012 ( 0.013)\tLoss 6.9078e+00 (6.9100e+00)\tAcc@1   0.00 (  0.10)\tAcc@5   0.39 (  0.50)\n'
+	printf 'Epoch: [0][ 101/5005]\tTime 12.345 ( 1.456)\tData 11.912 ( 1.013)\tLoss 6.8512e+00 (6.8900e+00)\tAcc@1   0.39 (  0.12)\tAcc@5   1.17 (  0.61)\n'
+	printf 'Test: [  1/196]\tTime  1.210 ( 1.210)\tLoss 6.8000e+00 (6.8000e+00)\tAcc@1   0.10 (  0.10)\tAcc@5   0.50 (  0.50)\n'
+	printf 'Test: [ 11/196]\tTime  0.210 ( 0.250)\tLoss 6.8000e+00 (6.8500e+00)\tAcc@1   0.10 (  0.12)\tAcc@5   0.50 (  0.55)\n'
+	printf ' *   Acc@1 0.120 Acc@5 0.550\n'
+	printf 'Epoch: [3][1000/5005]\tTime 0.120 (0.125)\tData 0.001 (0.002)\tLoss 2.1000 (2.2000)\tPrec@1 55.000 (52.100)\tPrec@5 80.000 (78.200)\n'
+	printf 'Test: [190/196]\tTime 0.101 (0.110)\tLoss 1.2000 (1.3000)\tPrec@1 70.000 (69.500)\tPrec@5 90.000 (89.100)\n'
 } > "$d/imagenet.log"
 
-# --- detectron2 CommonMetricPrinter, pycocotools -----------------------------
+# --- detectron2 and pycocotools ------------------------------------------------
+# CommonMetricPrinter.write (detectron2/utils/events.py), 2023 on:
+#   " {eta}iter: {iter}  {losses}  {non_losses}  {avg_time}{last_time}{avg_data_time}{last_data_time}lr: {lr}  {memory}"
+#   with eta=f"eta: {eta_string}  ", losses "{}: {:.4g}" (window medians) joined by '  ',
+#   "time: {:.4f}  " = storage.history("time").global_avg() (the mean since the start),
+#   "last_time: {:.4f}  " = the last iteration's, "data_time: {:.4f}  " = the mean of the
+#   last 20, "last_data_time: {:.4f}  " = the last iteration's, "max_mem: {:.0f}M".
+#   2020-2022: no last_time or last_data_time (" {eta}iter: {iter}  {losses}  {time}{data_time}lr: {lr}  {memory}").
+# hooks.IterationTimer.after_train: "Overall training speed: {} iterations in {} ({:.4f} s / it)"
+#   (str(timedelta(seconds=int(...)))) and "Total training time: {} ({} on hooks)".
+# evaluator.inference_on_dataset: "Inference done {}/{}. Dataloading: {:.4f} s/iter. Inference: ...
+#   s/iter. Eval: ... s/iter. Total: ... s/iter. ETA={}" (means since the warm-up: not read),
+#   "Total inference time: {} ({:.6f} s / iter per device, on {} devices)" (timedelta of a
+#   float: microseconds), "Total inference pure compute time: {} (...)" (int seconds);
+#   2019-2020: "s / img per device".
+# fast_eval_api.COCOeval_opt: "COCOeval_opt.evaluate() finished in {:0.2f} seconds." and
+#   "COCOeval_opt.accumulate() finished in {:0.2f} seconds.".
+# pycocotools: COCO(): 'loading annotations into memory...', 'Done (t={:0.2f}s)';
+#   loadRes: 'Loading and preparing results...', 'DONE (t={:0.2f}s)'; COCOeval.evaluate:
+#   'Running per image evaluation...', 'Evaluate annotation type *{}*', 'DONE (t={:0.2f}s).';
+#   accumulate: 'Accumulating evaluation results...', 'DONE (t={:0.2f}s).'.
+# log.txt (the file handler) heads lines "[08/30 23:53:52] d2.engine.hooks INFO: ".
 {
-	printf '[07/12 10:00:00 d2.utils.events]:  eta: 1 day, 2:03:04  iter: 19  total_loss: 2.123  loss_cls: 0.5  time: 0.4567  last_time: 0.4500  data_time: 0.0123  last_data_time: 0.0100   lr: 0.0002  max_mem: 3456M\n'
+	printf '[07/12 10:00:00 d2.utils.events]:  eta: 1 day, 2:03:04  iter: 19  total_loss: 2.123  loss_cls: 0.5  loss_box_reg: 0.3  time: 0.4567  last_time: 0.4500  data_time: 0.0123  last_data_time: 0.0100   lr: 0.0002  max_mem: 3456M\n'
+	printf '[07/12 10:00:09 d2.utils.events]:  eta: 1 day, 2:02:50  iter: 39  total_loss: 1.987  loss_cls: 0.45  loss_box_reg: 0.29  time: 0.4512  last_time: 0.4301  data_time: 0.0119  last_data_time: 0.0098   lr: 0.0004  max_mem: 3460M\n'
+	printf '[03/04 05:06:07 d2.utils.events]:  eta: 2:00:00  iter: 1999  total_loss: 0.9  loss_cls: 0.2  time: 0.3001  data_time: 0.0040  lr: 0.02  max_mem: 7000M\n'
+	printf '[07/13 20:00:00 d2.engine.hooks]: Overall training speed: 89998 iterations in 9:52:28 (0.3951 s / it)\n'
+	printf '[07/13 20:00:00 d2.engine.hooks]: Total training time: 10:02:13 (0:09:45 on hooks)\n'
+	printf '[07/13 20:05:00 d2.evaluation.evaluator]: Inference done 11/5000. Dataloading: 0.0012 s/iter. Inference: 0.0456 s/iter. Eval: 0.0003 s/iter. Total: 0.0472 s/iter. ETA=0:03:55\n'
+	printf '[07/13 20:09:00 d2.evaluation.evaluator]: Total inference time: 0:03:52.140625 (0.046474 s / iter per device, on 8 devices)\n'
+	printf '[07/13 20:09:00 d2.evaluation.evaluator]: Total inference pure compute time: 0:03:40 (0.044123 s / iter per device, on 8 devices)\n'
+	printf '[07/13 20:09:01 d2.evaluation.coco_evaluation]: Evaluating predictions with unofficial COCO API...\n'
+	printf 'Loading and preparing results...\n'
+	printf 'DONE (t=2.38s)\n'
+	printf 'creating index...\nindex created!\n'
+	printf '[07/13 20:09:04 d2.evaluation.fast_eval_api]: Evaluate annotation type *bbox*\n'
+	printf '[07/13 20:09:24 d2.evaluation.fast_eval_api]: COCOeval_opt.evaluate() finished in 20.47 seconds.\n'
+	printf '[07/13 20:09:24 d2.evaluation.fast_eval_api]: Accumulating evaluation results...\n'
+	printf '[07/13 20:09:27 d2.evaluation.fast_eval_api]: COCOeval_opt.accumulate() finished in 2.40 seconds.\n'
+	printf ' Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.410\n'
+	printf 'loading annotations into memory...\n'
+	printf 'Done (t=0.81s)\n'
+	printf 'creating index...\nindex created!\n'
 	printf 'Running per image evaluation...\n'
 	printf 'Evaluate annotation type *bbox*\n'
 	printf 'DONE (t=7.07s).\n'
 	printf 'Accumulating evaluation results...\n'
 	printf 'DONE (t=1.23s).\n'
+	printf '[02/01 10:00:00 d2.evaluation.evaluator]: Total inference time: 0:01:05 (0.130000 s / img per device, on 1 devices)\n'
+	printf '[08/30 23:53:52] d2.engine.hooks INFO: Overall training speed: 3998 iterations in 0:29:05 (0.4365 s / it)\n'
 } > "$d/detectron2.log"
 
 # --- modded-nanogpt train_gpt.py ----------------------------------------------------
@@ -266,14 +467,59 @@ mkdir -p "$d"
 	printf 'prompt eval rate:     50747.06 tokens/s\n'
 } > "$d/ollama.log"
 
-# --- timm train.py: 'Train: {} [{:>4d}/{} ({:>3.0f}%)]  Loss: {loss.val:#.4g} ({loss.avg:#.3g})  Time: {batch_time.val:.3f}s, {rate:>7.2f}/s  ({batch_time.avg:.3f}s, {rate_avg:>7.2f}/s)  LR: {lr:.3e}  Data: {data_time.val:.3f} ({data_time.avg:.3f})'
+# --- timm ------------------------------------------------------------------------
+# train.py train_one_epoch, 0.9 on: f'Train: {epoch} [{update_idx:>4d}/{updates_per_epoch} '
+#   f'({100. * (update_idx + 1) / updates_per_epoch:>3.0f}%)]  ' f'Loss: {loss_now:#.3g} ({loss_avg:#.3g})  '
+#   f'Time: {update_time_m.val:.3f}s, {update_sample_count / update_time_m.val:>7.2f}/s  '
+#   f'({update_time_m.avg:.3f}s, {update_sample_count / update_time_m.avg:>7.2f}/s)  '
+#   f'LR: {lr:.3e}  ' f'Data: {data_time_m.val:.3f} ({data_time_m.avg:.3f})'
+#   (before: 'Train: {} [{:>4d}/{} ({:>3.0f}%)]  Loss: {loss.val:#.4g} ({loss.avg:#.3g})  Time: ...'
+#   with the same Time/Data parts); the rate is samples/s over all ranks, the values in
+#   parentheses running averages. Distillation adds 'CE: ... KD: ...' after the loss.
+# train.py validate: f'{log_name}: [{batch_idx:>4d}/{last_idx}]  ' f'Time: {batch_time_m.val:.3f} ({batch_time_m.avg:.3f})  '
+#   f'Loss: {losses_m.val:>7.3f} ({losses_m.avg:>6.3f})  ' f'Acc@1: ...  Acc@5: ...'
+#   (log_name 'Test' or 'Test (EMA)'; before 1.0 '{:>7.4f}' for loss and accuracy);
+#   validate.py: 'Test: [{0:>4d}/{1}]  Time: {batch_time.val:.3f}s ({batch_time.avg:.3f}s, {rate_avg:>7.2f}/s)  Loss: ...'.
 {
+	printf 'Train: 0 [   0/1251 (  0%%)]  Loss: 6.938 (6.94)  Time: 4.123s,   62.08/s  (4.123s,   62.08/s)  LR: 1.000e-06  Data: 3.456 (3.456)\n'
 	printf 'Train: 0 [  50/1251 (  4%%)]  Loss: 6.910 (6.92)  Time: 0.345s,  742.10/s  (0.350s,  731.40/s)  LR: 1.000e-05  Data: 0.012 (0.013)\n'
+	printf 'Train: 1 [ 100/1251 (  8%%)]  Loss: 5.12 (5.20)  CE: 4.01 (4.10)  KD: 1.11 (1.10)  Time: 0.412s,  621.36/s  (0.420s,  609.52/s)  LR: 2.000e-04  Data: 0.004 (0.006)\n'
+	printf 'Test: [   0/48]  Time: 1.234 (1.234)  Loss:  0.6875 (0.6875)  Acc@1: 85.9375 (85.9375)  Acc@5: 96.8750 (96.8750)\n'
+	printf 'Test: [  48/48]  Time: 0.103 (0.215)  Loss:   0.812 ( 0.901)  Acc@1:  81.250 ( 79.120)  Acc@5:  95.000 ( 94.500)\n'
+	printf 'Test (EMA): [  48/48]  Time: 0.101 (0.210)  Loss:   0.800 ( 0.890)  Acc@1:  81.500 ( 79.300)  Acc@5:  95.100 ( 94.600)\n'
+	printf 'Test: [  40/196]  Time: 0.311s (0.356s,  719.10/s)  Loss:  0.7334 (0.8123)  Acc@1:  83.203 ( 80.123)  Acc@5:  96.484 ( 95.101)\n'
+	printf '*** Best metric: 79.3 (epoch 0)\n'
 } > "$d/timm.log"
 
-# --- fairseq simple progress bar ------------------------------------------------
+# --- fairseq progress bars (fairseq/logging/progress_bar.py) ---------------------
+# format_stat: Number -> "{:g}" (so 1234567.0 prints 1.23457e+06), AverageMeter ->
+#   "{:.3f}" of avg, TimeMeter -> "{:g}" of round(avg), StopwatchMeter -> "{:g}" of round(sum).
+# SimpleProgressBar.log: "{}:  {:5d} / {:d} {}".format(prefix, i + 1, size, postfix) with
+#   _str_commas: ", ".join(key + "=" + value); .print (end of epoch, also the tqdm format):
+#   "{} | {}".format(prefix, postfix) with _str_pipes: " | ".join(key + " " + value).
+#   prefix "epoch {:03d}" (+ " | " + prefix, e.g. "valid on 'valid' subset"); before 0.10
+#   (fairseq/progress_bar.py) "| epoch {:03d}" and print() instead of the logger.
+# JsonProgressBar.log: json.dumps of {"epoch": epoch, "update": round(update, 3), key:
+#   format_stat(value)...} (numbers as quoted strings); .print: keys renamed tag + "_" + key
+#   (tag "train": "train_wps", "train_train_wall", and "train_wall" is the wall clock).
+# trainer: log_speed("ups", 1.0, round=2); train.py: log_speed("wps", ...), train_wall
+#   (StopwatchMeter, seconds training), wall (seconds since start); the train_inner
+#   meters are reset at each log, so wps and ups are the interval's; before 0.10 wps and
+#   ups were TimeMeters (averages since the epoch start, rounded: "ups=3").
 {
-	printf '2021-01-01 00:00:00 | INFO | train_inner | epoch 001:    100 / 1000 loss=9.8, nll_loss=9.1, ppl=550.1, wps=12345.6, ups=3.4, wpb=3631.2, bsz=128, num_updates=100, lr=1.25e-05, gnorm=2.1, train_wall=45, gb_free=10.2, wall=60\n'
+	printf "2021-01-01 00:00:00 | INFO | train_inner | epoch 001:    100 / 1000 loss=9.8, nll_loss=9.1, ppl=550.1, wps=12345.6, ups=3.4, wpb=3631.2, bsz=128, num_updates=100, lr=1.25e-05, gnorm=2.1, train_wall=45, gb_free=10.2, wall=60\n"
+	printf "2021-01-01 00:05:00 | INFO | valid | epoch 001 | valid on 'valid' subset | loss 8.5 | nll_loss 8.3 | ppl 315.2 | wps 57640.1 | wpb 2846.5 | bsz 107.6 | num_updates 1000\n"
+	printf "2021-01-01 00:05:01 | INFO | train | epoch 001 | loss 9.1 | nll_loss 8.9 | ppl 477.5 | wps 12001.3 | ups 3.31 | wpb 3630.9 | bsz 128 | num_updates 1000 | lr 0.000125 | gnorm 1.9 | train_wall 290 | gb_free 10.1 | wall 305\n"
+	printf '2021-01-01 00:00:00 | INFO | train_inner | {"epoch": 1, "update": 0.1, "loss": "9.8", "nll_loss": "9.1", "ppl": "550.1", "wps": "12345.6", "ups": "3.4", "wpb": "3631.2", "bsz": "128", "num_updates": "100", "lr": "1.25e-05", "gnorm": "2.1", "train_wall": "45", "gb_free": "10.2", "wall": "60"}\n'
+	printf '2021-01-01 00:05:00 | INFO | valid | {"epoch": 1, "valid_loss": "8.5", "valid_nll_loss": "8.3", "valid_ppl": "315.2", "valid_wps": "57640.1", "valid_wpb": "2846.5", "valid_bsz": "107.6", "valid_num_updates": "1000"}\n'
+	printf '2021-01-01 00:05:01 | INFO | train | {"epoch": 1, "train_loss": "9.1", "train_nll_loss": "8.9", "train_ppl": "477.5", "train_wps": "12001.3", "train_ups": "3.31", "train_wpb": "3630.9", "train_bsz": "128", "train_num_updates": "1000", "train_lr": "0.000125", "train_gnorm": "1.9", "train_train_wall": "290", "train_gb_free": "10.1", "train_wall": "305"}\n'
+	printf '| epoch 001:    100 / 1101 loss=12.104, nll_loss=12.023, ppl=4161.28, wps=23163, ups=3, wpb=7462.4, bsz=256, num_updates=100, lr=1.25e-05, gnorm=2.534, clip=0.000, oom=0.000, loss_scale=128.000, wall=34, train_wall=28\n'
+	printf '| epoch 001 | loss 10.123 | nll_loss 9.987 | ppl 1014.63 | wps 23010 | ups 3 | wpb 7462.1 | bsz 256 | num_updates 1101 | lr 0.000137625 | gnorm 1.612 | clip 0.000 | oom 0.000 | loss_scale 128.000 | wall 372 | train_wall 318\n'
+	printf "| epoch 001 | valid on 'valid' subset | loss 9.012 | nll_loss 8.876 | ppl 469.77 | num_updates 1101\n"
+	printf "2021-01-20 00:00:00 | INFO | train_inner | epoch 090:    300 / 1000 loss=3.1, nll_loss=2.9, ppl=7.46, wps=1.23457e+06, ups=10.2, wpb=121035, bsz=4096, num_updates=89300, lr=0.0001, gnorm=0.4, train_wall=9, gb_free=10, wall=1.23457e+06\n"
+	printf '2020-04-22 07:41:47 | INFO | test | {"epoch": 1, "test_loss": "1.596", "test_nll_loss": "0.041", "test_wps": "15479.1", "test_wpb": "3330.6", "test_bsz": "85.7"}\n'
+	printf "2021-01-01 00:05:00 | INFO | valid | epoch 001 | valid on 'test' subset | loss 8.6 | nll_loss 8.4 | ppl 337.8 | wps 56001.2 | wpb 2846.5 | bsz 107.6 | num_updates 1000\n"
+	printf "2021-01-01 00:00:00 | INFO | fairseq_cli.train | Namespace(log_format='simple', log_interval=100, max_tokens=4096, save_interval_updates=0, wps_limit=None)\n"
 } > "$d/fairseq.log"
 
 # --- torch.profiler key_averages().table() (torch/autograd/profiler_util.py _build_table) ----

@@ -75,6 +75,15 @@ static const struct tp_record *named_nth(const struct collector *c, enum tp_type
 	return NULL;
 }
 
+/* How many records of type t are named name. */
+static size_t named_count(const struct collector *c, enum tp_type t, const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		n += c->v[i].rec.type == t && c->v[i].rec.name && strcmp(c->v[i].rec.name, name) == 0;
+	return n;
+}
+
 static double num(const struct tp_record *r, int slot)
 {
 	cr_assert(tp_has(r, slot), "%s record: slot %d not set", tp_schemas[r->type].type_name, slot);
@@ -152,14 +161,50 @@ Test(packs, lightning_simple_and_advanced)
 {
 	struct collector c = { 0 };
 	parse_pack_log("lightning", &c);
-	EQ(num(named(&c, TP_AGGREGATE, "Total"), S_AGG_TOTAL_S), 64.068);
+	/* 2.x extended table */
+	const struct tp_record *t = named(&c, TP_AGGREGATE, "Total");
+	EQ(num(t, S_AGG_TOTAL_S), 64.068);
+	EQ(num(t, S_AGG_COUNT), 6262);
 	const struct tp_record *r = named(&c, TP_AGGREGATE, "run_training_epoch");
 	EQ(num(r, S_AGG_MEAN_S), 31.69);
 	EQ(num(r, S_AGG_COUNT), 2);
 	EQ(num(r, S_AGG_TOTAL_S), 63.38);
 	EQ(num(named(&c, TP_AGGREGATE, "run_training_batch"), S_AGG_COUNT), 3126);
-	/* AdvancedProfiler: the name comes from the line before */
+	r = named(&c, TP_AGGREGATE, "[_TrainingEpochLoop].train_dataloader_next");
+	EQ(num(r, S_AGG_MEAN_S), 1.2345e-05); /* f"{x:.5}" prints exponents */
+	EQ(num(r, S_AGG_TOTAL_S), 9.876e-05);
+	/* AdvancedProfiler: the name comes from the line before, " rank: 0" left out */
 	EQ(num(named(&c, TP_TIMING, "run_training_epoch"), S_SECONDS), 63.38);
+	EQ(num(named(&c, TP_TIMING, "[_TrainingEpochLoop].train_dataloader_next"), S_SECONDS), 6.729);
+	/* extended=False: mean and total only */
+	r = named(&c, TP_AGGREGATE, "[Strategy]SingleDeviceStrategy.test_step");
+	EQ(num(r, S_AGG_MEAN_S), 0.0034567);
+	EQ(num(r, S_AGG_TOTAL_S), 1.0818);
+	cr_expect(!tp_has(r, S_AGG_COUNT));
+	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 7, "the pstats rows are no aggregates");
+	cr_expect_eq(collected_count(&c, TP_TIMING), 2);
+	/* RichProgressBar: finished bars only */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 1, "469/938 is not a finished epoch");
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 12); /* elapsed 0:00:12 */
+	cr_expect_eq(named_count(&c, TP_RATE, "train"), 1);
+	EQ(num(named(&c, TP_RATE, "train"), S_RATE_VALUE), 75.83);
+	EQ(num(named(&c, TP_RATE, "Testing DataLoader 0"), S_RATE_VALUE), 250.41);
+	collector_free(&c);
+}
+
+Test(packs, lightning_1x_rows_without_the_leading_bar)
+{
+	struct collector c = { 0 };
+	parse_pack_log("lightning-1.x", &c);
+	/* 1.0-1.2 rows without the leading "|", Total with calls "_" */
+	const struct tp_record *t = named(&c, TP_AGGREGATE, "Total");
+	EQ(num(t, S_AGG_TOTAL_S), 120.5);
+	cr_expect(!tp_has(t, S_AGG_COUNT), "\"_\" is no count");
+	const struct tp_record *r = named(&c, TP_AGGREGATE, "run_training_epoch");
+	EQ(num(r, S_AGG_MEAN_S), 59.8);
+	EQ(num(r, S_AGG_TOTAL_S), 119.6);
+	EQ(num(named(&c, TP_AGGREGATE, "model_forward"), S_AGG_COUNT), 6252);
+	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 3);
 	collector_free(&c);
 }
 
@@ -204,15 +249,41 @@ Test(packs, megatron_older_fields_and_max_timers)
 	collector_free(&c);
 }
 
-Test(packs, deepspeed_timers_and_throughput)
+Test(packs, deepspeed_timers_throughput_and_flops_profiler)
 {
 	struct collector c = { 0 };
 	parse_pack_log("deepspeed", &c);
 	EQ(num(named(&c, TP_TIMING, "fwd_microstep"), S_SECONDS), 0.4123);
 	EQ(num(named(&c, TP_TIMING, "bwd_microstep"), S_SECONDS), 0.8901);
+	EQ(num(named(&c, TP_TIMING, "bwd_allreduce_microstep"), S_SECONDS), 0.04005);
 	EQ(num(named(&c, TP_TIMING, "step_microstep"), S_SECONDS), 0.012);
-	EQ(num(named(&c, TP_RATE, "RunningAvgSamplesPerSec"), S_RATE_VALUE), 31.5);
+	EQ(num(named(&c, TP_TIMING, "fwd"), S_SECONDS), 4.12302);
+	EQ(num(named(&c, TP_TIMING, "step"), S_SECONDS), 0.12);
+	EQ(num(named(&c, TP_TIMING, "forward_microstep"), S_SECONDS), 0.1011); /* "rank=0 time (ms)" */
+	EQ(num(named(&c, TP_RATE, "RunningAvgSamplesPerSec"), S_RATE_VALUE), 31.54212345678901);
 	EQ(num(named(&c, TP_RATE, "CurrSamplesPerSec"), S_RATE_VALUE), 32.1);
+	EQ(num(named_nth(&c, TP_RATE, "CurrSamplesPerSec", 1), S_RATE_VALUE), 26.01); /* "0/10, ..." */
+	/* the flops profiler summary */
+	EQ(num(named(&c, TP_TIMING, "fwd latency"), S_SECONDS), 0.4123);
+	EQ(num(named(&c, TP_TIMING, "bwd latency"), S_SECONDS), 0.8901);
+	EQ(num(named(&c, TP_TIMING, "step latency"), S_SECONDS), 0.012);
+	EQ(num(named(&c, TP_TIMING, "iter latency"), S_SECONDS), 1.31);
+	EQ(num(named_nth(&c, TP_TIMING, "iter latency", 1), S_SECONDS), 456.7e-6);
+	const struct tp_record *r = named(&c, TP_RATE, "fwd FLOPS per GPU");
+	EQ(num(r, S_RATE_VALUE), 13.53e12);
+	cr_expect_str_eq(r->text, "FLOP/s");
+	EQ(num(named(&c, TP_RATE, "fwd+bwd FLOPS per GPU"), S_RATE_VALUE), 12.85e12);
+	EQ(num(named(&c, TP_RATE, "FLOPS per GPU"), S_RATE_VALUE), 12.74e12);
+	EQ(num(named(&c, TP_RATE, "samples/second"), S_RATE_VALUE), 97.38);
+	EQ(num(named_nth(&c, TP_RATE, "samples/second", 1), S_RATE_VALUE), 123.45);
+	EQ(num(named(&c, TP_RATE, "fwd FLOPS per device"), S_RATE_VALUE), 43.68e12);
+	EQ(num(named_nth(&c, TP_TIMING, "fwd latency", 2), S_SECONDS), 9.34);
+	/* a timer that did not run prints negative latencies and rates: none read */
+	cr_expect_eq(named_count(&c, TP_TIMING, "bwd latency"), 1);
+	cr_expect_eq(named_count(&c, TP_RATE, "FLOPS per GPU"), 1);
+	cr_expect_eq(named_count(&c, TP_RATE, "samples/second"), 2);
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "latencies are timings, not runtimes");
+	cr_expect_eq(collected_count(&c, TP_TIMING), 20, "per-module latencies are not the run's");
 	collector_free(&c);
 }
 
@@ -235,13 +306,32 @@ Test(packs, mmengine_and_mmcv)
 {
 	struct collector c = { 0 };
 	parse_pack_log("mmengine", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 5, "training lines only");
 	const struct tp_record *b = nth(&c, TP_BATCH, 0);
 	EQ(num(b, S_BAT_INDEX), 50);
 	EQ(num(b, S_SECONDS), 0.4432);
 	EQ(num(b, S_BAT_GPU_MB), 3456);
 	EQ(num(b, S_BAT_LOSS), 1.2345);
-	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.512);
-	EQ(num(nth(&c, TP_TIMING, 1), S_SECONDS), 0.051); /* data_time */
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 200); /* Iter(train) */
+	EQ(num(nth(&c, TP_BATCH, 2), S_SECONDS), 0.512); /* mmcv Epoch [1][50/1251] */
+	EQ(num(nth(&c, TP_BATCH, 3), S_BAT_INDEX), 100); /* mmcv Iter [100/160000] */
+	EQ(num(nth(&c, TP_BATCH, 3), S_BAT_LOSS), 1.2345);
+	EQ(num(nth(&c, TP_BATCH, 4), S_SECONDS), 0.498); /* mmcv 0.x, lr: 0.02000 */
+	EQ(num(named_nth(&c, TP_TIMING, "data_time", 2), S_SECONDS), 0.051);
+	cr_expect_eq(named_count(&c, TP_TIMING, "data_time"), 5);
+	EQ(num(named(&c, TP_TIMING, "val time"), S_SECONDS), 0.1201);
+	EQ(num(named(&c, TP_TIMING, "val data_time"), S_SECONDS), 0.0021);
+	EQ(num(named(&c, TP_TIMING, "val epoch mean time"), S_SECONDS), 0.1187);
+	EQ(num(named(&c, TP_TIMING, "val epoch mean data_time"), S_SECONDS), 0.0025);
+	EQ(num(named_nth(&c, TP_TIMING, "val time", 1), S_SECONDS), 0.082); /* Iter(val) */
+	EQ(num(named(&c, TP_TIMING, "test epoch mean time"), S_SECONDS), 0.119);
+	/* ProgressBar: only the full bar */
+	cr_expect_eq(named_count(&c, TP_RATE, "progress"), 2);
+	const struct tp_record *r = named(&c, TP_RATE, "progress");
+	EQ(num(r, S_RATE_VALUE), 11.4);
+	cr_expect_str_eq(r->text, "task/s");
+	EQ(num(named(&c, TP_TIMING, "progress elapsed"), S_SECONDS), 44);
+	EQ(num(named_nth(&c, TP_TIMING, "progress elapsed", 1), S_SECONDS), 244);
 	collector_free(&c);
 }
 
@@ -325,11 +415,17 @@ Test(packs, imagenet_example)
 {
 	struct collector c = { 0 };
 	parse_pack_log("imagenet", &c);
-	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_INDEX), 10);
-	EQ(num(nth(&c, TP_BATCH, 0), S_SECONDS), 0.345);
-	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_LOSS), 6.9078);
-	EQ(num(named(&c, TP_TIMING, "data"), S_SECONDS), 0.012);
-	EQ(num(named(&c, TP_TIMING, "test"), S_SECONDS), 0.21);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 4);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 11);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.345); /* not the average in parentheses */
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_LOSS), 6.9078);
+	EQ(num(nth(&c, TP_BATCH, 2), S_SECONDS), 12.345); /* "Time 12.345 ( 1.456)" */
+	EQ(num(nth(&c, TP_BATCH, 3), S_SECONDS), 0.12);   /* before 2019 */
+	EQ(num(nth(&c, TP_BATCH, 3), S_BAT_LOSS), 2.1);
+	EQ(num(named_nth(&c, TP_TIMING, "data", 1), S_SECONDS), 0.012);
+	EQ(num(named_nth(&c, TP_TIMING, "test", 1), S_SECONDS), 0.21);
+	EQ(num(named_nth(&c, TP_TIMING, "test", 2), S_SECONDS), 0.101);
+	cr_expect_eq(collected_count(&c, TP_TIMING), 7, "the ' *' summary holds no time");
 	collector_free(&c);
 }
 
@@ -337,13 +433,34 @@ Test(packs, detectron2_and_pycocotools_context)
 {
 	struct collector c = { 0 };
 	parse_pack_log("detectron2", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 2, "no batch without last_time");
 	const struct tp_record *b = nth(&c, TP_BATCH, 0);
 	EQ(num(b, S_BAT_INDEX), 19);
-	EQ(num(b, S_SECONDS), 0.4567);
+	EQ(num(b, S_SECONDS), 0.45); /* last_time, not the mean since the start */
 	EQ(num(b, S_BAT_GPU_MB), 3456);
-	EQ(num(named(&c, TP_TIMING, "data_time"), S_SECONDS), 0.0123);
-	EQ(num(named(&c, TP_TIMING, "coco evaluate"), S_SECONDS), 7.07);
-	EQ(num(named(&c, TP_TIMING, "coco accumulate"), S_SECONDS), 1.23);
+	EQ(num(b, S_BAT_LOSS), 2.123);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.4301);
+	EQ(num(named(&c, TP_TIMING, "time (mean since start)"), S_SECONDS), 0.4567);
+	EQ(num(named_nth(&c, TP_TIMING, "time (mean since start)", 2), S_SECONDS), 0.3001);
+	EQ(num(named(&c, TP_TIMING, "data_time (mean of 20)"), S_SECONDS), 0.0123);
+	EQ(num(named(&c, TP_TIMING, "last_data_time"), S_SECONDS), 0.01);
+	EQ(num(named(&c, TP_TIMING, "training"), S_SECONDS), 9 * 3600 + 52 * 60 + 28);
+	EQ(num(named(&c, TP_TIMING, "training per iteration"), S_SECONDS), 0.3951);
+	EQ(num(named(&c, TP_TIMING, "total training"), S_SECONDS), 10 * 3600 + 2 * 60 + 13);
+	EQ(num(named(&c, TP_TIMING, "hooks"), S_SECONDS), 9 * 60 + 45);
+	EQ(num(named(&c, TP_TIMING, "inference"), S_SECONDS), 232.140625);
+	EQ(num(named(&c, TP_TIMING, "inference per iteration"), S_SECONDS), 0.046474);
+	EQ(num(named(&c, TP_TIMING, "inference pure compute"), S_SECONDS), 220);
+	EQ(num(named(&c, TP_TIMING, "inference pure compute per iteration"), S_SECONDS), 0.044123);
+	EQ(num(named_nth(&c, TP_TIMING, "inference per iteration", 1), S_SECONDS), 0.13); /* "s / img" */
+	EQ(num(named(&c, TP_TIMING, "coco load results"), S_SECONDS), 2.38);
+	EQ(num(named(&c, TP_TIMING, "coco evaluate"), S_SECONDS), 20.47); /* COCOeval_opt */
+	EQ(num(named(&c, TP_TIMING, "coco accumulate"), S_SECONDS), 2.4);
+	EQ(num(named(&c, TP_TIMING, "coco load annotations"), S_SECONDS), 0.81);
+	EQ(num(named_nth(&c, TP_TIMING, "coco evaluate", 1), S_SECONDS), 7.07);
+	EQ(num(named_nth(&c, TP_TIMING, "coco accumulate", 1), S_SECONDS), 1.23);
+	EQ(num(named_nth(&c, TP_TIMING, "training", 1), S_SECONDS), 29 * 60 + 5); /* log.txt's "name INFO:" */
+	cr_expect_eq(collected_count(&c, TP_TIMING), 26, "'Inference done' averages are not read");
 	collector_free(&c);
 }
 
@@ -384,10 +501,17 @@ Test(packs, timm)
 {
 	struct collector c = { 0 };
 	parse_pack_log("timm", &c);
-	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_INDEX), 50);
-	EQ(num(nth(&c, TP_BATCH, 0), S_SECONDS), 0.345);
-	EQ(num(named(&c, TP_RATE, "train"), S_RATE_VALUE), 742.1);
-	EQ(num(named(&c, TP_TIMING, "data"), S_SECONDS), 0.012);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 50);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.345);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_LOSS), 6.91);
+	EQ(num(nth(&c, TP_BATCH, 2), S_BAT_LOSS), 5.12); /* CE and KD follow the loss */
+	EQ(num(named_nth(&c, TP_RATE, "train", 1), S_RATE_VALUE), 742.1);
+	EQ(num(named_nth(&c, TP_TIMING, "data", 1), S_SECONDS), 0.012);
+	cr_expect_eq(named_count(&c, TP_TIMING, "test"), 3);
+	EQ(num(named_nth(&c, TP_TIMING, "test", 1), S_SECONDS), 0.103);
+	EQ(num(named_nth(&c, TP_TIMING, "test", 2), S_SECONDS), 0.311); /* validate.py "0.311s (" */
+	EQ(num(named(&c, TP_TIMING, "test (EMA)"), S_SECONDS), 0.101);
 	collector_free(&c);
 }
 
@@ -395,9 +519,25 @@ Test(packs, fairseq)
 {
 	struct collector c = { 0 };
 	parse_pack_log("fairseq", &c);
-	EQ(num(named(&c, TP_RATE, "wps"), S_RATE_VALUE), 12345.6);
+	/* simple, end-of-epoch, json inner, json end-of-epoch, 0.9 simple and end-of-epoch, 1e+06 */
+	static const double wps[] = { 12345.6, 12001.3, 12345.6, 12001.3, 23163, 23010, 1.23457e+06 };
+	static const double wall[] = { 60, 305, 60, 305, 34, 372, 1.23457e+06 };
+	static const double train_wall[] = { 45, 290, 45, 290, 28, 318, 9 };
+	cr_assert_eq(named_count(&c, TP_RATE, "wps"), 7);
+	cr_assert_eq(named_count(&c, TP_TIMING, "wall"), 7);
+	cr_assert_eq(named_count(&c, TP_TIMING, "train_wall"), 7);
+	for (size_t k = 0; k < 7; k++) {
+		EQ(num(named_nth(&c, TP_RATE, "wps", k), S_RATE_VALUE), wps[k]);
+		EQ(num(named_nth(&c, TP_TIMING, "wall", k), S_SECONDS), wall[k]);
+		EQ(num(named_nth(&c, TP_TIMING, "train_wall", k), S_SECONDS), train_wall[k]);
+	}
 	EQ(num(named(&c, TP_RATE, "ups"), S_RATE_VALUE), 3.4);
-	EQ(num(named(&c, TP_TIMING, "train_wall"), S_SECONDS), 45);
+	EQ(num(named_nth(&c, TP_RATE, "ups", 3), S_RATE_VALUE), 3.31); /* "train_ups": "3.31" */
+	cr_expect_str_eq(named(&c, TP_RATE, "ups")->text, "updates/s");
+	cr_expect_eq(named_count(&c, TP_RATE, "valid wps"), 2, "the 0.9 valid line prints no wps");
+	EQ(num(named_nth(&c, TP_RATE, "valid wps", 1), S_RATE_VALUE), 57640.1);
+	EQ(num(named(&c, TP_RATE, "test wps"), S_RATE_VALUE), 15479.1);      /* "test_wps": "15479.1" */
+	EQ(num(named_nth(&c, TP_RATE, "test wps", 1), S_RATE_VALUE), 56001.2); /* valid on 'test' subset */
 	collector_free(&c);
 }
 
@@ -578,7 +718,11 @@ Test(packs, analyze_uses_rates_iterations_and_profiler_tables)
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-analyze --breakdown tests/data/packs/lightning.log");
 	cr_expect(strstr(r.out.buf, "the profiler table of tests/data/packs/lightning.log"), "%s", r.out.buf);
-	cr_expect(strstr(r.out.buf, "run_training_epoch        63.38       98.9"), "%s", r.out.buf);
+	const char *tab = strstr(r.out.buf, "the profiler table of");
+	const char *row = tab ? strstr(tab, "run_training_epoch ") : NULL;
+	const char *eol = row ? strchr(row, '\n') : NULL;
+	const char *v = row ? strstr(row, " 63.38       98.9") : NULL;
+	cr_expect(v && eol && v < eol, "the table's share of run_training_epoch: %s", r.out.buf);
 	tu_result_free(&r);
 }
 
