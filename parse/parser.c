@@ -91,6 +91,7 @@ void tp_parser_free(struct tp_parser *p)
 		free(p->ranks[i]);
 	free(p->ranks);
 	strbuf_release(&p->clean);
+	strbuf_release(&p->joined);
 	tp_scan_scratch_free(p->scan_ss);
 	free(p->cand);
 	if (p->scratch)
@@ -115,7 +116,7 @@ uint64_t tp_parser_next_line(const struct tp_parser *p)
 
 int tp_parser_idle(const struct tp_parser *p)
 {
-	if (!tp_rules_scratch_idle(p->scratch, p->lineno + 1))
+	if (!tp_rules_scratch_idle(p->scratch, p->lineno + 1) || p->wrap_len)
 		return 0;
 	for (size_t i = 0; i < p->nranks; i++)
 		if (p->ranks[i] && (p->ranks[i]->blk.kind != BLK_NONE || p->ranks[i]->has_pending))
@@ -366,6 +367,19 @@ static int bar_done(const char *s, const char *e)
 	return pct && pct - s >= 3 && !memcmp(pct - 3, "100", 3);
 }
 
+/*
+ * A finished bar cut by the end of its line, as a terminal of 120 columns
+ * wraps "100%|████…" before "█| 91/91 [00:00<00:00, 484.83 examples/s]":
+ * the whole segment is the bar's start, with no closing '|'.
+ */
+static int cut_bar(const char *s, const char *e)
+{
+	size_t look = (size_t)(e - s) < 96 ? (size_t)(e - s) : 96;
+	const char *pct = memchr(s, '%', look);
+	return pct && pct + 1 < e && pct[1] == '|' && bar_done(s, e) &&
+	       !memchr(pct + 2, '|', (size_t)(e - pct - 2)) && !memchr(pct + 2, '[', (size_t)(e - pct - 2));
+}
+
 /* The last progress bar of a physical line, for @bar rules. */
 static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 {
@@ -379,6 +393,21 @@ static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 
 static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 {
+	if (p->wrap_len) {
+		/* the rest of a wrapped bar: read it whole, then what follows it */
+		strbuf_reset(&p->joined);
+		strbuf_add(&p->joined, p->wrap, p->wrap_len);
+		strbuf_add(&p->joined, s, (size_t)(e - s));
+		size_t wl = p->wrap_len;
+		p->wrap_len = 0;
+		const char *j = p->joined.buf, *je = j + p->joined.len, *end = skip_progress_bar(j, je);
+		if (end > j + wl) {
+			bar_rules(p, j, end);
+			s += end - j - wl;
+			if (s >= e)
+				return;
+		}
+	}
 	/* a bar first: most bytes of many logs are redraws, never records */
 	const char *bar = s, *next;
 	s = skip_progress_bar(s, e);
@@ -392,6 +421,15 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 		bar_rules(p, bar, s); /* the final redraw, or one a print() follows */
 	if (s >= e)
 		return;
+	const char *cb = tp_skip_blanks(s, e); /* a terminal pads the line before */
+	if (last && p->rules && (size_t)(e - cb) <= sizeof(p->wrap) && cut_bar(cb, e) &&
+	    (tp_rules_has_bar(p->rules, 0) || tp_rules_has_bar(p->rules, 1))) {
+		/* "100%|" made the line a candidate; the next is read whatever it holds */
+		memcpy(p->wrap, cb, (size_t)(e - cb));
+		p->wrap_len = (size_t)(e - cb);
+		p->wrap_line = p->lineno;
+		return;
+	}
 	if (memchr(s, '\x1b', (size_t)(e - s)))
 		strip_ansi(p, &s, &e);
 	const char *raw = s;
@@ -446,6 +484,8 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 {
 	if (flags & TP_LINE_START) {
+		if (p->wrap_len && p->wrap_line != p->lineno)
+			p->wrap_len = 0; /* only the next line can finish a wrapped bar */
 		p->lineno++;
 		p->st.lines++;
 		p->emitted = 0;

@@ -67,6 +67,11 @@ struct tp_parser {
 	char tsbuf[TP_TS_MAX];
 	int emitted;         /* records emitted for the current line */
 	struct strbuf clean; /* segment with ANSI escapes removed */
+	/* a finished bar the terminal wrapped: its first part, for the next line */
+	char wrap[1024]; /* 300 columns of 3-byte glyphs */
+	size_t wrap_len;
+	uint64_t wrap_line;
+	struct strbuf joined; /* the wrapped bar made whole */
 	struct tp_sink rules_sink; /* counts records from user rules */
 	size_t line_bytes;   /* bytes of the current physical line so far */
 	int long_line;

@@ -638,6 +638,8 @@ Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 		if (i % 13 == 0 && i > TP_CONFIG_LINES) /* redraws, unfinished and finished */
 			strbuf_addf(&all, " 10%%|#         | 1/10 [00:01<00:09,  1.00it/s]\r%s\n",
 				    i % 2 ? "100%|##########| 10/10 [00:10<00:00,  1.25it/s]" : " 50%|#####     | 5/10");
+		if (i % 17 == 0 && i > TP_CONFIG_LINES) /* a finished bar the terminal wrapped */
+			strbuf_addstr(&all, "100%|#########\n#| 10/10 [00:10<00:00,  2.50it/s]\n");
 	}
 	for (size_t g = 0; g < tp_npacks; g++) {
 		char path[256];

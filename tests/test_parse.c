@@ -809,6 +809,42 @@ Test(bars, glued_redraws_give_the_last_one)
 	collector_free(&c);
 }
 
+/*
+ * A finished bar the terminal wrapped (LLaMA-Factory's dataset bars at 123
+ * columns): "100%|" and the first blocks on one line, the rest of the bar
+ * and its rate on the next. One rate, on the line that ends the bar; an
+ * unfinished bar or a line that is not a bar's end is read as before.
+ */
+Test(bars, a_wrapped_finished_bar_is_read_whole)
+{
+	struct collector c = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "Running tokenizer on dataset:  99%|#########9| 90/91 [00:00<00:00, 480.00 examples/s]\r"
+			   "Running tokenizer on dataset: 100%|");
+	for (int i = 0; i < 30; i++)
+		strbuf_addstr(&sb, "\xe2\x96\x88"); /* 30 full blocks: 90 bytes */
+	strbuf_addstr(&sb, "\n\xe2\x96\x88\xe2\x96\x88| 91/91 [00:00<00:00, 484.83 examples/s]"
+			   "                                        " /* the terminal's padding */
+			   "Grouping texts: 100%|#####\n"
+			   "#####| 5/5 [00:01<00:00, 4.20 examples/s]\n"
+			   " 50%|#####\n"
+			   "#####| 5/10 [00:05<00:05, 1.00it/s]\n"
+			   "100%|##########\n"
+			   "plain text, no bar\n"
+			   "[TIMING] after: 1.5s\n");
+	parse_with_packs(sb.buf, &c);
+	cr_assert_eq(collected_count(&c, TP_RATE), 2, "%zu rates", collected_count(&c, TP_RATE));
+	cr_assert_float_eq(NUM(nth(&c, TP_RATE, 0), S_RATE_VALUE), 484.83, 1e-12);
+	cr_assert_str_eq(nth(&c, TP_RATE, 0)->text, "examples/s");
+	cr_assert_eq(nth(&c, TP_RATE, 0)->line, 2);
+	/* the next bar starts after the padding and wraps again */
+	cr_assert_float_eq(NUM(nth(&c, TP_RATE, 1), S_RATE_VALUE), 4.20, 1e-12);
+	cr_assert_eq(nth(&c, TP_RATE, 1)->line, 3);
+	cr_assert_float_eq(NUM(nth(&c, TP_TIMING, 0), S_SECONDS), 1.5, 1e-12);
+	collector_free(&c);
+	strbuf_release(&sb);
+}
+
 /* detectron2's log.txt writes its logger's name and level where the
  * terminal has "name]:" */
 Test(bars, detectron2_file_handler)
