@@ -72,7 +72,8 @@ int an_load_inputs(struct an_model *m, char **paths, int n, int threads, const s
 	struct loader c = { m, st, NULL };
 	if (!st->tool)
 		st->tool = "tprof";
-	c.scan = tp_scanner_for_run(rules); /* compiled once for all files */
+	/* compiled once for all files, if one is large enough to use it */
+	c.scan = tp_inputs_want_scanner(paths, n, 0) ? tp_scanner_for_run(rules) : NULL;
 	for (int i = 0; i < (n ? n : 1); i++)
 		if (read_input(&c, n ? paths[i] : "-", threads, rules) < 0)
 			st->failed = 1;

@@ -391,8 +391,10 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	x.o.rules = rules;
-	/* the candidate search, compiled once for all files */
-	struct tp_scanner *scanner = x.follow ? NULL : tp_scanner_for_run(rules);
+	/* the candidate search, compiled once for all files, if one is large enough to use it */
+	struct tp_scanner *scanner = x.follow || !tp_inputs_want_scanner(argv + first, argc - first, x.o.chunk)
+					     ? NULL
+					     : tp_scanner_for_run(rules);
 	x.o.scanner = scanner;
 	signal(SIGPIPE, SIG_IGN);
 	rc = run(&x, argv + first, argc - first);

@@ -14,6 +14,7 @@
 #include "driver.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +455,32 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 	return rc;
 }
 
+static int64_t min_chunked(size_t chunk)
+{
+	return chunk ? 2 * (int64_t)chunk : MIN_PARALLEL_SIZE;
+}
+
+int tp_inputs_want_scanner(char *const *paths, int n, size_t chunk)
+{
+	for (int i = 0; i < n; i++) {
+		struct tp_input in;
+		struct strbuf err = STRBUF_INIT;
+		int want = 0;
+		struct stat st;
+		/* a FIFO or a device is never opened here: that would wait for a
+		 * writer, or take bytes that the reader then misses */
+		if (strcmp(paths[i], "-") && stat(paths[i], &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size >= min_chunked(chunk) && tp_input_open(&in, paths[i], &err) == 0) {
+			want = in.is_regular && in.size >= min_chunked(chunk);
+			tp_input_close(&in);
+		}
+		strbuf_release(&err); /* an input that cannot be opened says so when it is read */
+		if (want)
+			return 1;
+	}
+	return 0;
+}
+
 int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
 		struct tp_stats *stats, struct strbuf *err)
 {
@@ -462,7 +489,7 @@ int tp_run_file(const char *path, const char *display, const struct tp_run_opts 
 		return -1;
 	const char *file = display ? display : in.name;
 	int rc;
-	int64_t min_size = o->chunk ? 2 * (int64_t)o->chunk : MIN_PARALLEL_SIZE;
+	int64_t min_size = min_chunked(o->chunk);
 	/* the chunked reader also serves one thread when the candidate search
 	 * is on: it needs whole chunks, not lines */
 	if ((o->threads > 1 || o->scanner) && in.is_regular && in.size >= min_size)

@@ -53,6 +53,15 @@ void tp_progress_clear(struct tp_progress *pg);
  * write() asked to stop; -1 with err set when the input could not be
  * opened or read to its end (what was read before is delivered).
  */
+/*
+ * Whether one of the n paths ("-": standard input; n == 0: standard input)
+ * is read in chunks, where the candidate search serves: a regular,
+ * uncompressed file of at least twice chunk bytes (0: the default, 4 MiB).
+ * The search's matcher takes milliseconds to build; a run of small logs
+ * does without it.
+ */
+int tp_inputs_want_scanner(char *const *paths, int n, size_t chunk);
+
 int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
 		struct tp_stats *stats, struct strbuf *err);
 

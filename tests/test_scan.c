@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FUZZ_NO_MAIN
@@ -381,4 +382,38 @@ Test(scan, last_line_longer_than_the_buffer)
 	free(buf);
 	strbuf_release(&want);
 	strbuf_release(&got);
+}
+
+/* The matcher is built only when an input is read in chunks: a regular,
+ * uncompressed file of at least twice the chunk (4 MiB by default). */
+Test(scan, only_inputs_read_in_chunks_want_the_search)
+{
+	char big[64], gz[64];
+	snprintf(big, sizeof(big), "/tmp/tprof-scan-big-%d.log", (int)getpid());
+	snprintf(gz, sizeof(gz), "/tmp/tprof-scan-big-%d.log.gz", (int)getpid());
+	FILE *f = fopen(big, "wb");
+	cr_assert(f);
+	for (int i = 0; i < 100000; i++)
+		fprintf(f, "noise line %06d of a log that is large enough\n", i);
+	cr_assert_eq(fclose(f), 0);
+	char cmd[200];
+	snprintf(cmd, sizeof(cmd), "gzip -c %s > %s", big, gz);
+	cr_assert_eq(system(cmd), 0);
+	char *small[] = { "samples/ddp-4rank.log", "-", "no/such/file.log" };
+	cr_expect_eq(tp_inputs_want_scanner(small, 3, 0), 0, "small, standard input, missing");
+	cr_expect_eq(tp_inputs_want_scanner(small, 1, 1024), 1, "twice a 1 KiB chunk");
+	char *withbig[] = { "samples/ddp-4rank.log", big };
+	cr_expect_eq(tp_inputs_want_scanner(withbig, 2, 0), 1);
+	char *compressed[] = { gz };
+	cr_expect_eq(tp_inputs_want_scanner(compressed, 1, 1024), 0, "gzip is read as a stream");
+	cr_expect_eq(tp_inputs_want_scanner(NULL, 0, 0), 0);
+	/* a FIFO is never opened: that would wait for a writer */
+	char fifo[64];
+	snprintf(fifo, sizeof(fifo), "/tmp/tprof-scan-fifo-%d", (int)getpid());
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	char *pipes[] = { fifo };
+	cr_expect_eq(tp_inputs_want_scanner(pipes, 1, 1), 0);
+	unlink(fifo);
+	unlink(big);
+	unlink(gz);
 }
