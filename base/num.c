@@ -77,6 +77,13 @@ static double slow_convert(const char *p, const char *e)
 	return v;
 }
 
+/* A ',' between thousands: after 1 to 3 digits, and exactly three digits follow. */
+static int thousands_sep(const char *q, const char *end, int ngroup)
+{
+	return *q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 && tp_is_digit(q[1]) &&
+	       tp_is_digit(q[2]) && tp_is_digit(q[3]) && (end - q == 4 || !tp_is_digit(q[4]));
+}
+
 int tp_read_number(const char *p, const char *end, double *v, const char **next)
 {
 	const char *q = p;
@@ -101,10 +108,7 @@ int tp_read_number(const char *p, const char *end, double *v, const char **next)
 			}
 			q++;
 			ngroup++;
-		} else if (*q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 &&
-			   tp_is_digit(q[1]) && tp_is_digit(q[2]) && tp_is_digit(q[3]) &&
-			   (end - q == 4 || !tp_is_digit(q[4]))) {
-			/* thousands separator: exactly three digits follow */
+		} else if (thousands_sep(q, end, ngroup)) {
 			q++;
 			ngroup = 0;
 		} else {
@@ -167,9 +171,7 @@ int tp_read_uint(const char *p, const char *end, unsigned long long *v, const ch
 			q++;
 			ngroup++;
 			any = 1;
-		} else if (*q == ',' && ngroup >= 1 && ngroup <= 3 && end - q >= 4 &&
-			   tp_is_digit(q[1]) && tp_is_digit(q[2]) && tp_is_digit(q[3]) &&
-			   (end - q == 4 || !tp_is_digit(q[4]))) {
+		} else if (thousands_sep(q, end, ngroup)) {
 			q++;
 			ngroup = 0;
 		} else {

@@ -169,6 +169,13 @@ static int group_text(const struct attempt *a, uint32_t g, const char **p, size_
 	return *n > 0;
 }
 
+/* Seconds per unit of a text that is one time unit and nothing else ("ms"). */
+static int whole_time_unit(const char *p, size_t n, double *u)
+{
+	const char *q;
+	return tp_read_time_unit(p, p + n, u, &q) && q == p + n;
+}
+
 /* Seconds per bare number of capture c: its __UNIT, a __u group on the
  * line, a unit from the open block's header, or 0 (the field's own). */
 static double bare_unit(const struct attempt *a, const struct capture *c)
@@ -176,11 +183,11 @@ static double bare_unit(const struct attempt *a, const struct capture *c)
 	if (c->bare > 0)
 		return c->bare;
 	for (size_t i = 0; i < a->ru->nucaps; i++) {
-		const char *p, *q;
+		const char *p;
 		size_t n;
 		double u;
 		if (a->ru->ucaps[i].id == c->f.id && group_text(a, a->ru->ucaps[i].group, &p, &n) &&
-		    tp_read_time_unit(p, p + n, &u, &q) && q == p + n)
+		    whole_time_unit(p, n, &u))
 			return u;
 	}
 	if (a->ru->block >= 0 && a->s->open_block == a->ru->block)
@@ -328,12 +335,11 @@ static void take_header(const struct attempt *a)
 	struct tp_rules_scratch *s = a->s;
 	s->nhunits = 0;
 	for (size_t i = 0; i < a->ru->ncaps && s->nhunits < MAX_HEADER_UNITS; i++) {
-		const char *p, *q;
+		const char *p;
 		size_t n;
 		double u;
 		const struct capture *c = &a->ru->caps[i];
-		if (!c->unit_of || !group_text(a, c->group, &p, &n) ||
-		    !tp_read_time_unit(p, p + n, &u, &q) || q != p + n)
+		if (!c->unit_of || !group_text(a, c->group, &p, &n) || !whole_time_unit(p, n, &u))
 			continue;
 		/* the unit name is "FIELD__u"; rows look it up by FIELD */
 		size_t k = (size_t)(strstr(c->unit_name, "__") - c->unit_name);
@@ -370,9 +376,9 @@ static int split_cells(const char *s, size_t n, struct cell *out, int max)
 		e--;
 	while (s <= e && k < max) {
 		const char *q = s;
-		if (bars)
-			q = memchr(s, '|', (size_t)(e - s)) ? memchr(s, '|', (size_t)(e - s)) : e;
-		else
+		if (bars && !(q = memchr(s, '|', (size_t)(e - s))))
+			q = e;
+		else if (!bars)
 			while (q < e && !(*q == '\t' || (*q == ' ' && q + 1 < e && is_blank(q[1]))))
 				q++;
 		const char *a = tp_skip_blanks(s, q), *b = q;
@@ -399,13 +405,9 @@ static void take_columns(const struct attempt *a)
 		size_t k = c[i].n < COLUMN_NAME_MAX ? c[i].n : COLUMN_NAME_MAX;
 		memcpy(h->name, c[i].p, k);
 		h->name[k] = 0;
-		h->unit = 0;
 		const char *open = k > 2 && h->name[k - 1] == ')' ? memrchr(h->name, '(', k) : NULL;
-		const char *q;
-		if (open && !tp_read_time_unit(open + 1, h->name + k - 1, &h->unit, &q))
-			h->unit = 0;
-		else if (open && q != h->name + k - 1)
-			h->unit = 0;
+		double u;
+		h->unit = open && whole_time_unit(open + 1, (size_t)(h->name + k - 1 - (open + 1)), &u) ? u : 0;
 	}
 }
 

@@ -541,22 +541,6 @@ int gp_chart_gpm(struct gp_job *j)
 
 /* ---- memory ---- */
 
-/* Whether the series of one run are all one flat line at the same value (ranks with the
- * same memory); *longest: the one with most points. */
-static int all_identical(const struct gp_series *s, size_t n, size_t *longest)
-{
-	*longest = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].key.run != s[0].key.run || !s[0].n)
-			return 0;
-		for (size_t k = 0; k < s[i].n; k++)
-			if (s[i].y[k] != s[0].y[0])
-				return 0;
-		*longest = s[i].n > s[*longest].n ? i : *longest;
-	}
-	return n > 1;
-}
-
 /* Whether every series is one constant value (each its own); *lo, *hi: the values. */
 static int all_flat(const struct gp_series *s, size_t n, double *lo, double *hi)
 {
@@ -569,6 +553,20 @@ static int all_flat(const struct gp_series *s, size_t n, double *lo, double *hi)
 			*hi = s[i].y[k] > *hi ? s[i].y[k] : *hi;
 		}
 	return n > 0 && *lo <= *hi;
+}
+
+/* Whether the series of one run are all one flat line at the same value (ranks with the
+ * same memory); *longest: the one with most points. */
+static int all_identical(const struct gp_series *s, size_t n, size_t *longest)
+{
+	double lo, hi;
+	*longest = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].key.run != s[0].key.run || !s[0].n)
+			return 0;
+		*longest = s[i].n > s[*longest].n ? i : *longest;
+	}
+	return n > 1 && all_flat(s, n, &lo, &hi) && lo == hi;
 }
 
 /* note: said after the panel's title (NULL: nothing) */

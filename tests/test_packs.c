@@ -27,6 +27,31 @@ static struct tp_rules *all_packs(void)
 	return rs;
 }
 
+/* Parses text, named file, with every pack, through the candidate search of
+ * the named backend (NULL: the plain per-line path), into c. */
+static void parse_packs_with(const char *file, const char *text, size_t n, const char *backend,
+			     struct collector *c)
+{
+	struct tp_rules *rs = all_packs();
+	struct tp_sink sink = collect_sink(c);
+	struct tp_parser *p = tp_parser_new(file, &sink, rs);
+	struct tp_scanner *sc = NULL;
+	if (backend) {
+		setenv("TPROF_SCAN", backend, 1);
+		sc = tp_scanner_for_run(rs);
+		unsetenv("TPROF_SCAN");
+		cr_assert_not_null(sc, "no %s scanner for the packs", backend);
+		tp_parser_set_scanner(p, sc);
+	}
+	char *copy = xmemdup(text, n); /* exact size: a read past the end is caught by ASan */
+	tp_parse_buffer(p, copy, n);
+	tp_parser_finish(p);
+	tp_parser_free(p);
+	tp_scanner_free(sc);
+	tp_rules_free(rs);
+	free(copy);
+}
+
 /* Parses tests/data/packs/NAME.log with every pack into c. */
 static void parse_pack_log(const char *name, struct collector *c)
 {
@@ -34,13 +59,7 @@ static void parse_pack_log(const char *name, struct collector *c)
 	snprintf(path, sizeof(path), "tests/data/packs/%s.log", name);
 	struct strbuf text = STRBUF_INIT;
 	cr_assert_eq(tu_slurp(path, &text), 0, "cannot read %s (run tests/gen-packs.sh)", path);
-	struct tp_rules *rs = all_packs();
-	struct tp_sink sink = collect_sink(c);
-	struct tp_parser *p = tp_parser_new(path, &sink, rs);
-	tp_parse_buffer(p, text.buf, text.len);
-	tp_parser_finish(p);
-	tp_parser_free(p);
-	tp_rules_free(rs);
+	parse_packs_with(path, text.buf, text.len, NULL, c);
 	strbuf_release(&text);
 	cr_expect_eq(c->nwarn, 0, "%s: %zu warnings, first: %s", name, c->nwarn,
 		     c->nwarn ? c->warnings[0] : "");
@@ -578,30 +597,6 @@ Test(packs, marker_scan_agrees_with_a_plain_search)
 	tp_rules_free(rs);
 }
 
-/* Parses text with every pack, through the candidate search of the named
- * backend (NULL: the plain per-line path), into c. */
-static void parse_packs_with(const char *text, size_t n, const char *backend, struct collector *c)
-{
-	struct tp_rules *rs = all_packs();
-	struct tp_sink sink = collect_sink(c);
-	struct tp_parser *p = tp_parser_new("mixed.log", &sink, rs);
-	struct tp_scanner *sc = NULL;
-	if (backend) {
-		setenv("TPROF_SCAN", backend, 1);
-		sc = tp_scanner_for_run(rs);
-		unsetenv("TPROF_SCAN");
-		cr_assert_not_null(sc, "no %s scanner for the packs", backend);
-		tp_parser_set_scanner(p, sc);
-	}
-	char *copy = xmemdup(text, n); /* exact size: a read past the end is caught by ASan */
-	tp_parse_buffer(p, copy, n);
-	tp_parser_finish(p);
-	tp_parser_free(p);
-	tp_scanner_free(sc);
-	tp_rules_free(rs);
-	free(copy);
-}
-
 static void assert_same_records(const struct collector *a, const struct collector *b, const char *what)
 {
 	cr_assert_eq(a->n, b->n, "%s: %zu records, plain %zu", what, a->n, b->n);
@@ -648,20 +643,18 @@ Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 	}
 	static const char *const backends[] = { "vectorscan", "portable" };
 	struct collector plain = { 0 };
-	parse_packs_with(all.buf, all.len, NULL, &plain);
+	parse_packs_with("mixed.log", all.buf, all.len, NULL, &plain);
 	/* a pack's block ends: the built-in readers get the lines after it */
 	cr_assert_gt(plain.n, TP_CONFIG_LINES + 3000, "%zu records", plain.n);
 	for (size_t b = 0; b < ARRAY_SIZE(backends); b++) {
-		setenv("TPROF_SCAN", backends[b], 1);
 		struct strbuf err = STRBUF_INIT;
 		struct tp_scanner *vs = tp_scanner_new(&tp_builtin_markers, 1, TP_SCAN_VECTORSCAN, &err);
 		strbuf_release(&err);
-		unsetenv("TPROF_SCAN");
 		tp_scanner_free(vs);
 		if (!vs && !strcmp(backends[b], "vectorscan"))
 			continue; /* built without Vectorscan */
 		struct collector c = { 0 };
-		parse_packs_with(all.buf, all.len, backends[b], &c);
+		parse_packs_with("mixed.log", all.buf, all.len, backends[b], &c);
 		assert_same_records(&c, &plain, backends[b]);
 		collector_free(&c);
 	}
