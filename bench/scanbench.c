@@ -1,8 +1,7 @@
 /*
  * scanbench.c - times the candidate search alone (parse/scan.c) on a log,
- * with the built-in markers and with the built-in markers plus a set of
- * pack-like literals (the distinctive strings of the frameworks issue 13
- * lists), on each matcher built in. CPU time of this thread, best of 3,
+ * with the built-in markers and with the built-in markers plus the
+ * markers of every format pack shipped (formats/), on each matcher built in. CPU time of this thread, best of 3,
  * the log read into memory first.
  *
  *   build/bench/scanbench LOG     (make bench-scan builds it)
@@ -20,29 +19,6 @@
 
 #define CHUNK (2u << 20) /* as the driver's rounds */
 #define CAP 4096
-
-/* Literals a format pack would gate on (issue 13's frameworks). */
-static const char *const pack_lits[] = {
-	"train_runtime", "train_samples_per_second", "train_steps_per_second",
-	"***** train metrics", "[INFO|trainer.py:", "samples/sec", "SamplesPerSec=", "TFLOPs/GPU",
-	"TFLOP/s/GPU", "elapsed time per iteration (ms)", "(min, max) time across ranks (ms)",
-	"throughput per GPU", "llama_print_timings", "llama_perf_context_print", "prompt eval time",
-	"total time =", "tokens per second", "Epoch(train)", "Epoch(val)", "| epoch ", "| wps ",
-	"| ups ", "| train_wall ", "ms/step", "s/step", "us/step", "busbw", "algbw", "out-of-place",
-	"in-place", "# Avg bus bandwidth", "step_avg:", "train_time:", "Measurement object",
-	"Self CPU %", "Self CUDA", "CPU total", "CUDA total", "DONE (t=",
-	"Accumulating evaluation results", "Evaluate annotation type", "Acc@1", "FIT Profiler Report",
-	"Mean duration (s)", "Total time (s)", "run_training_epoch", "run_training_batch",
-	"optimizer_step", "training_step", "Throughput:", "Latency:", "tokens/s", "token/s",
-	"ms/token", "time to first token", "request latency", "generation throughput",
-	"avg prompt throughput", "avg generation throughput", "GPU KV cache usage", "Running: ",
-	"Swapped: ", "Pending: ", "INFO Metrics", "total duration:", "load duration:",
-	"prompt eval count:", "prompt eval duration:", "prompt eval rate:", "eval count:",
-	"eval duration:", "eval rate:", "pp512", "tg128", "model_size", "n_gpu_layers",
-	"Timing breakdown", "time (ms) |", "elapsed_time_per_iteration", "consumed samples",
-	"global batch size", "learning rate:", "lm loss:", "loss scale:", "grad norm:",
-	"number of skipped iterations", "number of nan iterations", "samples per second",
-};
 
 static double cpu_now(void)
 {
@@ -94,13 +70,19 @@ int main(int argc, char **argv)
 		got += (size_t)r;
 	}
 	close(fd);
-	size_t np = ARRAY_SIZE(pack_lits);
-	struct tp_marker *pm = xcalloc(np, sizeof(*pm));
-	for (size_t i = 0; i < np; i++)
-		pm[i] = (struct tp_marker){ pack_lits[i], TP_AT_ANY, 0, "pack" };
-	struct tp_marker_set sets[2] = { tp_builtin_markers, { "packs", pm, np } };
+	struct tp_rules *rules = NULL;
+	struct tp_rules_opts ro = { 0 };
+	struct strbuf rerr = STRBUF_INIT;
+	if (tp_rules_setup(&ro, &rules, &rerr) < 0 || !rules) {
+		fprintf(stderr, "scanbench: packs: %s\n", rerr.buf ? rerr.buf : "none");
+		return 1;
+	}
+	strbuf_release(&rerr);
+	const struct tp_marker_set *packs = tp_rules_scan_markers(rules);
+	size_t np = packs->n;
+	struct tp_marker_set sets[2] = { tp_builtin_markers, *packs };
 	const char **starts = xmalloc(CAP * sizeof(*starts));
-	enum tp_scan_backend kinds[] = { TP_SCAN_PORTABLE, TP_SCAN_VECTORSCAN };
+	enum tp_scan_backend kinds[] = { TP_SCAN_PORTABLE, TP_SCAN_TEDDY, TP_SCAN_VECTORSCAN };
 	printf("| matcher | markers | scan CPU s (best of 3) | MB/s | candidate lines |\n|---|---:|---:|---:|---:|\n");
 	for (size_t b = 0; b < ARRAY_SIZE(kinds); b++) {
 		for (size_t ns = 1; ns <= 2; ns++) {
@@ -127,7 +109,7 @@ int main(int argc, char **argv)
 		}
 	}
 	free(starts);
-	free(pm);
+	tp_rules_free(rules);
 	free(buf);
 	return 0;
 }

@@ -71,7 +71,7 @@ static const unsigned short ascii_freq[128] = {
 	1719, 18, 3036, 3836, 3373, 931, 390, 544, 203, 616, 49, 183, 193, 183, 1, 1,
 };
 
-static unsigned byte_freq(unsigned char c)
+unsigned tp_byte_freq(unsigned char c)
 {
 	return c < 128 ? ascii_freq[c] : 1;
 }
@@ -180,14 +180,14 @@ static int pair_cmp(const void *k, const void *e)
 /* Estimated frequency of the pair (a, b) per 100,000 bytes: measured for
  * common pairs; for the others independence, times 16 for the pairs of
  * ordinary words, but below the least common measured pair. */
-static double pair_freq(unsigned char a, unsigned char b)
+double tp_pair_freq(unsigned char a, unsigned char b)
 {
 	struct common_pair key = { a, b, 0 };
 	const struct common_pair *hit = bsearch(&key, common_pairs, ARRAY_SIZE(common_pairs),
 						sizeof(common_pairs[0]), pair_cmp);
 	if (hit)
 		return hit->freq;
-	double f = (double)byte_freq(a) * (double)byte_freq(b) / 100000.0;
+	double f = (double)tp_byte_freq(a) * (double)tp_byte_freq(b) / 100000.0;
 	f = is_word(a) && is_word(b) ? f * 16 : f;
 	return f < 20 ? f : 20;
 }
@@ -200,8 +200,8 @@ static long best_pair_at(const struct tp_rmarker *m, int c, double *freq)
 		if ((unsigned char)m->lit[i] != c)
 			continue;
 		/* a last byte has no pair to check: it costs as a byte, times 8 */
-		double f = i + 1 < m->len ? pair_freq((unsigned char)c, (unsigned char)m->lit[i + 1])
-					  : 8.0 * byte_freq((unsigned char)c);
+		double f = i + 1 < m->len ? tp_pair_freq((unsigned char)c, (unsigned char)m->lit[i + 1])
+					  : 8.0 * tp_byte_freq((unsigned char)c);
 		if (best < 0 || f < *freq) {
 			best = (long)i;
 			*freq = f;
@@ -247,7 +247,7 @@ static double admit_freq(const struct nib *b)
 			if (b->hi[i] >> h & 1)
 				for (unsigned l = 0; l < 16; l++)
 					if (b->lo[i] >> l & 1)
-						f[i] += byte_freq((unsigned char)(h << 4 | l));
+						f[i] += tp_byte_freq((unsigned char)(h << 4 | l));
 	return f[0] * f[1] / 100000.0;
 }
 

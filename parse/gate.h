@@ -37,6 +37,12 @@ void tp_gate_free(struct tp_gate *ms);
  * the largest group + 1) for every group g with a marker in [s, s+n).
  * Returns the number of marker occurrences verified.
  */
+/* How often byte c, and the pair (a, b), occur in training-log text, per
+ * 100,000 bytes (measured; estimated for uncommon pairs): where to anchor
+ * a literal so that a matcher stops seldom (the gate, scan.c's Teddy). */
+unsigned tp_byte_freq(unsigned char c);
+double tp_pair_freq(unsigned char a, unsigned char b);
+
 size_t tp_gate_scan(const struct tp_gate *ms, const char *s, size_t n,
 			  uint64_t *hits);
 

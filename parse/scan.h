@@ -3,12 +3,15 @@
  * input chunk finds the lines that hold a marker (markers.h); only those
  * lines go through the recognizers.
  *
- * Two matchers give the same lines: Vectorscan (Hyperscan's portable fork,
- * SIMD; a block-mode database compiled once per run) where the library was
- * found at build time, and a portable one (SSE2 where the compiler has it,
- * plain C otherwise) that looks for the rarest byte of each literal. A
- * scanner is immutable and may be shared by threads; each thread scans
- * with its own scratch.
+ * Three matchers give the same lines: Teddy (x86 with AVX2: each
+ * literal's rarest four bytes looked up in nibble tables of 8 buckets, 64
+ * bytes at a time, in the same pass as the line ends; the default where it
+ * runs), Vectorscan (Hyperscan's portable fork, SIMD on x86 and ARM; a
+ * block-mode database compiled once per run) where the library was found at
+ * build time, and a portable one (SSE2 where the compiler has it, plain C
+ * otherwise) that looks for the rarest byte of each literal. A scanner is
+ * immutable and may be shared by threads; each thread scans with its own
+ * scratch.
  */
 #ifndef TPROF_SCAN_H
 #define TPROF_SCAN_H
@@ -20,9 +23,10 @@
 #include "base/base.h"
 
 enum tp_scan_backend {
-	TP_SCAN_AUTO,       /* Vectorscan if built in, else portable */
+	TP_SCAN_AUTO,       /* Teddy on x86 with AVX2, else Vectorscan if built in, else portable */
 	TP_SCAN_PORTABLE,
 	TP_SCAN_VECTORSCAN, /* fails where the library was not built in */
+	TP_SCAN_TEDDY,      /* fails on a CPU without AVX2 */
 };
 
 struct tp_scanner;
@@ -33,13 +37,13 @@ struct tp_scan_scratch;
 struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets,
 				  enum tp_scan_backend backend, struct strbuf *err);
 void tp_scanner_free(struct tp_scanner *sc);
-/* "vectorscan" or "portable". */
+/* "teddy", "vectorscan" or "portable". */
 const char *tp_scanner_backend(const struct tp_scanner *sc);
 
 /*
  * The scanner for a run of the tools: the built-in markers on the backend
- * named by $TPROF_SCAN ("vectorscan", "portable"; default: the best built
- * in), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
+ * named by $TPROF_SCAN ("teddy", "vectorscan", "portable"; default: the best
+ * that runs here), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
  * set to anything but "" or "0", or when rules are loaded whose groups do
  * not all declare markers (a rule may match any line); the markers of the
  * rules' groups (format packs) join the built-in ones. A scanner that cannot be built also gives NULL: the
@@ -67,7 +71,8 @@ long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 /*
  * Where the last tp_scan_lines call hit the rules' markers (the second
  * marker set of tp_scanner_for_run: format packs and rules files), in
- * order, each the last byte of a match; *n of them. NULL when the matcher
+ * order, each a byte of a match's line (Teddy: where the match is, or the
+ * line's start when it did not look); *n of them. NULL when the matcher
  * cannot tell (the portable one, a marker anchored at the line end, more
  * hits than it keeps): the rules' gate then looks at the line itself. A
  * candidate line holding none of them is one the rules' gate would close.

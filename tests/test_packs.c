@@ -597,6 +597,16 @@ Test(packs, marker_scan_agrees_with_a_plain_search)
 	tp_rules_free(rs);
 }
 
+/* Can this machine run the Teddy matcher (an x86 CPU with AVX2)? */
+static int tu_have_teddy(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct tp_scanner *sc = tp_scanner_new(&tp_builtin_markers, 1, TP_SCAN_TEDDY, &err);
+	strbuf_release(&err);
+	tp_scanner_free(sc);
+	return sc != NULL;
+}
+
 static void assert_same_records(const struct collector *a, const struct collector *b, const char *what)
 {
 	cr_assert_eq(a->n, b->n, "%s: %zu records, plain %zu", what, a->n, b->n);
@@ -641,7 +651,7 @@ Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 		snprintf(path, sizeof(path), "tests/data/packs/%s.log", tp_packs[g].name);
 		cr_assert_eq(tu_slurp(path, &all), 0, "cannot read %s", path);
 	}
-	static const char *const backends[] = { "vectorscan", "portable" };
+	static const char *const backends[] = { "vectorscan", "teddy", "portable" };
 	struct collector plain = { 0 };
 	parse_packs_with("mixed.log", all.buf, all.len, NULL, &plain);
 	/* a pack's block ends: the built-in readers get the lines after it */
@@ -653,12 +663,48 @@ Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 		tp_scanner_free(vs);
 		if (!vs && !strcmp(backends[b], "vectorscan"))
 			continue; /* built without Vectorscan */
+		if (!strcmp(backends[b], "teddy") && !tu_have_teddy())
+			continue; /* not an x86 CPU with AVX2 */
 		struct collector c = { 0 };
 		parse_packs_with("mixed.log", all.buf, all.len, backends[b], &c);
 		assert_same_records(&c, &plain, backends[b]);
 		collector_free(&c);
 	}
 	collector_free(&plain);
+	strbuf_release(&all);
+}
+
+/*
+ * A line that a built-in marker makes a candidate (a colour escape at its
+ * start) and whose pack marker comes later, at every alignment to the
+ * search's 64-byte blocks and across them: Teddy follows the listed line
+ * to its end for the packs' markers, or the gate would never see it.
+ */
+Test(packs, a_pack_marker_after_a_built_in_one_is_seen_at_every_alignment)
+{
+	if (!tu_have_teddy())
+		return; /* not an x86 CPU with AVX2 */
+	struct strbuf all = STRBUF_INIT;
+	for (int i = 0; i < TP_CONFIG_LINES; i++)
+		strbuf_addstr(&all, "noise\n");
+	int lines = 0;
+	for (int pad = 0; pad < 140; pad++, lines++) {
+		strbuf_addf(&all, "%.*s\n", pad, "................................................................"
+						      "................................................................"
+						      "................");
+		strbuf_addf(&all, "\x1b[32m%*sEpoch: [0][%4d/5005]\tTime  0.%03d ( 0.456)\tData  0.012 ( 0.013)\n",
+			    pad % 70, "", pad + 1, 100 + pad);
+	}
+	struct collector plain = { 0 }, fast = { 0 };
+	parse_packs_with("aligned.log", all.buf, all.len, NULL, &plain);
+	parse_packs_with("aligned.log", all.buf, all.len, "teddy", &fast);
+	size_t batches = 0;
+	for (size_t i = 0; i < plain.n; i++)
+		batches += plain.v[i].rec.type == TP_BATCH;
+	cr_assert_eq(batches, (size_t)lines, "%zu batch records of %d lines", batches, lines);
+	assert_same_records(&fast, &plain, "teddy");
+	collector_free(&plain);
+	collector_free(&fast);
 	strbuf_release(&all);
 }
 
