@@ -82,7 +82,8 @@ int main(int argc, char **argv)
 	size_t np = packs->n;
 	struct tp_marker_set sets[2] = { tp_builtin_markers, *packs };
 	const char **starts = xmalloc(CAP * sizeof(*starts));
-	enum tp_scan_backend kinds[] = { TP_SCAN_PORTABLE, TP_SCAN_TEDDY, TP_SCAN_VECTORSCAN };
+	enum tp_scan_backend kinds[] = { TP_SCAN_PORTABLE, TP_SCAN_TEDDY_AVX2, TP_SCAN_TEDDY,
+					 TP_SCAN_VECTORSCAN };
 	printf("| matcher | markers | scan CPU s (best of 3) | MB/s | candidate lines |\n|---|---:|---:|---:|---:|\n");
 	for (size_t b = 0; b < ARRAY_SIZE(kinds); b++) {
 		for (size_t ns = 1; ns <= 2; ns++) {

@@ -48,8 +48,8 @@ static void fz_scan_pass_rules(const char *buf, size_t n, const struct tp_rules 
 
 /* Compiled once per process: a Vectorscan compile takes milliseconds.
  * [0][b]: the built-in markers, [1][b]: with every format pack's. */
-static struct tp_scanner *fz_scanners[2][4];
-static int fz_scanner_tried[2][4];
+static struct tp_scanner *fz_scanners[2][5];
+static int fz_scanner_tried[2][5];
 static struct tp_rules *fz_packs;
 static int fz_packs_tried;
 
@@ -103,7 +103,7 @@ static int fuzz_scan_one(const uint8_t *data, size_t size)
 {
 	const char *buf = (const char *)data;
 	static const enum tp_scan_backend kinds[] = { TP_SCAN_VECTORSCAN, TP_SCAN_PORTABLE,
-						      TP_SCAN_TEDDY };
+						      TP_SCAN_TEDDY, TP_SCAN_TEDDY_AVX2 };
 	for (int w = 0; w < 2; w++) {
 		const struct tp_rules *rs = w ? fz_scan_packs() : NULL;
 		if (w && !tp_rules_scan_safe(rs))

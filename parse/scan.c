@@ -14,7 +14,8 @@
  *    at a time, in which nibble-table lookups of four consecutive bytes
  *    give the positions where a literal's rarest four bytes (its window)
  *    may start, in 8 buckets of literals grouped so that few positions of
- *    log text fit; the same pass gives the line ends. A candidate whose
+ *    log text fit (with AVX-512 VBMI: exact 128-byte tables, one lookup
+ *    per 64 bytes); the same pass gives the line ends. A candidate whose
  *    byte pairs are no literal's is dropped, the rest compared whole. A
  *    line listed for a built-in marker is followed to its end for the
  *    rules' markers, so that the rules' gate knows which lines hold none;
@@ -103,6 +104,10 @@ struct teddy {
 	 * are cartesian products of bytes from different literals */
 	uint64_t p01[65536 / 64], p12[65536 / 64];
 	unsigned char short_b; /* buckets of literals shorter than three bytes */
+	/* exact tables where the CPU has AVX-512 VBMI: bucket bits of byte c
+	 * (< 128) as byte k of a window; any byte >= 128 gets hi_any[k] */
+	unsigned char exact[TD_W][128], hi_any[TD_W];
+	int vbmi;
 	int rules_hint; /* every rules marker is a literal here: the hits tell the gate */
 };
 
@@ -768,6 +773,10 @@ static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
  * lo[k] and bit x >> 4 of hi[k] are set. */
 struct td_group {
 	uint16_t lo[TD_W], hi[TD_W];
+	/* the exact sets (AVX-512 VBMI): bytes < 128, and bit k of exhi for
+	 * the bytes >= 128 at window byte k */
+	uint64_t ex[TD_W][2];
+	unsigned exhi;
 	double cost; /* the chance that a position of log text fits */
 	int alive;
 };
@@ -781,14 +790,21 @@ static void td_add_byte(struct td_group *g, int k, unsigned c, unsigned flags)
 {
 	g->lo[k] |= (uint16_t)(1u << (c & 15));
 	g->hi[k] |= (uint16_t)(1u << (c >> 4));
+	if (c < 128)
+		g->ex[k][c / 64] |= (uint64_t)1 << (c % 64);
+	else
+		g->exhi |= 1u << k;
 	if ((flags & TP_MK_NOCASE) && ((c | 32) >= 'a' && (c | 32) <= 'z'))
 		td_add_byte(g, k, c ^ 32, 0);
 }
 
 /* The chances of the bytes, as sums over sets of nibbles: byte (h, l)
- * for l in a set L is lo8[h][L & 255] + hi8[h][L >> 8]. */
+ * for l in a set L is lo8[h][L & 255] + hi8[h][L >> 8]; over exact sets:
+ * the bytes 8j + i for the bits i of m are ex8[j][m]. */
 struct td_prob {
 	double lo8[16][256], hi8[16][256];
+	double ex8[16][256], high;
+	int exact; /* the tables are exact (td_block_vbmi) */
 };
 
 static void td_prob_init(struct td_prob *tp, const double *p)
@@ -804,7 +820,14 @@ static void td_prob_init(struct td_prob *tp, const double *p)
 			}
 			tp->lo8[h][m] = a;
 			tp->hi8[h][m] = b;
+			double x = 0;
+			for (int i = 0; i < 8; i++)
+				x += m >> i & 1 ? p[h * 8 + i] : 0;
+			tp->ex8[h][m] = x;
 		}
+	tp->high = 0;
+	for (int c = 128; c < 256; c++)
+		tp->high += p[c];
 }
 
 /* The chance that a position of log text fits the group (its bytes taken
@@ -812,7 +835,13 @@ static void td_prob_init(struct td_prob *tp, const double *p)
 static double td_cost(const struct td_group *g, const struct td_prob *tp)
 {
 	double c = 1;
-	for (int k = 0; k < TD_W; k++) {
+	for (int k = 0; tp->exact && k < TD_W; k++) {
+		double sum = g->exhi >> k & 1 ? tp->high : 0;
+		for (int j = 0; j < 16; j++)
+			sum += tp->ex8[j][g->ex[k][j / 8] >> (8 * (j % 8)) & 255];
+		c *= sum;
+	}
+	for (int k = 0; !tp->exact && k < TD_W; k++) {
 		double sum = 0;
 		unsigned lo = g->lo[k];
 		for (unsigned hs = g->hi[k]; hs; hs &= hs - 1) {
@@ -824,14 +853,22 @@ static double td_cost(const struct td_group *g, const struct td_prob *tp)
 	return c;
 }
 
+static void td_merge(struct td_group *a, const struct td_group *b)
+{
+	for (int k = 0; k < TD_W; k++) {
+		a->lo[k] |= b->lo[k];
+		a->hi[k] |= b->hi[k];
+		a->ex[k][0] |= b->ex[k][0];
+		a->ex[k][1] |= b->ex[k][1];
+	}
+	a->exhi |= b->exhi;
+}
+
 static double td_merged_cost(const struct td_group *a, const struct td_group *b,
 			     const struct td_prob *tp)
 {
 	struct td_group m = *a;
-	for (int k = 0; k < TD_W; k++) {
-		m.lo[k] |= b->lo[k];
-		m.hi[k] |= b->hi[k];
-	}
+	td_merge(&m, b);
 	return td_cost(&m, tp);
 }
 
@@ -896,10 +933,7 @@ static void td_group_lits(struct td_group *g, size_t n, int *grp, const struct t
 				}
 			}
 		}
-		for (int k = 0; k < TD_W; k++) {
-			g[bi].lo[k] |= g[bj].lo[k];
-			g[bi].hi[k] |= g[bj].hi[k];
-		}
+		td_merge(&g[bi], &g[bj]);
 		g[bi].cost = pair[bi * n + bj];
 		g[bj].alive = 0;
 		for (size_t x = 0; x < n; x++)
@@ -944,8 +978,29 @@ static void td_set_pairs(uint64_t *t, unsigned a, unsigned b, unsigned flags)
 		td_set_pair(t, a ^ 32, b ^ 32);
 }
 
+/* A literal's window in the exact tables, as bucket bit. */
+static void td_exact_add(struct teddy *td, const struct td_lit *l, unsigned char bit)
+{
+	for (int k = 0; k < TD_W; k++) {
+		if (l->w + (size_t)k >= l->n) {
+			for (int c = 0; c < 128; c++)
+				td->exact[k][c] |= bit;
+			td->hi_any[k] |= bit;
+			continue;
+		}
+		unsigned c = l->s[l->w + (size_t)k];
+		if (c >= 128) {
+			td->hi_any[k] |= bit;
+			continue;
+		}
+		td->exact[k][c] |= bit;
+		if ((l->flags & TP_MK_NOCASE) && is_letter(c))
+			td->exact[k][c ^ 32] |= bit;
+	}
+}
+
 static int td_build(struct teddy *td, const struct tp_marker_set *sets, size_t nsets,
-		    struct strbuf *err)
+		    int allow_vbmi, struct strbuf *err)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < nsets; i++)
@@ -966,6 +1021,9 @@ static int td_build(struct teddy *td, const struct tp_marker_set *sets, size_t n
 		p[c] /= sum;
 	struct td_prob *prob = xmalloc(sizeof(*prob));
 	td_prob_init(prob, p);
+	td->vbmi = allow_vbmi && __builtin_cpu_supports("avx512bw") &&
+		   __builtin_cpu_supports("avx512vbmi");
+	prob->exact = td->vbmi;
 	size_t k = 0;
 	for (size_t i = 0; i < nsets; i++) {
 		for (size_t j = 0; j < sets[i].n; j++) {
@@ -988,6 +1046,8 @@ static int td_build(struct teddy *td, const struct tp_marker_set *sets, size_t n
 					td_add_byte(&g[k], b, l->s[l->w + (size_t)b], l->flags);
 				} else {
 					g[k].lo[b] = g[k].hi[b] = 0xffff;
+					g[k].ex[b][0] = g[k].ex[b][1] = ~(uint64_t)0;
+					g[k].exhi |= 1u << b;
 				}
 			}
 			g[k].cost = td_cost(&g[k], prob);
@@ -1036,6 +1096,9 @@ static int td_build(struct teddy *td, const struct tp_marker_set *sets, size_t n
 		td_set_pairs(td->p01, l->s[l->w], l->s[l->w + 1], l->flags);
 		td_set_pairs(td->p12, l->s[l->w + 1], l->s[l->w + 2], l->flags);
 	}
+	for (int b = 0; b < TD_BUCKETS; b++)
+		for (size_t i = td->first[b]; i < td->first[b + 1]; i++)
+			td_exact_add(td, &td->lits[i], (unsigned char)(1u << b));
 	free(lits);
 	free(g);
 	free(grp);
@@ -1157,15 +1220,44 @@ __attribute__((target("avx2"))) static inline void td_block_avx2(const struct te
 	o->cand = cand, o->nl = nl, o->cr = cr, o->tb = tb;
 }
 
+/* The same by the exact tables: 64 bytes per lookup, no nibble products.
+ * Reads p[0..67). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static inline void
+td_block_vbmi(const struct teddy *td, const struct portable *pt, const unsigned char *p,
+	      unsigned char *mb, struct td_masks *o)
+{
+	__m512i m = _mm512_set1_epi8(-1), x0 = _mm512_setzero_si512();
+	for (int k = 0; k < TD_W; k++) {
+		__m512i x = _mm512_loadu_si512((const void *)(p + k));
+		if (k == 0)
+			x0 = x;
+		__m512i r = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)td->exact[k]), x,
+						     _mm512_loadu_si512((const void *)(td->exact[k] + 64)));
+		r = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), r,
+					   _mm512_set1_epi8((char)td->hi_any[k]));
+		m = _mm512_and_si512(m, r);
+	}
+	_mm512_storeu_si512((void *)mb, m);
+	o->cand = _mm512_test_epi8_mask(m, m);
+	o->nl = _mm512_cmpeq_epi8_mask(x0, _mm512_set1_epi8('\n'));
+	o->cr = _mm512_cmpeq_epi8_mask(x0, _mm512_set1_epi8('\r'));
+	const __m512i low = _mm512_set1_epi8(0x0f);
+	__m512i tlo = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)pt->tlo));
+	__m512i thi = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)pt->thi));
+	__m512i t = _mm512_and_si512(_mm512_shuffle_epi8(tlo, _mm512_and_si512(x0, low)),
+				     _mm512_shuffle_epi8(thi, _mm512_and_si512(_mm512_srli_epi16(x0, 4), low)));
+	o->tb = _mm512_test_epi8_mask(t, t);
+}
+
 /*
  * One pass, 64 bytes at a time: the literals' windows (checked whole
  * where the nibble tables let one through) and the line ends whose
  * previous byte may end a marker; each hit becomes the start of its line
  * by bit arithmetic on the block's '\n' mask, as in tail_scan_body.
  */
-__attribute__((target("avx2"))) static long
+static inline __attribute__((always_inline)) long
 td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsigned char *s,
-	     const unsigned char *e, const char **starts, size_t cap, const char **done)
+	     const unsigned char *e, const char **starts, size_t cap, const char **done, int vbmi)
 {
 	const struct portable *pt = &sc->pt;
 	const struct teddy *td = &sc->teddy;
@@ -1187,7 +1279,10 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 			p = pad;
 		}
 		struct td_masks m;
-		td_block_avx2(td, pt, p, mb, &m);
+		if (vbmi)
+			td_block_vbmi(td, pt, p, mb, &m);
+		else
+			td_block_avx2(td, pt, p, mb, &m);
 		if (len < 64) {
 			uint64_t in = ((uint64_t)1 << len) - 1;
 			m.cand &= in, m.nl &= in, m.cr &= in, m.tb &= in;
@@ -1285,6 +1380,22 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 	return (long)k;
 }
 
+__attribute__((target("avx2"))) static long td_scan_avx2(const struct tp_scanner *sc,
+							 struct tp_scan_scratch *ss,
+							 const unsigned char *s,
+							 const unsigned char *e, const char **starts,
+							 size_t cap, const char **done)
+{
+	return td_scan_body(sc, ss, s, e, starts, cap, done, 0);
+}
+
+__attribute__((target("avx2,avx512f,avx512bw,avx512vbmi"))) static long
+td_scan_vbmi(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsigned char *s,
+	     const unsigned char *e, const char **starts, size_t cap, const char **done)
+{
+	return td_scan_body(sc, ss, s, e, starts, cap, done, 1);
+}
+
 static long td_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const char *s,
 		    const char *e, const char **starts, size_t cap, const char **done)
 {
@@ -1296,7 +1407,9 @@ static long td_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
 	}
 	ss->rn = 0;
 	ss->rvalid = sc->teddy.rules_hint;
-	return td_scan_body(sc, ss, us, ue, starts, cap, done);
+	if (sc->teddy.vbmi)
+		return td_scan_vbmi(sc, ss, us, ue, starts, cap, done);
+	return td_scan_avx2(sc, ss, us, ue, starts, cap, done);
 }
 #endif /* HAVE_X86_TARGETS */
 
@@ -1310,18 +1423,19 @@ struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets
 		tp_scanner_free(sc);
 		return NULL;
 	}
-	if (backend == TP_SCAN_TEDDY || backend == TP_SCAN_AUTO) {
+	if (backend == TP_SCAN_TEDDY || backend == TP_SCAN_TEDDY_AVX2 || backend == TP_SCAN_AUTO) {
 		/* the fastest where it runs (bench/RESULTS.md); elsewhere, or
 		 * past its number of literals, Vectorscan, then the portable one */
 		struct strbuf why = STRBUF_INIT;
 #ifdef HAVE_X86_TARGETS
-		if (__builtin_cpu_supports("avx2") && td_build(&sc->teddy, sets, nsets, &why) == 0) {
+		if (__builtin_cpu_supports("avx2") &&
+		    td_build(&sc->teddy, sets, nsets, backend != TP_SCAN_TEDDY_AVX2, &why) == 0) {
 			sc->td = 1;
 			strbuf_release(&why);
 			return sc;
 		}
 #endif
-		if (backend == TP_SCAN_TEDDY) {
+		if (backend != TP_SCAN_AUTO) {
 			strbuf_addstr(err, why.len ? why.buf : "teddy: needs an x86 CPU with AVX2");
 			strbuf_release(&why);
 			tp_scanner_free(sc);
@@ -1362,7 +1476,7 @@ void tp_scanner_free(struct tp_scanner *sc)
 
 const char *tp_scanner_backend(const struct tp_scanner *sc)
 {
-	return sc->vs ? "vectorscan" : sc->td ? "teddy" : "portable";
+	return sc->vs ? "vectorscan" : !sc->td ? "portable" : sc->teddy.vbmi ? "teddy (AVX-512 VBMI)" : "teddy";
 }
 
 struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules)
@@ -1378,6 +1492,8 @@ struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules)
 		b = TP_SCAN_VECTORSCAN;
 	else if (want && !strcmp(want, "teddy"))
 		b = TP_SCAN_TEDDY;
+	else if (want && !strcmp(want, "teddy-avx2"))
+		b = TP_SCAN_TEDDY_AVX2;
 	struct strbuf err = STRBUF_INIT;
 	struct tp_marker_set sets[2] = { tp_builtin_markers };
 	if (rules)

@@ -26,7 +26,8 @@ enum tp_scan_backend {
 	TP_SCAN_AUTO,       /* Teddy on x86 with AVX2, else Vectorscan if built in, else portable */
 	TP_SCAN_PORTABLE,
 	TP_SCAN_VECTORSCAN, /* fails where the library was not built in */
-	TP_SCAN_TEDDY,      /* fails on a CPU without AVX2 */
+	TP_SCAN_TEDDY,      /* fails on a CPU without AVX2; exact tables with AVX-512 VBMI */
+	TP_SCAN_TEDDY_AVX2, /* Teddy without AVX-512 (tests and benchmarks) */
 };
 
 struct tp_scanner;
@@ -37,13 +38,13 @@ struct tp_scan_scratch;
 struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets,
 				  enum tp_scan_backend backend, struct strbuf *err);
 void tp_scanner_free(struct tp_scanner *sc);
-/* "teddy", "vectorscan" or "portable". */
+/* "teddy", "teddy (AVX-512 VBMI)", "vectorscan" or "portable". */
 const char *tp_scanner_backend(const struct tp_scanner *sc);
 
 /*
  * The scanner for a run of the tools: the built-in markers on the backend
- * named by $TPROF_SCAN ("teddy", "vectorscan", "portable"; default: the best
- * that runs here), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
+ * named by $TPROF_SCAN ("teddy", "teddy-avx2", "vectorscan", "portable";
+ * default: the best that runs here), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
  * set to anything but "" or "0", or when rules are loaded whose groups do
  * not all declare markers (a rule may match any line); the markers of the
  * rules' groups (format packs) join the built-in ones. A scanner that cannot be built also gives NULL: the

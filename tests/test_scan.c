@@ -30,7 +30,8 @@ static struct tp_scanner *scanner(enum tp_scan_backend b)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct tp_scanner *sc = tp_scanner_new(&tp_builtin_markers, 1, b, &err);
-	cr_assert(sc || b == TP_SCAN_VECTORSCAN || b == TP_SCAN_TEDDY, "scanner: %s", err.buf ? err.buf : "");
+	cr_assert(sc || b == TP_SCAN_VECTORSCAN || b == TP_SCAN_TEDDY || b == TP_SCAN_TEDDY_AVX2,
+		  "scanner: %s", err.buf ? err.buf : "");
 	strbuf_release(&err);
 	return sc;
 }
@@ -42,7 +43,8 @@ static uint64_t assert_same(const char *what, const char *buf, size_t n)
 	struct strbuf plain = STRBUF_INIT;
 	struct tp_stats sp;
 	parse_with(buf, n, NULL, &plain, &sp);
-	enum tp_scan_backend kinds[] = { TP_SCAN_VECTORSCAN, TP_SCAN_TEDDY, TP_SCAN_PORTABLE };
+	enum tp_scan_backend kinds[] = { TP_SCAN_VECTORSCAN, TP_SCAN_TEDDY, TP_SCAN_TEDDY_AVX2,
+					 TP_SCAN_PORTABLE };
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		struct tp_scanner *sc = scanner(kinds[i]);
 		if (!sc)
@@ -157,7 +159,8 @@ Test(scan, finds_the_lines_with_markers)
 				  "1.89s/it] not a unit at the end\n"
 				  "tail\r\x1b[0m\n"
 				  "Batch 1: 0.5s";
-	enum tp_scan_backend kinds[] = { TP_SCAN_VECTORSCAN, TP_SCAN_TEDDY, TP_SCAN_PORTABLE };
+	enum tp_scan_backend kinds[] = { TP_SCAN_VECTORSCAN, TP_SCAN_TEDDY, TP_SCAN_TEDDY_AVX2,
+					 TP_SCAN_PORTABLE };
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		struct tp_scanner *sc = scanner(kinds[i]);
 		if (!sc)
@@ -325,7 +328,7 @@ Test(scan, driver_gives_the_plain_output_on_any_threads_and_chunks)
 	cr_assert_gt(total, 1900, "%llu records", (unsigned long long)total);
 	cr_assert_gt(sw.records[TP_SUMMARY], 100, "rows of tables whose rows hold no marker");
 	struct tp_scanner *sc[] = { scanner(TP_SCAN_VECTORSCAN), scanner(TP_SCAN_TEDDY),
-				    scanner(TP_SCAN_PORTABLE) };
+				    scanner(TP_SCAN_TEDDY_AVX2), scanner(TP_SCAN_PORTABLE) };
 	size_t chunks[] = { 1024, 4096, 65536 };
 	int threads[] = { 1, 2, 3 };
 	for (size_t k = 0; k < ARRAY_SIZE(sc); k++) {
