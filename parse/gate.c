@@ -49,12 +49,6 @@ struct tp_gate {
 	int teddy; /* 2: the CPU has AVX2, 1: SSSE3, 0: neither */
 };
 
-static void set_pair(struct tp_gate *ms, unsigned a, unsigned b)
-{
-	unsigned k = a | b << 8;
-	ms->pairs[k / 64] |= (uint64_t)1 << (k % 64);
-}
-
 /*
  * How common each ASCII byte is in log text, per 100,000 bytes: measured
  * on the text of bench/gen's log outside progress bars (training-log
@@ -344,12 +338,12 @@ struct tp_gate *tp_gate_new(const struct tp_rmarker *m, size_t n)
 		ms->a_hi[c >> 4] |= bit;
 		if (off[i] + 1 < m[i].len) {
 			unsigned char b = (unsigned char)m[i].lit[off[i] + 1];
-			set_pair(ms, c, b);
+			tp_pairs_set(ms->pairs, c, b);
 			ms->b_lo[b & 15] |= bit;
 			ms->b_hi[b >> 4] |= bit;
 		} else {
 			for (unsigned b = 0; b < 256; b++)
-				set_pair(ms, c, b);
+				tp_pairs_set(ms->pairs, c, b);
 			for (int k = 0; k < 16; k++)
 				ms->b_lo[k] |= bit, ms->b_hi[k] |= bit;
 		}
@@ -425,8 +419,8 @@ static size_t block_hits(const struct tp_gate *ms, const char *s, size_t base, u
 		int bit = __builtin_ctzll(w);
 		size_t at = base + (size_t)(bit / 8);
 		/* most anchor hits fail on the byte after the anchor */
-		unsigned k = (unsigned char)s[at] | (at + 1 < n ? (unsigned char)s[at + 1] : 0u) << 8;
-		if ((ms->pairs[k / 64] >> (k % 64)) & 1u)
+		if (tp_pairs_has(ms->pairs, (unsigned char)s[at],
+				 at + 1 < n ? (unsigned char)s[at + 1] : 0u))
 			found += verify_at(ms, s, n, at, hits);
 		w &= ~((uint64_t)0xff << (bit & ~7));
 	}
@@ -476,8 +470,8 @@ static size_t teddy_hits(const struct tp_gate *ms, const char *s, size_t n, size
 	size_t found = 0;
 	while (bits) {
 		size_t at = base + (size_t)__builtin_ctz(bits);
-		unsigned k = (unsigned char)s[at] | (at + 1 < n ? (unsigned char)s[at + 1] : 0u) << 8;
-		if ((ms->pairs[k / 64] >> (k % 64)) & 1u)
+		if (tp_pairs_has(ms->pairs, (unsigned char)s[at],
+				 at + 1 < n ? (unsigned char)s[at + 1] : 0u))
 			found += verify_at(ms, s, n, at, hits);
 		bits &= bits - 1;
 	}

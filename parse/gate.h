@@ -37,6 +37,21 @@ void tp_gate_free(struct tp_gate *ms);
  * the largest group + 1) for every group g with a marker in [s, s+n).
  * Returns the number of marker occurrences verified.
  */
+/* A bitmap of byte pairs (65536 bits): the pairs of bytes that a set of
+ * literals holds at some offsets, so that most candidates are dropped
+ * without a compare (the gate, scan.c's Teddy). */
+static inline void tp_pairs_set(uint64_t *t, unsigned a, unsigned b)
+{
+	unsigned k = a | b << 8;
+	t[k / 64] |= (uint64_t)1 << (k % 64);
+}
+
+static inline int tp_pairs_has(const uint64_t *t, unsigned a, unsigned b)
+{
+	unsigned k = a | b << 8;
+	return (int)(t[k / 64] >> (k % 64) & 1);
+}
+
 /* How often byte c, and the pair (a, b), occur in training-log text, per
  * 100,000 bytes (measured; estimated for uncommon pairs): where to anchor
  * a literal so that a matcher stops seldom (the gate, scan.c's Teddy). */

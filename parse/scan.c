@@ -344,7 +344,7 @@ block_scan_body(const struct portable *pt, const unsigned char *s, const unsigne
 			const unsigned char *q = blk + __builtin_ctzll(bits);
 			bits &= bits - 1;
 			if (*q == '\n' || *q == '\r') {
-				if (!pt->nends || !may_end(pt, seg, q) || !tp_scan_end_match(pt, seg, q)) {
+				if (!seg_ends_in_marker(pt, seg, q)) {
 					if (*q == '\n')
 						ls = q + 1;
 					seg = q + 1;
@@ -373,7 +373,7 @@ block_scan_body(const struct portable *pt, const unsigned char *s, const unsigne
 		blk = next;
 	}
 	/* the input's last line, without a line end */
-	if (seg < e && pt->nends && may_end(pt, seg, e) && tp_scan_end_match(pt, seg, e))
+	if (seg < e && seg_ends_in_marker(pt, seg, e))
 		starts[k++] = (const char *)ls;
 	return (long)k;
 }
@@ -460,11 +460,8 @@ tail_scan_body(const struct portable *pt, const unsigned char *s, const unsigned
 			want &= want - 1;
 			const unsigned char *q = blk + i;
 			uint64_t below = ((uint64_t)1 << i) - 1;
-			if ((eol & below) && after_last(blk, eol & below) > seg)
-				seg = after_last(blk, eol & below);
-			if ((nl & below) && after_last(blk, nl & below) > ls)
-				ls = after_last(blk, nl & below);
-			if (!(lit >> i & 1) && (!may_end(pt, seg, q) || !tp_scan_end_match(pt, seg, q)))
+			pass_line_ends(blk, eol & below, nl & below, &seg, &ls);
+			if (!(lit >> i & 1) && !seg_ends_in_marker(pt, seg, q))
 				continue;
 			/* a literal's hit, or a segment ending in a marker */
 			starts[k++] = (const char *)ls;
@@ -485,16 +482,12 @@ tail_scan_body(const struct portable *pt, const unsigned char *s, const unsigned
 			}
 			want &= ~(uint64_t)0 << (unsigned)(seg - blk);
 		}
-		if (next == blk + len) {
-			if (eol && after_last(blk, eol) > seg)
-				seg = after_last(blk, eol);
-			if (nl && after_last(blk, nl) > ls)
-				ls = after_last(blk, nl);
-		}
+		if (next == blk + len)
+			pass_line_ends(blk, eol, nl, &seg, &ls);
 		blk = next;
 	}
 	/* the input's last line, without a line end */
-	if (seg < e && pt->nends && may_end(pt, seg, e) && tp_scan_end_match(pt, seg, e))
+	if (seg < e && seg_ends_in_marker(pt, seg, e))
 		starts[k++] = (const char *)ls;
 	return (long)k;
 }
@@ -541,16 +534,13 @@ static int vs_build(struct tp_scanner *sc, const struct tp_marker_set *sets, siz
 	unsigned *flags = xcalloc(total, sizeof(*flags));
 	unsigned *ids = xcalloc(total, sizeof(*ids));
 	size_t n = 0;
-	sc->rules_hint = nsets > 1;
 	for (size_t i = 0; i < nsets; i++) {
 		if (i == 1)
 			sc->rules_first = (unsigned)n;
 		for (size_t j = 0; j < sets[i].n; j++) {
 			const struct tp_marker *m = &sets[i].m[j];
-			if (m->anchor == TP_AT_END) {
-				sc->rules_hint &= i == 0; /* found by the line-end pass only */
-				continue;
-			}
+			if (m->anchor == TP_AT_END)
+				continue; /* found by the line-end pass */
 			struct strbuf sb = STRBUF_INIT;
 			add_escaped(&sb, m->lit);
 			flags[n] = m->flags & TP_MK_NOCASE ? HS_FLAG_CASELESS : 0;
@@ -613,15 +603,6 @@ static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
 {
 	if ((size_t)(e - s) > (1u << 30))
 		return -1;
-	if (ss->cap < cap) {
-		free(ss->hits);
-		free(ss->rhits);
-		ss->hits = xmalloc(cap * sizeof(*ss->hits));
-		ss->rhits = xmalloc(cap * sizeof(*ss->rhits));
-		ss->cap = cap;
-	}
-	ss->rn = 0;
-	ss->rvalid = sc->rules_hint;
 	struct vs_ctx c = { s, ss->hits, cap, 0, 0, ss, sc->rules_hint ? sc->rules_first : UINT_MAX };
 	hs_error_t rc = hs_scan(sc->db, s, (unsigned)(e - s), 0, ss->hs, vs_hit, &c);
 	if ((rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) || c.unordered) {
@@ -641,8 +622,18 @@ static long vs_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, con
 }
 #endif
 
-
 /* ---- public ---- */
+
+/* Are there rules' markers (sets 1 on), all of them literals (none found
+ * by the line-end pass alone)? */
+static int rules_all_literals(const struct tp_marker_set *sets, size_t nsets)
+{
+	for (size_t i = 1; i < nsets; i++)
+		for (size_t j = 0; j < sets[i].n; j++)
+			if (sets[i].m[j].anchor == TP_AT_END)
+				return 0;
+	return nsets > 1;
+}
 
 struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets,
 				  enum tp_scan_backend backend, struct strbuf *err)
@@ -652,6 +643,7 @@ struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets
 		tp_scanner_free(sc);
 		return NULL;
 	}
+	sc->rules_hint = rules_all_literals(sets, nsets);
 	if (backend == TP_SCAN_TEDDY || backend == TP_SCAN_TEDDY_AVX2 || backend == TP_SCAN_AUTO) {
 		/* the fastest where it runs (bench/RESULTS.md); elsewhere, or
 		 * past its number of literals, Vectorscan, then the portable one */
@@ -779,6 +771,18 @@ long tp_scan_lines(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 	ss->rvalid = 0;
 	if (s >= e || cap == 0)
 		return 0;
+	if (sc->vs || sc->td) {
+		/* room for a hit per listed line, and for Vectorscan's hits */
+		if (ss->cap < cap) {
+			free(ss->hits);
+			free(ss->rhits);
+			ss->hits = xmalloc(cap * sizeof(*ss->hits));
+			ss->rhits = xmalloc(cap * sizeof(*ss->rhits));
+			ss->cap = cap;
+		}
+		ss->rn = 0;
+		ss->rvalid = sc->rules_hint;
+	}
 #ifdef HAVE_X86_TARGETS
 	if (sc->td)
 		return tp_teddy_scan(sc, ss, s, e, starts, cap, done);

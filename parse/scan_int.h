@@ -83,7 +83,6 @@ struct teddy {
 	 * (< 128) as byte k of a window; any byte >= 128 gets hi_any[k] */
 	unsigned char exact[TD_W][128], hi_any[TD_W];
 	int vbmi;
-	int rules_hint; /* every rules marker is a literal here: the hits tell the gate */
 };
 
 struct tp_scanner {
@@ -94,8 +93,10 @@ struct tp_scanner {
 #ifdef TPROF_VECTORSCAN
 	hs_database_t *db;
 	unsigned rules_first; /* ids from here on are the rules' markers (set 1 on) */
-	int rules_hint;       /* Vectorscan sees every rules marker: its hits tell the gate */
 #endif
+	/* the matcher (Vectorscan, Teddy) sees every rules marker, all being
+	 * literals: its hits tell the rules' gate which lines hold none */
+	int rules_hint;
 };
 
 struct tp_scan_scratch {
@@ -145,6 +146,25 @@ static inline const unsigned char *after_last(const unsigned char *blk, uint64_t
 /* Does the segment [s,e) end in an end marker (then blanks, then maybe a
  * remark in parentheses)? */
 int tp_scan_end_match(const struct portable *pt, const unsigned char *s, const unsigned char *e);
+
+/* The same, first ruling out most segments by their last byte. */
+static inline int seg_ends_in_marker(const struct portable *pt, const unsigned char *seg,
+				     const unsigned char *q)
+{
+	return pt->nends && may_end(pt, seg, q) && tp_scan_end_match(pt, seg, q);
+}
+
+/* Moves seg past the last line end of eol, and ls past the last '\n' of
+ * nl, bits of the block at blk (a line-end pass keeps its segment and
+ * line starts so). */
+static inline void pass_line_ends(const unsigned char *blk, uint64_t eol, uint64_t nl,
+				  const unsigned char **seg, const unsigned char **ls)
+{
+	if (eol && after_last(blk, eol) > *seg)
+		*seg = after_last(blk, eol);
+	if (nl && after_last(blk, nl) > *ls)
+		*ls = after_last(blk, nl);
+}
 
 #ifdef HAVE_X86_TARGETS
 /* Builds Teddy's tables for the literal markers of the sets (AVX2; exact

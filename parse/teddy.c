@@ -53,7 +53,7 @@ static void td_add_byte(struct td_group *g, int k, unsigned c, unsigned flags)
 		g->ex[k][c / 64] |= (uint64_t)1 << (c % 64);
 	else
 		g->exhi |= 1u << k;
-	if ((flags & TP_MK_NOCASE) && ((c | 32) >= 'a' && (c | 32) <= 'z'))
+	if ((flags & TP_MK_NOCASE) && is_letter(c))
 		td_add_byte(g, k, c ^ 32, 0);
 }
 
@@ -211,30 +211,18 @@ static void td_group_lits(struct td_group *g, size_t n, int *grp, const struct t
 	free(pair);
 }
 
-static void td_set_pair(uint64_t *t, unsigned a, unsigned b)
-{
-	unsigned k = a | b << 8;
-	t[k / 64] |= (uint64_t)1 << (k % 64);
-}
-
-static int td_has_pair(const uint64_t *t, unsigned a, unsigned b)
-{
-	unsigned k = a | b << 8;
-	return t[k / 64] >> (k % 64) & 1;
-}
-
 /* Pair (a, b), and its other cases for a caseless literal. */
 static void td_set_pairs(uint64_t *t, unsigned a, unsigned b, unsigned flags)
 {
-	td_set_pair(t, a, b);
+	tp_pairs_set(t, a, b);
 	if (!(flags & TP_MK_NOCASE))
 		return;
 	if (is_letter(a))
-		td_set_pair(t, a ^ 32, b);
+		tp_pairs_set(t, a ^ 32, b);
 	if (is_letter(b))
-		td_set_pair(t, a, b ^ 32);
+		tp_pairs_set(t, a, b ^ 32);
 	if (is_letter(a) && is_letter(b))
-		td_set_pair(t, a ^ 32, b ^ 32);
+		tp_pairs_set(t, a ^ 32, b ^ 32);
 }
 
 /* A literal's window in the exact tables, as bucket bit. */
@@ -271,7 +259,6 @@ int tp_teddy_build(struct teddy *td, const struct tp_marker_set *sets, size_t ns
 	}
 	struct td_lit *lits = xcalloc(n, sizeof(*lits));
 	struct td_group *g = xcalloc(n, sizeof(*g));
-	td->rules_hint = nsets > 1;
 	int *grp = xcalloc(n, sizeof(*grp));
 	double p[256], sum = 0;
 	for (int c = 0; c < 256; c++)
@@ -287,10 +274,8 @@ int tp_teddy_build(struct teddy *td, const struct tp_marker_set *sets, size_t ns
 	for (size_t i = 0; i < nsets; i++) {
 		for (size_t j = 0; j < sets[i].n; j++) {
 			const struct tp_marker *m = &sets[i].m[j];
-			if (m->anchor == TP_AT_END) {
-				td->rules_hint &= i == 0; /* found by the line-end test only */
-				continue;
-			}
+			if (m->anchor == TP_AT_END)
+				continue; /* found by the line-end test */
 			struct td_lit *l = &lits[k];
 			l->rules = i > 0;
 			l->s = (const unsigned char *)m->lit;
@@ -344,20 +329,19 @@ int tp_teddy_build(struct teddy *td, const struct tp_marker_set *sets, size_t ns
 				td->lits[fill++] = lits[i];
 	}
 	td->first[TD_BUCKETS] = fill;
-	for (size_t i = 0; i < n; i++) {
-		const struct td_lit *l = &td->lits[i];
-		if (l->n - l->w < 3) {
-			for (int b = 0; b < TD_BUCKETS; b++)
-				if (i >= td->first[b] && i < td->first[b + 1])
-					td->short_b |= (unsigned char)(1u << b);
-			continue;
+	for (int b = 0; b < TD_BUCKETS; b++) {
+		unsigned char bit = (unsigned char)(1u << b);
+		for (size_t i = td->first[b]; i < td->first[b + 1]; i++) {
+			const struct td_lit *l = &td->lits[i];
+			td_exact_add(td, l, bit);
+			if (l->n - l->w < 3) {
+				td->short_b |= bit;
+				continue;
+			}
+			td_set_pairs(td->p01, l->s[l->w], l->s[l->w + 1], l->flags);
+			td_set_pairs(td->p12, l->s[l->w + 1], l->s[l->w + 2], l->flags);
 		}
-		td_set_pairs(td->p01, l->s[l->w], l->s[l->w + 1], l->flags);
-		td_set_pairs(td->p12, l->s[l->w + 1], l->s[l->w + 2], l->flags);
 	}
-	for (int b = 0; b < TD_BUCKETS; b++)
-		for (size_t i = td->first[b]; i < td->first[b + 1]; i++)
-			td_exact_add(td, &td->lits[i], (unsigned char)(1u << b));
 	free(lits);
 	free(g);
 	free(grp);
@@ -375,13 +359,20 @@ static inline int td_window_eq(const struct td_lit *l, const unsigned char *q)
 	return (l->flags & TP_MK_NOCASE) || *q == l->s[l->w];
 }
 
+/* What td_verify looks for. */
+enum td_want {
+	TD_ANY,        /* any literal */
+	TD_RULES_TOO,  /* any, but a rules one if there is one */
+	TD_RULES_ONLY, /* the rules' literals alone */
+};
+
 /*
  * Which literals of the buckets in mask have their window at q, in [s,e):
- * 0 none, 1 a built-in one, 2 a rules one. With rules set, a built-in
+ * 0 none, 1 a built-in one, 2 a rules one. With TD_RULES_TOO a built-in
  * literal does not end the search: a rules one at q must not be missed.
  */
 static inline int td_verify(const struct teddy *td, const unsigned char *s, const unsigned char *e,
-			    const unsigned char *q, unsigned mask, int rules)
+			    const unsigned char *q, unsigned mask, enum td_want want)
 {
 	int found = 0;
 	while (mask) {
@@ -389,12 +380,12 @@ static inline int td_verify(const struct teddy *td, const unsigned char *s, cons
 		mask &= mask - 1;
 		for (size_t i = td->first[b]; i < td->first[b + 1]; i++) {
 			const struct td_lit *l = &td->lits[i];
-			if ((found && !l->rules) || (size_t)(q - s) < l->w ||
-			    (size_t)(e - q) < l->n - l->w)
+			if ((!l->rules && (found || want == TD_RULES_ONLY)) ||
+			    (size_t)(q - s) < l->w || (size_t)(e - q) < l->n - l->w)
 				continue;
 			if (!td_window_eq(l, q) || !eq_bytes(q - l->w, l->s, l->n, l->flags))
 				continue;
-			if (l->rules || !rules)
+			if (l->rules || want == TD_ANY)
 				return l->rules ? 2 : 1;
 			found = 1;
 		}
@@ -402,30 +393,12 @@ static inline int td_verify(const struct teddy *td, const unsigned char *s, cons
 	return found;
 }
 
-/* Only the rules' literals at q. */
-static inline int td_verify_rules(const struct teddy *td, const unsigned char *s,
-				  const unsigned char *e, const unsigned char *q, unsigned mask)
-{
-	while (mask) {
-		unsigned b = (unsigned)__builtin_ctz(mask);
-		mask &= mask - 1;
-		for (size_t i = td->first[b]; i < td->first[b + 1]; i++) {
-			const struct td_lit *l = &td->lits[i];
-			if (!l->rules || (size_t)(q - s) < l->w || (size_t)(e - q) < l->n - l->w)
-				continue;
-			if (td_window_eq(l, q) && eq_bytes(q - l->w, l->s, l->n, l->flags))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 /* Bucket bits that survive the exact-pair test at q. */
 static inline unsigned td_buckets(const struct teddy *td, const unsigned char *e,
 				  const unsigned char *q, unsigned bk)
 {
-	if ((bk & ~td->short_b) && (q + 2 >= e || !td_has_pair(td->p01, q[0], q[1]) ||
-				    !td_has_pair(td->p12, q[1], q[2])))
+	if ((bk & ~td->short_b) && (q + 2 >= e || !tp_pairs_has(td->p01, q[0], q[1]) ||
+				    !tp_pairs_has(td->p12, q[1], q[2])))
 		bk &= td->short_b;
 	return bk;
 }
@@ -569,7 +542,7 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 			const unsigned char *q = blk + i;
 			if (pend && q < pend) {
 				unsigned bk = td_buckets(td, e, q, mb[i]);
-				if (!bk || !td_verify_rules(td, s, e, q, bk))
+				if (!bk || !td_verify(td, s, e, q, bk, TD_RULES_ONLY))
 					continue;
 				ss->rhits[ss->rn++] = (const char *)q;
 				pend = NULL;
@@ -582,16 +555,13 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 				continue;
 			}
 			uint64_t below = ((uint64_t)1 << i) - 1;
-			if ((eol & below) && after_last(blk, eol & below) > seg)
-				seg = after_last(blk, eol & below);
-			if ((m.nl & below) && after_last(blk, m.nl & below) > ls)
-				ls = after_last(blk, m.nl & below);
+			pass_line_ends(blk, eol & below, m.nl & below, &seg, &ls);
 			int kind = 0;
 			if (m.cand >> i & 1) {
 				unsigned bk = td_buckets(td, e, q, mb[i]);
-				if (!bk || !(kind = td_verify(td, s, e, q, bk, track)))
+				if (!bk || !(kind = td_verify(td, s, e, q, bk, track ? TD_RULES_TOO : TD_ANY)))
 					continue;
-			} else if (!may_end(pt, seg, q) || !tp_scan_end_match(pt, seg, q)) {
+			} else if (!seg_ends_in_marker(pt, seg, q)) {
 				continue;
 			}
 			/* a literal, or a segment ending in a marker */
@@ -628,16 +598,12 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 		}
 		if (pend && pend < blk + len)
 			pend = NULL; /* its line ended here: no rules marker on it */
-		if (next == blk + len) {
-			if (eol && after_last(blk, eol) > seg)
-				seg = after_last(blk, eol);
-			if (m.nl && after_last(blk, m.nl) > ls)
-				ls = after_last(blk, m.nl);
-		}
+		if (next == blk + len)
+			pass_line_ends(blk, eol, m.nl, &seg, &ls);
 		blk = next;
 	}
 	/* the input's last line, without a line end */
-	if (seg < e && pt->nends && may_end(pt, seg, e) && tp_scan_end_match(pt, seg, e)) {
+	if (seg < e && seg_ends_in_marker(pt, seg, e)) {
 		if (track)
 			ss->rhits[ss->rn++] = (const char *)ls;
 		starts[k++] = (const char *)ls;
@@ -665,13 +631,6 @@ long tp_teddy_scan(const struct tp_scanner *sc, struct tp_scan_scratch *ss, cons
 		   const char *e, const char **starts, size_t cap, const char **done)
 {
 	const unsigned char *us = (const unsigned char *)s, *ue = (const unsigned char *)e;
-	if (sc->teddy.rules_hint && ss->cap < cap) {
-		free(ss->rhits);
-		ss->rhits = xmalloc(cap * sizeof(*ss->rhits));
-		ss->cap = cap;
-	}
-	ss->rn = 0;
-	ss->rvalid = sc->teddy.rules_hint;
 	if (sc->teddy.vbmi)
 		return td_scan_vbmi(sc, ss, us, ue, starts, cap, done);
 	return td_scan_avx2(sc, ss, us, ue, starts, cap, done);
