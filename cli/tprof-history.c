@@ -199,6 +199,8 @@ static const struct cli_option options[] = {
 	CLI_OPT_OUTPUT,
 	CLI_OPT_THREADS,
 	CLI_OPT_RULES,
+	CLI_OPT_FORMATS,
+	CLI_OPT_NO_FORMATS,
 	CLI_OPT_COLOR(OPT_COLOR),
 	CLI_OPT_QUIET,
 	{ 0 },
@@ -295,6 +297,8 @@ static int take_option(void *ctx, int opt, const char *arg)
 	case 'j':
 		return cli_threads(TOOL, arg, &c->threads);
 	case 'r':
+	case CLI_KEY_FORMATS:
+	case CLI_KEY_NO_FORMATS:
 		return cli_rules_option(TOOL, &c->rules, opt, arg) < 0 ? -1 : 0;
 	case 'q':
 		c->quiet = 1;

@@ -81,6 +81,8 @@ static const struct cli_option options[] = {
 	{ "loss-threshold", OPT_LOSS, "X", "loss value for the convergence analysis", NULL },
 	CLI_OPT_THREADS,
 	CLI_OPT_RULES,
+	CLI_OPT_FORMATS,
+	CLI_OPT_NO_FORMATS,
 	CLI_OPT_QUIET,
 	{ 0 },
 };
@@ -131,7 +133,10 @@ static int set_option(void *ctx, int key, const char *arg)
 	case OPT_TITLE: c->gp.title = arg; return 0;
 	case OPT_SCRIPT: c->script_dir = arg; return 0;
 	case OPT_GNUPLOT: c->gp.gnuplot = arg; return 0;
-	case 'r': return cli_rules_option(TOOL, &c->rules, key, arg) < 0 ? -1 : 0;
+	case 'r':
+	case CLI_KEY_FORMATS:
+	case CLI_KEY_NO_FORMATS:
+		return cli_rules_option(TOOL, &c->rules, key, arg) < 0 ? -1 : 0;
 	case 'q': c->quiet = 1; return 0;
 	case 'j': return cli_threads(TOOL, arg, &c->threads);
 	case OPT_SIZE:

@@ -739,6 +739,48 @@ Test(packs, cli_list_select_and_disable)
 	tu_result_free(&r);
 }
 
+/*
+ * tprof-analyze, tprof-plot and tprof-history read raw logs with the packs
+ * too, and take --formats and --no-formats as tprof-parse does. (These
+ * options once shared their keys with --breakdown and --bottlenecks of
+ * tprof-analyze and with the first charts of tprof-plot: --no-formats
+ * selected an analysis and the packs stayed on.)
+ */
+Test(packs, cli_formats_options_in_every_reading_tool)
+{
+	struct tu_result r = tu_run("$B/tprof-analyze -f json tests/data/packs/megatron.log");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out.buf, "\"step\":\"batch time\",\"step_median\":19.1328,") &&
+			  strstr(r.out.buf, "\"steps\":3,"),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze --no-formats -f json tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "\"kind\":\"nothing-read\"") && !strstr(r.out.buf, "\"steps\":3,"),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze --formats=nanogpt -f json tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "\"kind\":\"nothing-read\""), "%s", r.out.buf);
+	tu_result_free(&r);
+	static const char *const cmds[] = {
+		"$B/tprof-analyze --formats=nope tests/data/packs/megatron.log",
+		"$B/tprof-plot --formats=nope -o never-written.svg tests/data/packs/megatron.log",
+		"$B/tprof-history --db :memory: --formats=nope add tests/data/packs/megatron.log",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		r = tu_run("%s", cmds[i]);
+		cr_expect_eq(r.status, 2, "%s: %d", cmds[i], r.status);
+		cr_expect(strstr(r.err.buf, "unknown format 'nope'"), "%s: %s", cmds[i], r.err.buf);
+		tu_result_free(&r);
+	}
+	r = tu_run("$B/tprof-history --db :memory: --no-formats add tests/data/packs/megatron.log");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err.buf, "megatron.log: no timing records"), "%s", r.err.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-history --db :memory: --formats=megatron add tests/data/packs/megatron.log");
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	tu_result_free(&r);
+}
+
 Test(packs, cli_explain_names_the_rule)
 {
 	struct tu_result r = tu_run("$B/tprof-parse --explain tests/data/packs/nanogpt.log");

@@ -296,9 +296,30 @@ static int answer_std(const struct cli_tool *t, int key, const char *arg)
 	return rc;
 }
 
+/* The first option of the tool's table, or a standard one, whose key
+ * another option also has (a row shared by the tools, CLI_OPT_FORMATS,
+ * must not take a tool's own key); NULL if none. */
+static const char *shared_key(const struct cli_tool *t)
+{
+	FOR_EACH_OPT(t, o) {
+		for (const struct cli_option *p = o + 1; p->name || p->help; p++)
+			if (!is_heading(p) && p->key == o->key)
+				return o->name;
+		for (size_t i = 0; i < ARRAY_SIZE(std_opts); i++)
+			if (std_opts[i].key == o->key)
+				return o->name;
+	}
+	return NULL;
+}
+
 int cli_parse(const struct cli_tool *t, int argc, char **argv, int (*set)(void *ctx, int key, const char *arg),
 	      void *ctx, int *first)
 {
+	const char *dup = shared_key(t);
+	if (dup) {
+		tp_error(t->name, "internal error: option --%s shares its key with another", dup);
+		return TP_EXIT_INTERNAL;
+	}
 	size_t n = 0, cap = count_opts(t) + 1;
 	struct option *lo = xcalloc(cap, sizeof(*lo));
 	struct strbuf shorts = STRBUF_INIT;

@@ -49,8 +49,9 @@ struct cli_option {
 #define CLI_OPT_NO_FORMATS { "no-formats", CLI_KEY_NO_FORMATS, NULL, "no format packs", NULL }
 #define CLI_OPT_NO_RULES_DIR { "no-rules-dir", CLI_KEY_NO_RULES_DIR, NULL, "do not read the rules directory", NULL }
 
-/* Keys of the shared rules options (above any tool's own). */
-enum { CLI_KEY_FORMATS = 1000, CLI_KEY_NO_FORMATS, CLI_KEY_NO_RULES_DIR };
+/* Keys of the shared rules options: a tool keeps its own keys below
+ * 0x7e00 (cli_parse refuses a table where two options share a key). */
+enum { CLI_KEY_FORMATS = 0x7e00, CLI_KEY_NO_FORMATS, CLI_KEY_NO_RULES_DIR };
 #define CLI_OPT_QUIET { "quiet", 'q', NULL, "do not print parse warnings", NULL }
 #define CLI_OPT_COLOR(key) \
 	{ "color", (key), "WHEN", "auto (default), always, never; NO_COLOR is respected", "auto always never" }
