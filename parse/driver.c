@@ -1,9 +1,12 @@
 /*
  * driver.c - whole-input parsing, single- or multi-threaded (see driver.h).
  *
- * Threads: each round reads threads x chunk bytes of whole lines, cuts them
- * into one slice per thread at line ends, and every thread parses its
- * slice with a parser that starts with no open block. That is right unless
+ * Threads: each round reads threads x chunk bytes, each thread one piece of
+ * a plain file with pread, counting the piece's line ends while it is in
+ * that core's cache (so neither the kernel's copy nor the line numbers are
+ * a serial part). The round is cut into one slice per thread at the first
+ * line end of each piece, and every thread parses its slice with a parser
+ * that starts with no open block. That is right unless
  * a table or a pending record straddles the cut: the main thread then
  * checks, slice by slice in order, whether the true parser (the one that
  * read everything before) was idle at the cut. If it was, the worker's
@@ -13,6 +16,7 @@
  */
 #include "driver.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -224,6 +228,15 @@ struct worker {
 	uint64_t first_line;
 	uint64_t nlines;   /* line ends in the slice */
 	pthread_t tid;
+	/* a piece of the round's read (read_round) */
+	const struct tp_input *in;
+	char *rd;
+	size_t rd_n;
+	int64_t rd_off;
+	long rd_got;
+	int rd_errno;
+	uint64_t rd_nl;    /* line ends in the piece read */
+	uint64_t rd_before; /* line ends in the round's buffer before the piece */
 };
 
 static void parse_slice(struct tp_parser *p, const char *s, const char *e, uint64_t first_line)
@@ -236,6 +249,16 @@ static void *worker_parse(void *arg)
 {
 	struct worker *w = arg;
 	parse_slice(w->p, w->s, w->e, w->first_line);
+	return NULL;
+}
+
+static void *worker_read(void *arg)
+{
+	struct worker *w = arg;
+	w->rd_got = tp_input_pread(w->in, w->rd, w->rd_n, w->rd_off);
+	w->rd_errno = errno;
+	/* counted here, while the bytes are in this core's cache */
+	w->rd_nl = w->rd_got > 0 ? tp_count_newlines(w->rd, w->rd + w->rd_got) : 0;
 	return NULL;
 }
 
@@ -272,10 +295,55 @@ struct par {
 	struct slot seq_slot;
 	struct tp_stats *stats;
 	uint64_t next_line;    /* number of the next line to parse */
+	/* this round's read pieces w[0..npieces) with their line ends counted
+	 * (read_round), after a start that holds no line end; 0: not split */
+	int npieces;
 };
 
-/* Parses whole lines [s,e) (ending in '\n') with the workers, in order. */
-static void parallel_round(struct par *pp, const char *s, const char *e)
+/* Line ends in the round's buffer before x, from the pieces' counts. */
+static uint64_t newlines_before(const struct par *pp, const char *x)
+{
+	int j = pp->npieces - 1;
+	while (j > 0 && pp->w[j].rd > x)
+		j--;
+	const struct worker *w = &pp->w[j];
+	if (x <= w->rd)
+		return j ? w->rd_before : 0; /* before the first piece: no line end */
+	return w->rd_before + tp_count_newlines(w->rd, x);
+}
+
+/* Cuts [s,e) into slices at the first line end after each piece's start,
+ * with their first lines; returns the number of slices. */
+static int cut_at_pieces(struct par *pp, const char *s, const char *e)
+{
+	const char *cur = s;
+	const uint64_t base = newlines_before(pp, s);
+	uint64_t at = base;
+	int used = 0;
+	for (int i = 0; i < pp->nt && cur < e; i++) {
+		const char *cut = e;
+		const char *from = i + 1 < pp->npieces ? pp->w[i + 1].rd : e;
+		if (from < cur)
+			from = cur;
+		if (from < e) {
+			const char *nl = memchr(from, '\n', (size_t)(e - from));
+			cut = nl ? nl + 1 : e;
+		}
+		struct worker *w = &pp->w[i];
+		w->s = cur;
+		w->e = cut;
+		w->first_line = pp->next_line + (at - base);
+		slot_bind(&w->sl, w->p);
+		cur = cut;
+		used++;
+		if (cut < e)
+			at = newlines_before(pp, cut);
+	}
+	return used;
+}
+
+/* The same at equal shares, counting the line ends in a pass of their own. */
+static int cut_evenly(struct par *pp, const char *s, const char *e)
 {
 	int nt = pp->nt;
 	size_t per = (size_t)(e - s) / (size_t)nt + 1;
@@ -296,14 +364,22 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 		cur = cut;
 		used++;
 	}
-	/* line numbers first (a SIMD count, in parallel; the last slice's
-	 * count only moves the next round's first line), then the parse */
+	/* a SIMD count, in parallel; the last slice's count only moves the
+	 * next round's first line */
 	if (used > 1)
 		run_workers(pp->w, used - 1, worker_count);
+	uint64_t line = pp->next_line;
 	for (int i = 0; i < used; i++) {
-		pp->w[i].first_line = pp->next_line;
-		pp->next_line += pp->w[i].nlines;
+		pp->w[i].first_line = line;
+		line += pp->w[i].nlines;
 	}
+	return used;
+}
+
+/* Parses whole lines [s,e) (ending in '\n') with the workers, in order. */
+static void parallel_round(struct par *pp, const char *s, const char *e)
+{
+	int used = pp->npieces ? cut_at_pieces(pp, s, e) : cut_evenly(pp, s, e);
 	run_workers(pp->w, used, worker_parse);
 
 	for (int i = 0; i < used; i++) {
@@ -339,6 +415,54 @@ static struct tp_parser *new_parser(const struct par *pp)
 	return p;
 }
 
+/*
+ * Reads up to want bytes into dst like tp_input_read; a plain file is read
+ * in one piece per thread at once, so that the kernel's copy is not the
+ * serial part of a round. The pieces are used up to the first short one
+ * (the end of the file).
+ */
+static long read_round(struct par *pp, struct tp_input *in, char *dst, size_t want,
+		       struct strbuf *err)
+{
+	int64_t off = tp_input_tell(in);
+	pp->npieces = 0;
+	if (off < 0 || pp->nt < 2 || want < (size_t)pp->nt)
+		return tp_input_read(in, dst, want, err);
+	size_t per = want / (size_t)pp->nt;
+	if (per >= 65536)
+		per = (per + 4095) & ~(size_t)4095; /* whole pages where it matters */
+	int n = 0;
+	for (size_t at = 0; at < want && n < pp->nt; n++) {
+		struct worker *w = &pp->w[n];
+		w->in = in;
+		w->rd = dst + at;
+		w->rd_n = want - at < per || n == pp->nt - 1 ? want - at : per;
+		w->rd_off = off + (int64_t)at;
+		at += w->rd_n;
+	}
+	run_workers(pp->w, n, worker_read);
+	size_t total = 0;
+	uint64_t nl = 0;
+	for (int i = 0; i < n; i++) {
+		struct worker *w = &pp->w[i];
+		if (w->rd_got < 0) {
+			if (total)
+				break; /* the error comes again on the next read */
+			strbuf_addf(err, "%s: read error: %s", in->name, strerror(w->rd_errno));
+			return -1;
+		}
+		w->rd_before = nl;
+		nl += w->rd_nl;
+		total += (size_t)w->rd_got;
+		pp->npieces = i + 1;
+		if ((size_t)w->rd_got < w->rd_n)
+			break;
+	}
+	if (tp_input_advance(in, total, err) < 0)
+		return -1;
+	return (long)total;
+}
+
 static int stopped(const struct par *pp)
 {
 	for (int i = 0; i < pp->nt; i++)
@@ -369,7 +493,7 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 	slot_bind(&pp.seq_slot, pp.seq);
 
 	for (;;) {
-		long r = tp_input_read(in, buf + have, cap - have, err);
+		long r = read_round(&pp, in, buf + have, cap - have, err);
 		if (r < 0) {
 			rc = -1;
 			break;

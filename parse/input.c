@@ -230,6 +230,43 @@ int tp_input_next(struct tp_input *in, const char **s, size_t *n, int *flags, st
 	}
 }
 
+int64_t tp_input_tell(const struct tp_input *in)
+{
+	if (!in->is_regular || in->zs || in->start < in->end || in->eof)
+		return -1;
+	off_t off = lseek(in->fd, 0, SEEK_CUR);
+	return off < 0 ? -1 : (int64_t)off;
+}
+
+long tp_input_pread(const struct tp_input *in, char *dst, size_t n, int64_t off)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(in->fd, dst + got, n - got, (off_t)(off + (int64_t)got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (long)got;
+}
+
+int tp_input_advance(struct tp_input *in, size_t n, struct strbuf *err)
+{
+	if (n == 0) {
+		in->eof = 1;
+		return 0;
+	}
+	if (lseek(in->fd, (off_t)n, SEEK_CUR) < 0) {
+		strbuf_addf(err, "%s: seek error: %s", in->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 void tp_input_close(struct tp_input *in)
 {
 	if (in->zs) {

@@ -54,6 +54,19 @@ int tp_input_next(struct tp_input *in, const char **s, size_t *n, int *flags, st
  */
 long tp_input_read(struct tp_input *in, char *dst, size_t want, struct strbuf *err);
 
+/*
+ * For reading one regular, uncompressed file with several threads at once:
+ * tp_input_tell gives the file offset of the next byte tp_input_read would
+ * return, or -1 when that is not a plain file offset (gzip, a pipe, bytes
+ * still buffered). Any thread may then tp_input_pread pieces after it
+ * (bytes read: fewer than n only at the end of the file; -1 with errno);
+ * tp_input_advance(in, n) then moves past the n bytes taken, n == 0
+ * meaning the end of the input.
+ */
+int64_t tp_input_tell(const struct tp_input *in);
+long tp_input_pread(const struct tp_input *in, char *dst, size_t n, int64_t off);
+int tp_input_advance(struct tp_input *in, size_t n, struct strbuf *err);
+
 void tp_input_close(struct tp_input *in);
 
 #endif

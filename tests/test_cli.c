@@ -292,6 +292,35 @@ static void run_with(const char *path, int threads, size_t chunk, struct strbuf 
 	strbuf_release(&err);
 }
 
+struct thread_run {
+	int threads;
+	size_t chunk;
+};
+
+/* Parses path on one thread into ref, then with each of runs: the records,
+ * warnings and statistics must be the same bytes. */
+static void same_as_one_thread(const char *path, const struct thread_run *runs, size_t n,
+			       struct strbuf *ref)
+{
+	struct strbuf w1 = STRBUF_INIT, o2 = STRBUF_INIT, w2 = STRBUF_INIT;
+	struct tp_stats s1 = { 0 }, s2 = { 0 };
+	run_with(path, 1, 0, ref, &w1, &s1);
+	for (size_t i = 0; i < n; i++) {
+		memset(&s2, 0, sizeof(s2));
+		strbuf_reset(&o2);
+		strbuf_reset(&w2);
+		run_with(path, runs[i].threads, runs[i].chunk, &o2, &w2, &s2);
+		cr_assert_eq(o2.len, ref->len, "threads %d chunk %zu", runs[i].threads, runs[i].chunk);
+		cr_assert(memcmp(ref->buf, o2.buf, ref->len) == 0, "threads %d chunk %zu",
+			  runs[i].threads, runs[i].chunk);
+		cr_assert_str_eq(w1.buf ? w1.buf : "", w2.buf ? w2.buf : "");
+		cr_assert(memcmp(&s1, &s2, sizeof(s1)) == 0, "stats differ");
+	}
+	strbuf_release(&o2);
+	strbuf_release(&w1);
+	strbuf_release(&w2);
+}
+
 Test(threads, identical_to_one_thread_with_tables_across_cuts)
 {
 	/* every sample, repeated, with a malformed line: small chunks put many
@@ -302,29 +331,47 @@ Test(threads, identical_to_one_thread_with_tables_across_cuts)
 			      "printf '[TIMING] broken\\n'; done > %s", path);
 	cr_assert_eq(r.status, 0);
 	result_free(&r);
-	struct strbuf o1 = STRBUF_INIT, w1 = STRBUF_INIT, o2 = STRBUF_INIT, w2 = STRBUF_INIT;
-	struct tp_stats s1 = { 0 }, s2 = { 0 };
-	run_with(path, 1, 0, &o1, &w1, &s1);
-	cr_assert_gt(count_lines(o1.buf), 1000);
+	struct thread_run runs[9];
 	size_t chunks[] = { 509, 4096, 65536 };
 	int threads[] = { 2, 3, 7 };
-	for (size_t c = 0; c < 3; c++) {
-		for (size_t t = 0; t < 3; t++) {
-			memset(&s2, 0, sizeof(s2));
-			strbuf_reset(&o2);
-			strbuf_reset(&w2);
-			run_with(path, threads[t], chunks[c], &o2, &w2, &s2);
-			cr_assert_eq(o2.len, o1.len, "threads %d chunk %zu", threads[t], chunks[c]);
-			cr_assert(memcmp(o1.buf, o2.buf, o1.len) == 0, "threads %d chunk %zu",
-				  threads[t], chunks[c]);
-			cr_assert_str_eq(w1.buf, w2.buf);
-			cr_assert(memcmp(&s1, &s2, sizeof(s1)) == 0, "stats differ");
-		}
+	for (size_t i = 0; i < 9; i++)
+		runs[i] = (struct thread_run){ threads[i % 3], chunks[i / 3] };
+	struct strbuf ref = STRBUF_INIT;
+	same_as_one_thread(path, runs, ARRAY_SIZE(runs), &ref);
+	cr_assert_gt(count_lines(ref.buf), 1000);
+	strbuf_release(&ref);
+	unlink(path);
+}
+
+/* The threads read their pieces of a round themselves and count its line
+ * ends there: lines longer than a piece, a piece without a line end, a
+ * cut on a piece's first byte, and a last line without a line end must
+ * still get their true numbers. */
+Test(threads, pieces_read_in_parallel_keep_line_numbers)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/tmp/tprof-pieces-%ld.log", (long)getpid());
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	for (int i = 0; i < 400; i++) {
+		int pad = (i * 37) % 1500; /* 0 to 1499 bytes of noise before the marker */
+		for (int k = 0; k < pad; k++)
+			fputc(k % 61 ? 'x' : ' ', f);
+		fprintf(f, "%s[TIMING] step_%d: %d.%03d ms\n", pad ? " " : "", i % 7, i, i % 1000);
+		if (i % 5 == 0)
+			fputs("\n\n", f); /* empty lines move the numbers */
 	}
-	strbuf_release(&o1);
-	strbuf_release(&o2);
-	strbuf_release(&w1);
-	strbuf_release(&w2);
+	fputs("[TIMING] last: 1.5 ms", f); /* no line end */
+	cr_assert_eq(fclose(f), 0);
+	/* pieces shorter than the longest line, rounds longer than it (a line
+	 * longer than a round is read in parts past TP_MAX_LINE only) */
+	const struct thread_run runs[] = { { 2, 1000 }, { 3, 600 },  { 7, 256 },
+					   { 7, 509 },  { 2, 8192 }, { 3, 65536 } };
+	struct strbuf ref = STRBUF_INIT;
+	same_as_one_thread(path, runs, ARRAY_SIZE(runs), &ref);
+	cr_assert_eq(count_lines(ref.buf), 401);
+	cr_assert(strstr(ref.buf, "\"line\":561,"), "%s", ref.buf); /* 400 + 2 x 80 empty lines + 1 */
+	strbuf_release(&ref);
 	unlink(path);
 }
 
