@@ -226,7 +226,6 @@ struct worker {
 	struct slot sl;
 	const char *s, *e; /* slice */
 	uint64_t first_line;
-	uint64_t nlines;   /* line ends in the slice */
 	pthread_t tid;
 	/* a piece of the round's read (read_round) */
 	const struct tp_input *in;
@@ -262,13 +261,6 @@ static void *worker_read(void *arg)
 	return NULL;
 }
 
-static void *worker_count(void *arg)
-{
-	struct worker *w = arg;
-	w->nlines = tp_count_newlines(w->s, w->e);
-	return NULL;
-}
-
 struct par;
 static struct tp_parser *new_parser(const struct par *pp);
 
@@ -295,8 +287,8 @@ struct par {
 	struct slot seq_slot;
 	struct tp_stats *stats;
 	uint64_t next_line;    /* number of the next line to parse */
-	/* this round's read pieces w[0..npieces) with their line ends counted
-	 * (read_round), after a start that holds no line end; 0: not split */
+	/* this round's read pieces w[0..npieces) (read_round), after a start
+	 * that holds no line end */
 	int npieces;
 };
 
@@ -342,44 +334,10 @@ static int cut_at_pieces(struct par *pp, const char *s, const char *e)
 	return used;
 }
 
-/* The same at equal shares, counting the line ends in a pass of their own. */
-static int cut_evenly(struct par *pp, const char *s, const char *e)
-{
-	int nt = pp->nt;
-	size_t per = (size_t)(e - s) / (size_t)nt + 1;
-	const char *cur = s;
-	int used = 0;
-	for (int i = 0; i < nt && cur < e; i++) {
-		const char *cut = i == nt - 1 ? e : cur + per;
-		if (cut >= e) {
-			cut = e;
-		} else {
-			const char *nl = memchr(cut, '\n', (size_t)(e - cut));
-			cut = nl ? nl + 1 : e;
-		}
-		struct worker *w = &pp->w[i];
-		w->s = cur;
-		w->e = cut;
-		slot_bind(&w->sl, w->p);
-		cur = cut;
-		used++;
-	}
-	/* a SIMD count, in parallel; the last slice's count only moves the
-	 * next round's first line */
-	if (used > 1)
-		run_workers(pp->w, used - 1, worker_count);
-	uint64_t line = pp->next_line;
-	for (int i = 0; i < used; i++) {
-		pp->w[i].first_line = line;
-		line += pp->w[i].nlines;
-	}
-	return used;
-}
-
 /* Parses whole lines [s,e) (ending in '\n') with the workers, in order. */
 static void parallel_round(struct par *pp, const char *s, const char *e)
 {
-	int used = pp->npieces ? cut_at_pieces(pp, s, e) : cut_evenly(pp, s, e);
+	int used = cut_at_pieces(pp, s, e);
 	run_workers(pp->w, used, worker_parse);
 
 	for (int i = 0; i < used; i++) {
@@ -419,15 +377,20 @@ static struct tp_parser *new_parser(const struct par *pp)
  * Reads up to want bytes into dst like tp_input_read; a plain file is read
  * in one piece per thread at once, so that the kernel's copy is not the
  * serial part of a round. The pieces are used up to the first short one
- * (the end of the file).
+ * (the end of the file). Otherwise the read is one piece, whose line ends
+ * need no count: none lies before it in the round.
  */
 static long read_round(struct par *pp, struct tp_input *in, char *dst, size_t want,
 		       struct strbuf *err)
 {
 	int64_t off = tp_input_tell(in);
-	pp->npieces = 0;
-	if (off < 0 || pp->nt < 2 || want < (size_t)pp->nt)
+	if (off < 0 || pp->nt < 2 || want < (size_t)pp->nt) {
+		pp->w[0].rd = dst;
+		pp->w[0].rd_before = 0;
+		pp->npieces = 1;
 		return tp_input_read(in, dst, want, err);
+	}
+	pp->npieces = 0;
 	size_t per = want / (size_t)pp->nt;
 	if (per >= 65536)
 		per = (per + 4095) & ~(size_t)4095; /* whole pages where it matters */
