@@ -80,9 +80,7 @@ static const struct cli_option options[] = {
 	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run), for --scaling", NULL },
 	{ "loss-threshold", OPT_LOSS, "X", "loss value for the convergence analysis", NULL },
 	CLI_OPT_THREADS,
-	CLI_OPT_RULES,
-	CLI_OPT_FORMATS,
-	CLI_OPT_NO_FORMATS,
+	CLI_OPTS_RULES,
 	CLI_OPT_QUIET,
 	{ 0 },
 };

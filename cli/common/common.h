@@ -47,6 +47,8 @@ struct cli_option {
 #define CLI_OPT_FORMATS \
 	{ "formats", CLI_KEY_FORMATS, "LIST", "only these format packs (names: see tprof-parse(1))", NULL }
 #define CLI_OPT_NO_FORMATS { "no-formats", CLI_KEY_NO_FORMATS, NULL, "no format packs", NULL }
+/* The rows cli_rules_option reads, for a tool that reads raw logs. */
+#define CLI_OPTS_RULES CLI_OPT_RULES, CLI_OPT_FORMATS, CLI_OPT_NO_FORMATS
 #define CLI_OPT_NO_RULES_DIR { "no-rules-dir", CLI_KEY_NO_RULES_DIR, NULL, "do not read the rules directory", NULL }
 
 /* Keys of the shared rules options: a tool keeps its own keys below
