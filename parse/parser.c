@@ -352,7 +352,8 @@ static int try_rules(struct tp_parser *p, int pass, const struct seg *sg, const 
 		     const char *raw_e, int bar)
 {
 	struct tp_rules_line ln = { sg->t, (size_t)(sg->e - sg->t), raw, (size_t)(raw_e - raw),
-				    bar, p->file, p->lineno, p->st.rule_hits, p->no_rule_marker };
+				    bar, p->file, p->lineno, p->st.rule_hits, p->no_rule_marker,
+				    p->cur_rank, p->cur_ts };
 	int rc = tp_rules_match_pass(p->rules, p->scratch, pass, &ln, &p->rules_sink);
 	if (rc > 0)
 		p->emitted++; /* a block or context rule takes a line without a record */
@@ -527,6 +528,8 @@ void tp_parser_line(struct tp_parser *p, const char *line, size_t n)
 
 void tp_parser_finish(struct tp_parser *p)
 {
+	if (p->rules)
+		tp_rules_finish(p->rules, p->scratch, &p->rules_sink);
 	for (size_t i = 0; i < p->nranks; i++) {
 		struct rank_state *rs = p->ranks[i];
 		if (!rs)
