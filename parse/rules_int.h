@@ -199,6 +199,7 @@ struct tp_rules_scratch {
 	pcre2_jit_stack *jit;
 	struct strbuf msg;  /* warning text, reused */
 	struct strbuf name; /* expanded name templates */
+	struct strbuf text; /* expanded text templates (section="torch.profiler {1}") */
 	char ts[TP_TS_MAX];    /* the record's normalised timestamp */
 	char unit[64];      /* a rate unit rewritten from s/X to X/s */
 	uint64_t *gate;     /* groups whose markers are on the current line */

@@ -51,6 +51,7 @@ void tp_rules_scratch_free(struct tp_rules_scratch *s)
 	pcre2_jit_stack_free(s->jit);
 	strbuf_release(&s->msg);
 	strbuf_release(&s->name);
+	strbuf_release(&s->text);
 	strbuf_release(&s->held_text);
 	free(s->held);
 	free(s->gate);
@@ -312,25 +313,39 @@ static void snake(struct strbuf *sb)
 		sb->buf[k] = '\0';
 }
 
-/* Name templates and @snake, into the scratch's name buffer. */
+/* The rule's template constant for a field of conversion c, or NULL. */
+static const struct constant *template_of(const struct rule *ru, enum conv c)
+{
+	for (size_t i = 0; i < ru->nconsts; i++)
+		if (ru->consts[i].tmpl && ru->consts[i].f.conv == c)
+			return &ru->consts[i];
+	return NULL;
+}
+
+/* Name templates and @snake, into the scratch's name buffer; then a text
+ * template (which may use the name), into its text buffer. */
 static void finish_name(const struct attempt *a, struct tp_record *r)
 {
-	const struct constant *tmpl = NULL;
-	for (size_t i = 0; i < a->ru->nconsts; i++)
-		if (a->ru->consts[i].tmpl && a->ru->consts[i].f.conv == CV_NAME)
-			tmpl = &a->ru->consts[i];
-	if (!tmpl && !(a->ru->flags & RF_SNAKE))
-		return;
-	struct strbuf *sb = &a->s->name;
-	strbuf_reset(sb);
-	if (tmpl)
+	const struct constant *tmpl = template_of(a->ru, CV_NAME);
+	if (tmpl || (a->ru->flags & RF_SNAKE)) {
+		struct strbuf *sb = &a->s->name;
+		strbuf_reset(sb);
+		if (tmpl)
+			expand(a, tmpl->v.str, tmpl->v.len, r, sb);
+		else if (r->name_len)
+			strbuf_add(sb, r->name, r->name_len);
+		if (a->ru->flags & RF_SNAKE)
+			snake(sb);
+		r->name = sb->buf ? sb->buf : "";
+		r->name_len = sb->len;
+	}
+	if ((tmpl = template_of(a->ru, CV_TEXT))) {
+		struct strbuf *sb = &a->s->text;
+		strbuf_reset(sb);
 		expand(a, tmpl->v.str, tmpl->v.len, r, sb);
-	else if (r->name_len)
-		strbuf_add(sb, r->name, r->name_len);
-	if (a->ru->flags & RF_SNAKE)
-		snake(sb);
-	r->name = sb->buf ? sb->buf : "";
-	r->name_len = sb->len;
+		r->text = sb->buf ? sb->buf : "";
+		r->text_len = sb->len;
+	}
 }
 
 /* A rate printed per item ("3.2s/it", tqdm's slow mode) becomes items/s. */

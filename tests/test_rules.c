@@ -1039,6 +1039,20 @@ Test(rules_v2, add_fills_the_held_record_and_ctx_has_a_default)
 			     "or several separated by '|'");
 }
 
+/* A text field's constant can be a template too, filled like a name's. */
+Test(rules_v2, a_text_template)
+{
+	struct tp_rules *r = rt_load("summary section=\"prof {1}\" name=\"{1} total\" ^(\\w+) total: (?<seconds>\\S+)$\n");
+	struct rt_sink k = { 0 };
+	rt_match(r, &k, "CUDA total: 3.586ms");
+	cr_assert_eq(k.n, 1);
+	cr_expect_str_eq(k.recs[0].text, "prof CUDA");
+	cr_expect_str_eq(k.recs[0].name, "CUDA total");
+	RT_EQ(rec_num(&k.recs[0], S_SECONDS), 0.003586);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
 /* A hold block keeps at most MAX_HELD records: the rest are left out with
  * one warning, and the rows it kept still come out. */
 Test(rules_v2, a_hold_block_keeps_a_bounded_number_of_rows)
