@@ -570,6 +570,9 @@ Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 				    i % 2 ? "100%|##########| 10/10 [00:10<00:00,  1.25it/s]" : " 50%|#####     | 5/10");
 		if (i % 17 == 0 && i > TP_CONFIG_LINES) /* a finished bar the terminal wrapped */
 			strbuf_addstr(&all, "100%|#########\n#| 10/10 [00:10<00:00,  2.50it/s]\n");
+		if (i % 19 == 0 && i > TP_CONFIG_LINES) /* a built-in block opened by a line's end */
+			strbuf_addstr(&all, "KAN Inference Benchmark:\n----------------------------------------\n"
+					    "  Mean latency:        4.016 ms\n  Throughput:          249.0 samples/sec\n");
 	}
 	for (size_t g = 0; g < tp_npacks; g++) {
 		char path[256];
