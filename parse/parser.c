@@ -457,7 +457,7 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	/* a bar first: most bytes of many logs are redraws, never records; a
 	 * launcher's prefix may stand before it ("[default1]:100%|███") */
 	int bar_rank = -1;
-	if (s < e && (*s == '[' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z'))) {
+	if (s < e && (*s == '[' || tp_is_digit(*s))) {
 		const char *b = strip_prefixes(s, e, &bar_rank);
 		if (b > s && skip_progress_bar(b, e) > b)
 			s = b;
