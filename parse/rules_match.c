@@ -49,6 +49,7 @@ void tp_rules_scratch_free(struct tp_rules_scratch *s)
 	pcre2_jit_stack_free(s->jit);
 	strbuf_release(&s->msg);
 	strbuf_release(&s->name);
+	strbuf_release(&s->parent);
 	free(s->gate);
 	free(s);
 }
@@ -128,6 +129,13 @@ static void store_value(struct tp_record *r, const struct fspec *f, const struct
 		break;
 	case CV_RANK:
 		r->rank = (int)v->num;
+		break;
+	case CV_ROLE:
+		r->role = (enum tp_role)(int)v->num;
+		break;
+	case CV_PARENT:
+		r->parent = v->str;
+		r->parent_len = v->len;
 		break;
 	case CV_CTX:
 		break;
@@ -293,13 +301,32 @@ static void snake(struct strbuf *sb)
 		sb->buf[k] = '\0';
 }
 
+/* The rule's template constant for a field of kind conv, or NULL. */
+static const struct constant *template_of(const struct rule *ru, enum conv conv)
+{
+	for (size_t i = 0; i < ru->nconsts; i++)
+		if (ru->consts[i].tmpl && ru->consts[i].f.conv == conv)
+			return &ru->consts[i];
+	return NULL;
+}
+
+/* A parent="..." template, into the scratch's parent buffer. */
+static void finish_parent(const struct attempt *a, struct tp_record *r)
+{
+	const struct constant *tmpl = template_of(a->ru, CV_PARENT);
+	if (!tmpl)
+		return;
+	struct strbuf *sb = &a->s->parent;
+	strbuf_reset(sb);
+	expand(a, tmpl->v.str, tmpl->v.len, r, sb);
+	r->parent = sb->len ? sb->buf : NULL;
+	r->parent_len = sb->len;
+}
+
 /* Name templates and @snake, into the scratch's name buffer. */
 static void finish_name(const struct attempt *a, struct tp_record *r)
 {
-	const struct constant *tmpl = NULL;
-	for (size_t i = 0; i < a->ru->nconsts; i++)
-		if (a->ru->consts[i].tmpl && a->ru->consts[i].f.conv == CV_NAME)
-			tmpl = &a->ru->consts[i];
+	const struct constant *tmpl = template_of(a->ru, CV_NAME);
 	if (!tmpl && !(a->ru->flags & RF_SNAKE))
 		return;
 	struct strbuf *sb = &a->s->name;
@@ -501,6 +528,7 @@ static int make_record(const struct attempt *a)
 			return rc;
 	}
 	finish_name(a, &r);
+	finish_parent(a, &r);
 	if (a->ru->name_id >= 0 && !r.name_len) {
 		strbuf_addf(warn_start(a), "matched but its '%s' is empty",
 			    tp_schemas[a->ru->type].fields[a->ru->name_id].name);
