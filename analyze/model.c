@@ -148,6 +148,12 @@ static void batches_free(void *p)
 	tp_series_free(&b->epochs);
 }
 
+static void part_free(void *p)
+{
+	struct an_part *x = p;
+	tp_series_free(&x->s);
+}
+
 static void table_free(void *p)
 {
 	struct an_table *t = p;
@@ -175,6 +181,7 @@ static struct an_run *run_new(const char *file)
 	an_map_init(&r->flops, sizeof(struct an_nums));
 	an_map_init(&r->meta, sizeof(struct an_nums));
 	an_map_init(&r->rates, sizeof(struct an_named_series));
+	an_map_init(&r->parts, sizeof(struct an_part));
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
@@ -197,6 +204,7 @@ static void run_free(struct an_run *r)
 	an_map_free(&r->metrics, series_free);
 	an_map_free(&r->perfs, series_free);
 	an_map_free(&r->rates, series_free);
+	an_map_free(&r->parts, part_free);
 	an_map_free(&r->aggregates, NULL);
 	an_map_free(&r->latencies, NULL);
 	an_map_free(&r->warmups, NULL);
@@ -308,18 +316,124 @@ static void check_clock(struct an_run *run, const struct tp_record *r)
 	run->last_ts_line = r->line;
 }
 
-static void feed_stage(struct an_run *run, const struct tp_record *r)
+static void copy_parent(char *dst, const struct tp_record *r)
+{
+	size_t k = r->parent ? (r->parent_len < AN_PARENT_MAX - 1 ? r->parent_len : AN_PARENT_MAX - 1) : 0;
+	if (k)
+		memcpy(dst, r->parent, k);
+	dst[k] = '\0';
+}
+
+static int name_has(const struct tp_record *r, const char *word)
+{
+	char buf[128];
+	size_t k = r->name_len < sizeof(buf) - 1 ? r->name_len : sizeof(buf) - 1;
+	memcpy(buf, r->name, k);
+	buf[k] = '\0';
+	return strcasestr(buf, word) != NULL;
+}
+
+enum tp_role an_role(const struct tp_record *r)
+{
+	if (r->role != TP_ROLE_NONE || r->type != TP_TIMING || !r->name)
+		return tp_role_of(r);
+	static const char *const average[] = { "avg", "mean", "average", "since start", "per iter",
+					       "_per_iter", "/it", "per step" };
+	static const char *const clock[] = { "elapsed", "wall", "clock" };
+	static const char *const eta[] = { "eta", "remaining" };
+	for (size_t i = 0; i < ARRAY_SIZE(average); i++)
+		if (name_has(r, average[i]))
+			return TP_ROLE_AVERAGE;
+	for (size_t i = 0; i < ARRAY_SIZE(clock); i++)
+		if (name_has(r, clock[i]))
+			return TP_ROLE_CLOCK;
+	for (size_t i = 0; i < ARRAY_SIZE(eta); i++)
+		if (name_has(r, eta[i]) && r->name_len == strlen(eta[i]))
+			return TP_ROLE_ETA;
+	return TP_ROLE_PHASE;
+}
+
+int an_stage_in(const struct an_stage *s, const char *p)
+{
+	return p ? !strcmp(s->parent, p) : !s->parent[0];
+}
+
+int an_stage_is_clock(const struct an_stage *s)
+{
+	return s->inferred && s->grows && s->count >= 3;
+}
+
+const struct an_part *an_part_find(const struct an_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->parts.n; i++)
+		if (!strcmp(an_map_key(&run->parts, i), name))
+			return an_map_at(&run->parts, i);
+	return NULL;
+}
+
+static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
 {
 	/* a negative duration was warned about by the parser: it is no share */
-	if (!r->name || !tp_has(r, S_SECONDS) || r->num[S_SECONDS] < 0)
+	if (!r->name || isnan(sec) || sec < 0)
 		return;
 	struct an_stage *s = an_map_get(&run->stages, r->name, r->name_len, NULL);
 	if (s->count == 0) {
 		s->line = r->line;
 		s->ts = an_parse_ts(r->ts);
+		s->grows = 1;
+		s->inferred = r->role == TP_ROLE_NONE;
+		copy_parent(s->parent, r);
+	} else if (sec <= s->last) {
+		s->grows = 0;
 	}
-	s->seconds += r->num[S_SECONDS];
+	s->last = sec;
+	s->seconds += sec;
 	s->count++;
+}
+
+static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_role role, double sec)
+{
+	if (!r->name || isnan(sec) || sec < 0)
+		return;
+	int created;
+	struct an_part *x = an_map_get(&run->parts, r->name, r->name_len, &created);
+	if (created) {
+		tp_series_init(&x->s);
+		x->role = role;
+		x->line = r->line;
+		copy_parent(x->parent, r);
+	}
+	tp_series_add(&x->s, sec, r->line);
+}
+
+/* The seconds of a timing or summary value, or NAN. */
+static double value_seconds(const struct tp_record *r)
+{
+	return tp_has(r, S_SECONDS) ? r->num[S_SECONDS] : NAN;
+}
+
+/* A time value routed by what it is: phases add up among siblings, the
+ * rest is kept as series that are never summed. */
+static void feed_timed(struct an_run *run, const struct tp_record *r)
+{
+	enum tp_role role = an_role(r);
+	double sec = value_seconds(r);
+	switch (role) {
+	case TP_ROLE_PHASE:
+	case TP_ROLE_NONE:
+		feed_stage(run, r, sec);
+		break;
+	case TP_ROLE_STEP:
+	case TP_ROLE_COMPONENT:
+	case TP_ROLE_RUNNING:
+	case TP_ROLE_AVERAGE:
+	case TP_ROLE_CLOCK:
+		feed_part(run, r, role, sec);
+		break;
+	default:
+		run->not_time++;
+		break;
+	}
 }
 
 static void feed_summary(struct an_run *run, const struct tp_record *r)
@@ -645,13 +759,18 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		check_clock(run, r);
 	switch (r->type) {
 	case TP_TIMING:
-		feed_stage(run, r);
+		feed_timed(run, r);
 		break;
 	case TP_COMPLETE:
 		feed_named(&run->completes, r);
 		break;
 	case TP_SUMMARY:
-		feed_summary(run, r);
+		/* a printed table's row whose reader said what it is (a framework's
+		 * run totals) is that, not a row of a breakdown */
+		if (r->role != TP_ROLE_NONE)
+			feed_timed(run, r);
+		else
+			feed_summary(run, r);
 		break;
 	case TP_BATCH:
 		feed_batch(m, run, r);
