@@ -123,11 +123,13 @@ static void wall_candidate(double *wall, const char **from, double v, const char
 }
 
 /*
- * The run's wall time: the longest of what the log shows of it, each a
- * lower bound: the span of its time stamps, the last reading of a clock, its
- * phases at the top level (nested ones are inside them, cumulative readings
- * are no spans), a printed TOTAL, its batches or epochs. *from says which
- * gave it.
+ * The run's wall time: the span of its time stamps where the log has them,
+ * else the longest of what it shows of the run, each a lower bound: the
+ * last reading of a clock, its phases at the top level (nested ones are
+ * inside them, cumulative readings are no spans), a printed TOTAL, its
+ * batches or epochs. A log whose lines carry time stamps only in part
+ * shows more time than they span: then the longest wins too. *from says
+ * which gave it.
  */
 double an_run_wall(const struct an_run *run, double *in_stages, const char **from)
 {
@@ -142,8 +144,8 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 	*in_stages = top ? stages : NAN;
 	if (top)
 		wall_candidate(&wall, from, stages, "phases");
-	if (run->first_ts != INT64_MIN && run->max_ts > run->first_ts)
-		wall_candidate(&wall, from, (double)(run->max_ts - run->first_ts), "timestamps");
+	double span = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
+			      ? (double)(run->max_ts - run->first_ts) : NAN;
 	for (size_t i = 0; i < run->parts.n; i++) {
 		const struct an_part *x = an_map_at(&run->parts, i);
 		if (x->role == TP_ROLE_CLOCK)
@@ -168,6 +170,10 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 		wall_candidate(&wall, from, b->epochs.sum, "epochs");
 	}
 	wall_candidate(&wall, from, run->gpm_total_sum / 1000, "GPM windows");
+	if (span > 0 && !(wall > span * 1.1)) {
+		wall = span;
+		*from = "timestamps";
+	}
 	return wall;
 }
 
@@ -387,7 +393,7 @@ static void nothing_found(const struct an_model *m, struct report *rep)
 		int said = 0;
 		for (size_t i = 0; i < rep->nfindings && !said; i++)
 			said = rep->findings[i].run && !strcmp(rep->findings[i].run, run->label);
-		if (said || run->stages.n || run->ranks.n || run->tables.n || run->gpm_total_ms.n || run->metrics.n ||
+		if (said || run->stages.n || run->parts.n || run->ranks.n || run->tables.n || run->gpm_total_ms.n || run->metrics.n ||
 		    run->scaling.n || run->perfs.n)
 			continue;
 		struct strbuf sb = STRBUF_INIT;

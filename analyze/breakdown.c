@@ -326,7 +326,7 @@ static void nested_tables(struct report *rep, const struct an_opts *o, const str
 				p = an_map_at(&run->stages, i);
 		char what[200];
 		snprintf(what, sizeof(what), "within '%s'", parent);
-		breakdown_table(rep, o, run, what, v, n, p ? p->seconds : NAN, p ? p->line : 0, 0, p != NULL);
+		breakdown_table(rep, o, run, what, v, n, p ? p->seconds : NAN, p ? p->line : 0, 0, 0);
 	}
 	free(kids);
 }

@@ -122,6 +122,13 @@ static int64_t days_from_civil(int y, int m, int d)
 int64_t an_parse_ts(const char *ts)
 {
 	int y, mo, d, h, mi, s;
+	/* a date without a year ("--12-22T19:35:53") counts from 2000, a leap
+	 * year; check_clock carries it over the new years of a run */
+	if (ts && ts[0] == '-' && ts[1] == '-' && strlen(ts) >= 16) {
+		char full[TP_TS_MAX + 4];
+		snprintf(full, sizeof(full), "2000%s", ts + 1);
+		return an_parse_ts(full);
+	}
 	if (!ts || strlen(ts) < 19 || !digits(ts, 4, &y) || !digits(ts + 5, 2, &mo) ||
 	    !digits(ts + 8, 2, &d) || !digits(ts + 11, 2, &h) || !digits(ts + 14, 2, &mi) ||
 	    !digits(ts + 17, 2, &s))
@@ -298,14 +305,25 @@ static void check_clock(struct an_run *run, const struct tp_record *r)
 	int64_t t = an_parse_ts(r->ts);
 	if (t == INT64_MIN)
 		return;
+	/* a date without a year that goes back by months: a new year began */
+	if (r->ts[0] == '-') {
+		t += run->year_shift;
+		if (run->last_ts != INT64_MIN && t < run->last_ts - 180 * 86400) {
+			int64_t year = run->year_shift ? 365 * 86400 : 366 * 86400;
+			run->year_shift += year;
+			t += year;
+		}
+	}
 	if (run->first_ts == INT64_MIN)
 		run->first_ts = t;
 	if (t > run->max_ts)
 		run->max_ts = t;
+	if (r->line == run->last_ts_line) /* another record of the same line */
+		return;
 	if (run->last_ts != INT64_MIN) {
 		if (t < run->last_ts) {
 			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
-		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS)) {
+		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && an_role(r) == TP_ROLE_PHASE && !r->parent) {
 			double elapsed = (double)(t - run->last_ts);
 			double sec = r->num[S_SECONDS];
 			if (sec > elapsed * 1.05 + 1.0)
@@ -406,9 +424,14 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 	tp_series_add(&x->s, sec, r->line);
 }
 
-/* The seconds of a timing or summary value, or NAN. */
+/* The seconds of a timing, summary or runtime value (the mean, else the
+ * slowest rank's), or NAN. */
 static double value_seconds(const struct tp_record *r)
 {
+	if (r->type == TP_RUNTIME) {
+		int slot = tp_has(r, S_RT_MEAN_MS) ? S_RT_MEAN_MS : S_RT_MAX_MS;
+		return tp_has(r, slot) ? r->num[slot] / 1000 : NAN;
+	}
 	return tp_has(r, S_SECONDS) ? r->num[S_SECONDS] : NAN;
 }
 
@@ -804,7 +827,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_speedup(run, r);
 		break;
 	case TP_RUNTIME:
-		feed_named(&run->runtimes, r);
+		if (r->role != TP_ROLE_NONE)
+			feed_timed(run, r);
+		else
+			feed_named(&run->runtimes, r);
 		break;
 	case TP_MEMORY:
 		feed_named(&run->memory, r);

@@ -175,6 +175,7 @@ struct an_run {
 	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;
+	int64_t year_shift;       /* seconds added to dates printed without a year */
 };
 
 /* Numbers of one record, kept as the latest value for a name. */

@@ -11,6 +11,7 @@
  * clock is never a cost of its own.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,11 +34,12 @@ const char *an_phase_kind(const char *name)
 	static const struct {
 		const char *word, *kind;
 	} words[] = {
-		{ "eval", "evaluation" }, { "valid", "evaluation" }, { "inference", "evaluation" },
-		{ "test", "evaluation" },  { "coco", "evaluation" },  { "checkpoint", "checkpoint" },
-		{ "sav", "checkpoint" },   { "init", "startup" },     { "load", "startup" },
-		{ "setup", "startup" },    { "build", "startup" },    { "train", "training" },
-		{ "loop", "training" },    { "total", "training" },
+		/* first match wins: "load-checkpoint" is a checkpoint, "data-iterators-setup" start-up */
+		{ "checkpoint", "checkpoint" }, { "sav", "checkpoint" },     { "init", "startup" },
+		{ "load", "startup" },          { "setup", "startup" },      { "build", "startup" },
+		{ "eval", "evaluation" },       { "valid", "evaluation" },   { "inference", "evaluation" },
+		{ "test", "evaluation" },       { "coco", "evaluation" },    { "train", "training" },
+		{ "loop", "training" },         { "total", "training" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (strcasestr(name, words[i].word))
@@ -107,11 +109,16 @@ static void part_finding(struct report *rep, const struct an_opts *o, const stru
 		report_stake(rep, wall * pct / 100 * (data ? 1 : 0.5));
 }
 
-/* Parts of the step: each component's median and share of its step's. */
+/* Parts of the step: each component's median and share of its step's.
+ * Two data parts (a step's own data time and a window mean of it) are one
+ * fact: only the larger share is a finding. */
 static void step_parts(struct report *rep, const struct an_opts *o, const struct an_run *run,
 		       int bottlenecks, double wall)
 {
 	struct rtable *t = NULL;
+	size_t data = SIZE_MAX;
+	double data_pct = -1, data_med = 0;
+	const char *data_of = NULL;
 	for (size_t i = 0; i < run->parts.n; i++) {
 		const struct an_part *x = an_map_at(&run->parts, i);
 		const char *name = an_map_key(&run->parts, i), *of = NULL;
@@ -132,9 +139,16 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 		rt_num(t, pct, 1);
 		rt_num(t, (double)v->n, 0);
 		rt_num(t, (double)x->line, 0);
-		if (bottlenecks)
+		if (!bottlenecks)
+			continue;
+		if (strcmp(part_kind(name), "data"))
 			part_finding(rep, o, run, name, x, of, pct, med, wall);
+		else if (pct > data_pct)
+			data = i, data_pct = pct, data_med = med, data_of = of;
 	}
+	if (data != SIZE_MAX)
+		part_finding(rep, o, run, an_map_key(&run->parts, data), an_map_at(&run->parts, data), data_of,
+			     data_pct, data_med, wall);
 }
 
 /* Evaluation, checkpoints and start-up: declared phases, summed by kind

@@ -541,15 +541,25 @@ Test(packs, fairseq)
 	/* simple, end-of-epoch, json inner, json end-of-epoch, 0.9 simple and end-of-epoch, 1e+06 */
 	static const double wps[] = { 12345.6, 12001.3, 12345.6, 12001.3, 23163, 23010, 1.23457e+06 };
 	static const double wall[] = { 60, 305, 60, 305, 34, 372, 1.23457e+06 };
-	static const double train_wall[] = { 45, 290, 45, 290, 28, 318, 9 };
+	/* a log interval's train_wall is inside its epoch's: two names, never added */
+	static const double train_wall[] = { 45, 45, 28, 9 }, epochs[] = { 290, 290, 318 };
 	cr_assert_eq(named_count(&c, TP_RATE, "wps"), 7);
 	cr_assert_eq(named_count(&c, TP_TIMING, "wall"), 7);
-	cr_assert_eq(named_count(&c, TP_TIMING, "train_wall"), 7);
+	cr_assert_eq(named_count(&c, TP_TIMING, "train_wall"), 4);
+	cr_assert_eq(named_count(&c, TP_TIMING, "train_wall (epochs)"), 3);
 	for (size_t k = 0; k < 7; k++) {
 		EQ(num(named_nth(&c, TP_RATE, "wps", k), S_RATE_VALUE), wps[k]);
 		EQ(num(named_nth(&c, TP_TIMING, "wall", k), S_SECONDS), wall[k]);
-		EQ(num(named_nth(&c, TP_TIMING, "train_wall", k), S_SECONDS), train_wall[k]);
+		cr_expect_eq(named_nth(&c, TP_TIMING, "wall", k)->role, TP_ROLE_CLOCK);
 	}
+	for (size_t k = 0; k < 4; k++) {
+		const struct tp_record *r = named_nth(&c, TP_TIMING, "train_wall", k);
+		EQ(num(r, S_SECONDS), train_wall[k]);
+		cr_expect_eq(r->role, TP_ROLE_PHASE);
+		cr_expect_str_eq(r->parent, "train_wall (epochs)");
+	}
+	for (size_t k = 0; k < 3; k++)
+		EQ(num(named_nth(&c, TP_TIMING, "train_wall (epochs)", k), S_SECONDS), epochs[k]);
 	EQ(num(named(&c, TP_RATE, "ups"), S_RATE_VALUE), 3.4);
 	EQ(num(named_nth(&c, TP_RATE, "ups", 3), S_RATE_VALUE), 3.31); /* "train_ups": "3.31" */
 	cr_expect_str_eq(named(&c, TP_RATE, "ups")->text, "updates/s");
