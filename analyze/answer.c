@@ -170,6 +170,10 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 		wall_candidate(&wall, from, b->epochs.sum, "epochs");
 	}
 	wall_candidate(&wall, from, run->gpm_total_sum / 1000, "GPM windows");
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		wall_candidate(&wall, from, s->last_total, "run time printed");
+	}
 	if (span > 0 && !(wall > span * 1.1)) {
 		wall = span;
 		*from = "timestamps";
@@ -287,7 +291,7 @@ static void stake_severity(const struct an_model *m, struct report *rep, const d
 {
 	static const char *const kinds[] = { "first-batch", "warmup", "high-variance", "outlier", "drift",
 					     "straggler", "bottleneck", "optimize", "data-loading", "gpm",
-					     "step-part", "evaluation", "checkpoint", "startup" };
+					     "step-part", "evaluation", "checkpoint", "startup", "after-steps" };
 	for (size_t i = 0; i < rep->nfindings; i++) {
 		struct finding *f = &rep->findings[i];
 		size_t k = 0;

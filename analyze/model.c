@@ -199,6 +199,8 @@ static struct an_run *run_new(const char *file)
 	r->last_ts = INT64_MIN;
 	r->first_ts = INT64_MIN;
 	r->max_ts = INT64_MIN;
+	r->first_step_ts = INT64_MIN;
+	r->last_step_ts = INT64_MIN;
 	return r;
 }
 
@@ -300,11 +302,12 @@ static void clock_issue(struct an_run *run, int kind, const struct tp_record *r,
 
 /* Timestamps must not go back; a [TIMING] stage cannot be longer than the
  * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
-static void check_clock(struct an_run *run, const struct tp_record *r)
+/* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
+static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
 	int64_t t = an_parse_ts(r->ts);
 	if (t == INT64_MIN)
-		return;
+		return t;
 	/* a date without a year that goes back by months: a new year began */
 	if (r->ts[0] == '-') {
 		t += run->year_shift;
@@ -319,7 +322,7 @@ static void check_clock(struct an_run *run, const struct tp_record *r)
 	if (t > run->max_ts)
 		run->max_ts = t;
 	if (r->line == run->last_ts_line) /* another record of the same line */
-		return;
+		return t;
 	if (run->last_ts != INT64_MIN) {
 		if (t < run->last_ts) {
 			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
@@ -332,6 +335,24 @@ static void check_clock(struct an_run *run, const struct tp_record *r)
 	}
 	run->last_ts = t;
 	run->last_ts_line = r->line;
+	return t;
+}
+
+/* tprof-parse's "log start" and "log end" (meta): the first and last time
+ * stamps of the whole log. */
+static int is_span(const struct tp_record *r)
+{
+	return r->type == TP_META && r->ts && r->name &&
+	       ((r->name_len == 9 && !memcmp(r->name, "log start", 9)) ||
+		(r->name_len == 7 && !memcmp(r->name, "log end", 7)));
+}
+
+/* A value printed at a step: a batch, a step or a part or mean of one. */
+static int at_a_step(const struct tp_record *r)
+{
+	enum tp_role role = an_role(r);
+	return r->type == TP_BATCH || role == TP_ROLE_STEP || role == TP_ROLE_COMPONENT ||
+	       role == TP_ROLE_RUNNING || role == TP_ROLE_AVERAGE;
 }
 
 static void copy_parent(char *dst, const struct tp_record *r)
@@ -736,6 +757,22 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		n = (int)sizeof(key) - 1;
 	struct an_named_series *s = named_series(&run->rates, key, (size_t)n, r->line);
 	tp_series_add(&s->s, r->num[S_RATE_VALUE], r->line);
+	/* updates or steps per second (fairseq's ups) say how long a step
+	 * takes; a rate of items (it/s) may be a validation bar's */
+	if (r->text && r->num[S_RATE_VALUE] > 0 &&
+	    ((r->text_len == 9 && !memcmp(r->text, "updates/s", 9)) ||
+	     (r->text_len == 7 && !memcmp(r->text, "steps/s", 7)))) {
+		int created;
+		char name[160];
+		int k = snprintf(name, sizeof(name), "1/%.*s", (int)(r->name_len > 120 ? 120 : r->name_len), r->name);
+		struct an_part *x = an_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
+		if (created) {
+			tp_series_init(&x->s);
+			x->role = TP_ROLE_RUNNING;
+			x->line = r->line;
+		}
+		tp_series_add(&x->s, 1 / r->num[S_RATE_VALUE], r->line);
+	}
 }
 
 static void feed_named(struct an_map *map, const struct tp_record *r)
@@ -778,8 +815,25 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->first_line = r->line;
 	if (r->line > run->last_line)
 		run->last_line = r->line;
-	if (r->ts)
-		check_clock(run, r);
+	if (is_span(r)) {
+		/* the log's own span, given at its end: no step of the clock checks */
+		int64_t t = an_parse_ts(r->ts);
+		if (t != INT64_MIN && r->ts[0] == '-')
+			t += run->year_shift;
+		if (t != INT64_MIN && (run->first_ts == INT64_MIN || t < run->first_ts))
+			run->first_ts = t;
+		if (t != INT64_MIN && t > run->max_ts)
+			run->max_ts = t;
+		return;
+	}
+	if (r->ts) {
+		int64_t t = check_clock(run, r);
+		if (t != INT64_MIN && at_a_step(r)) {
+			if (run->first_step_ts == INT64_MIN)
+				run->first_step_ts = t;
+			run->last_step_ts = t;
+		}
+	}
 	switch (r->type) {
 	case TP_TIMING:
 		feed_timed(run, r);

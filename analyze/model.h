@@ -176,6 +176,7 @@ struct an_run {
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;
 	int64_t year_shift;       /* seconds added to dates printed without a year */
+	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
 };
 
 /* Numbers of one record, kept as the latest value for a name. */

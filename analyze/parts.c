@@ -152,9 +152,10 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 }
 
 /* Evaluation, checkpoints and start-up: declared phases, summed by kind
- * over the run, as shares of the wall. */
-static void phase_overheads(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+ * over the run, as shares of the wall. Returns 1 if start-up was said. */
+static int phase_overheads(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
 {
+	int startup = 0;
 	static const char *const kinds[] = { "evaluation", "checkpoint", "startup" };
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		double sec = 0;
@@ -183,6 +184,38 @@ static void phase_overheads(struct report *rep, const struct an_opts *o, const s
 			       pct >= 5 ? kind_advice(kinds[k]) : NULL, "%s ('%s'%s) took %.4g s, %.1f%% of the wall %.4g s",
 			       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall);
 		report_stake(rep, sec / 2);
+		startup |= k == 2;
+	}
+	return startup;
+}
+
+/*
+ * Time stamps around the steps: what passed before the first value printed
+ * at a step (start-up: loading the model and data, compiling) and after
+ * the last (a final evaluation, saving), as shares of the wall. Only when
+ * no declared phase says it already, and when it is a tenth of the run.
+ */
+static void around_steps(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall,
+			 int said_startup)
+{
+	if (run->first_step_ts == INT64_MIN || run->first_ts == INT64_MIN || !(wall > 0))
+		return;
+	double before = (double)(run->first_step_ts - run->first_ts);
+	double after = (double)(run->max_ts - run->last_step_ts);
+	if (!said_startup && before >= 0.1 * wall)
+		report_finding(rep, before > o->optimize_pct / 100 * wall ? SEV_WARNING : SEV_NOTICE, "bottlenecks",
+			       "startup", run->label, run->file, 0, kind_advice("startup"),
+			       "start-up: %.4g s (%.1f%% of the wall %.4g s) passed before the first step was printed",
+			       before, 100 * before / wall, wall);
+	else
+		before = 0;
+	if (before > 0)
+		report_stake(rep, before / 2);
+	if (after >= 0.1 * wall) {
+		report_finding(rep, SEV_NOTICE, "bottlenecks", "after-steps", run->label, run->file, 0, NULL,
+			       "the run went on %.4g s (%.1f%% of the wall) after its last step was printed "
+			       "(a final evaluation, saving the model)", after, 100 * after / wall);
+		report_stake(rep, after / 2);
 	}
 }
 
@@ -195,6 +228,6 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		double wall = an_run_wall(run, &stages, &from);
 		step_parts(rep, o, run, bottlenecks, wall);
 		if (bottlenecks)
-			phase_overheads(rep, o, run, wall);
+			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
 	}
 }

@@ -59,13 +59,14 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
 	if (e - p >= 14 && p[2] == '/')
 		return read_month_day(p, e, frac, out);
-	/* nearly every line of a log fails here, before the loop */
-	if (e - p < 19 || p[4] != '-' || p[7] != '-' || p[13] != ':')
+	/* nearly every line of a log fails here, before the loop; the date's
+	 * separator is '-', or '/' as mmengine prints it ("2025/10/09") */
+	if (e - p < 19 || (p[4] != '-' && p[4] != '/') || p[7] != p[4] || p[13] != ':')
 		return NULL;
 	for (int i = 0; i < 19; i++) {
 		char c = p[i];
 		if (shape[i] == 'd' ? !tp_is_digit(c)
-		    : shape[i] == '?' ? (c != ' ' && c != 'T') : c != shape[i])
+		    : shape[i] == '?' ? (c != ' ' && c != 'T') : shape[i] == '-' ? c != p[4] : c != shape[i])
 			return NULL;
 	}
 	if (!field(p + 5, 1, 12) || !field(p + 8, 1, 31) || !field(p + 11, 0, 23) ||
@@ -73,6 +74,7 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 		return NULL;
 	char buf[TP_TS_MAX];
 	memcpy(buf, p, 19);
+	buf[4] = buf[7] = '-';
 	buf[10] = 'T';
 	size_t n = 19;
 	const char *q = fraction(p + 19, e, frac, buf, &n);
