@@ -315,8 +315,4 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
  * start-up phases as shares of the wall, with their findings (parts.c). */
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
 
-/* What a phase is by its name: "evaluation", "checkpoint", "startup",
- * "training" or "other" (parts.c). */
-const char *an_phase_kind(const char *name);
-
 #endif

@@ -410,6 +410,33 @@ const struct an_part *an_part_find(const struct an_run *run, const char *name)
 	return NULL;
 }
 
+static int is_training(const char *name)
+{
+	return !strcmp(an_phase_kind(name), "training");
+}
+
+/*
+ * A framework's training phase (Hugging Face's train_runtime) that a seed
+ * times from outside (Graph-LLaVA's "[TIMING] Main training loop" around
+ * trainer.train()) is inside that stage, whichever is printed first.
+ */
+static void adopt_training(struct an_run *run, struct an_stage *s, const char *name)
+{
+	if (s->parent[0] || !is_training(name))
+		return;
+	if (!s->inferred && run->loop[0] && strcmp(run->loop, name)) {
+		snprintf(s->parent, sizeof(s->parent), "%s", run->loop);
+	} else if (s->inferred && !run->loop[0]) {
+		snprintf(run->loop, sizeof(run->loop), "%s", name);
+		for (size_t i = 0; i < run->stages.n; i++) {
+			struct an_stage *x = an_map_at(&run->stages, i);
+			const char *k = an_map_key(&run->stages, i);
+			if (x != s && !x->inferred && !x->parent[0] && is_training(k))
+				snprintf(x->parent, sizeof(x->parent), "%s", name);
+		}
+	}
+}
+
 static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
 {
 	/* a negative duration was warned about by the parser: it is no share */
@@ -422,6 +449,11 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->grows = 1;
 		s->inferred = r->role == TP_ROLE_NONE;
 		copy_parent(s->parent, r);
+		adopt_training(run, s, an_map_key(&run->stages, run->stages.n - 1));
+	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
+		/* a run's report printed again (a log dict, then its metrics
+		 * block, rounded): one phase, not two */
+		return;
 	} else if (sec <= s->last) {
 		s->grows = 0;
 	}
@@ -743,6 +775,15 @@ static void feed_perf(struct an_run *run, const struct tp_record *r)
 	tp_series_add(&s->s, r->num[S_SECONDS], r->line);
 }
 
+static int evaluation_rate(const struct tp_record *r)
+{
+	static const char *const words[] = { "eval", "valid", "test", "predict" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (name_has(r, words[i]))
+			return 1;
+	return 0;
+}
+
 /* A rate (samples/s, tokens/s, TFLOP/s): a series per name and unit. */
 static void feed_rate(struct an_run *run, const struct tp_record *r)
 {
@@ -757,9 +798,10 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		n = (int)sizeof(key) - 1;
 	struct an_named_series *s = named_series(&run->rates, key, (size_t)n, r->line);
 	tp_series_add(&s->s, r->num[S_RATE_VALUE], r->line);
-	/* updates or steps per second (fairseq's ups) say how long a step
-	 * takes; a rate of items (it/s) may be a validation bar's */
-	if (r->text && r->num[S_RATE_VALUE] > 0 &&
+	/* updates or steps per second (fairseq's ups) say how long a training
+	 * step takes; a rate of items (it/s) may be a validation bar's, and an
+	 * evaluation's steps are no training steps */
+	if (r->text && r->num[S_RATE_VALUE] > 0 && !evaluation_rate(r) &&
 	    ((r->text_len == 9 && !memcmp(r->text, "updates/s", 9)) ||
 	     (r->text_len == 7 && !memcmp(r->text, "steps/s", 7)))) {
 		int created;

@@ -168,6 +168,7 @@ struct an_run {
 	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
 	struct an_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
+	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */
 
 	/* clock checks */
 	int64_t last_ts;          /* INT64_MIN if none yet */
@@ -206,6 +207,10 @@ void an_model_free(struct an_model *m);
  * for a timing value nothing declared, what its name says (a mean, a clock,
  * an ETA), else a phase. */
 enum tp_role an_role(const struct tp_record *r);
+
+/* What a phase is by its name: "evaluation", "checkpoint", "startup",
+ * "training" or "other" (parts.c). */
+const char *an_phase_kind(const char *name);
 
 /* The phases whose parent is p (NULL: the top level). */
 int an_stage_in(const struct an_stage *s, const char *p);
