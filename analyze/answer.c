@@ -409,9 +409,9 @@ static void nothing_found(const struct an_model *m, struct report *rep)
 				strbuf_addf(&sb, "%s%s %llu", sb.len ? ", " : "", tp_schemas[t].type_name,
 					    (unsigned long long)run->nrec[t]);
 		report_finding(rep, SEV_NOTICE, "summary", "nothing", run->label, run->file, 0,
-			       "tprof reads [TIMING] stages, batch and epoch lines, printed tables and the other "
-			       "formats of tprof-parse(1); for a log of its own format, describe its lines in a "
-			       "rules file (--rules FILE)",
+			       "tprof reads the step, phase and table lines of the frameworks and styles that "
+			       "tprof-parse(1) lists (FORMATS READ OUT OF THE BOX); for a log of its own format, "
+			       "describe its lines in a rules file (--rules FILE, tprof-parse(1) RULES FILES)",
 			       "%llu records read (%s): no stage, batch, epoch, table or series to analyze",
 			       (unsigned long long)total, sb.len ? sb.buf : "none");
 		strbuf_release(&sb);

@@ -352,7 +352,8 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		double total = covered ? table_total(covered, &tl) : NAN;
 		char what[200];
 		/* the run is in every row and finding already: its name once is enough */
-		snprintf(what, sizeof(what), declared ? "the phases of the run" : "the [TIMING] stages");
+		/* in words that fit any log: a seed's [TIMING] stages, a rules file's stages */
+		snprintf(what, sizeof(what), declared ? "the phases of the run" : "the stages");
 		if (declared && isnan(total)) {
 			const char *from;
 			double in;
