@@ -6,15 +6,19 @@
 #                             replay/cuda_stub.c ("built without CUDA")
 #   bin/tprof-replay          the tool (appended to TOOLS)
 #   make check-gpu            CUDA walks bit for bit and attention within
-#                             tolerance against the CPU; "skipped" where the
+#                             tolerance against the CPU, in one command from a
+#                             clean tree; it fails, saying why, where the
 #                             build has no CUDA or no device answers
+#   make check                builds the check-gpu program too when nvcc is
+#                             found (so that a break shows without a GPU);
+#                             it does not run it
 #
 # CUDA code is linked with the static runtime (libcudart_static), so the
 # binary needs no libcudart.so at run time; only the driver (libcuda.so,
 # loaded on demand) is needed to use a GPU, and without it the tool falls
 # back to the CPU.
 
-LIBREPLAY := $(OBJ)/libtprof-replay.a
+# $(LIBREPLAY) is named in the Makefile (LAYER_LIBS)
 
 # nvcc on PATH, else CUDA's default place; `make NVCC=` builds as without it
 ifeq ($(origin NVCC),undefined)
@@ -75,9 +79,11 @@ $(GPU_CHECK): tests/gpu_replay.c $(LAYER_LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -o $@ $< $(LAYER_LIBS) $(LIBS) $(REPLAY_LIBS)
 
+CHECK_DEPS += $(GPU_CHECK)
+
 check-gpu: $(GPU_CHECK)
 	@$(GPU_CHECK)
 else
 check-gpu:
-	@echo "check-gpu: built without CUDA (no nvcc, or CUDA=0): skipped"
+	@echo "check-gpu: this build has no CUDA backend (no nvcc found, or CUDA=0): nothing was checked" >&2; exit 1
 endif
