@@ -123,7 +123,8 @@ static void check_timing(struct tpr_backend *be, struct tally *t)
 			  r.call_ms.median > r.kernel_ms.median,
 	       "timed walks (GPM window, per-graph calls)", detail);
 	strbuf_reset(&err);
-	ok = tpr_bench_attn_variant(be, &s, 300, 4, 1, 1, &o, &r, &err, &code) == 0;
+	struct tpr_attn_opts ao = { 1, 1, TPR_FP32 };
+	ok = tpr_bench_attn_variant(be, &s, 300, 4, &ao, &o, &r, &err, &code) == 0;
 	snprintf(detail, sizeof(detail), "%s kernel %.4f ms, %.1f GFLOP/s", ok ? "" : err.buf,
 		 r.kernel_ms.median, r.flops / (r.kernel_ms.median * 1e-3) / 1e9);
 	report(t, ok && r.kernel_ms.n == 5 && r.kernel_ms.median > 0, "timed attention", detail);
