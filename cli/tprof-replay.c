@@ -20,7 +20,7 @@ enum {
 	OPT_VALIDATE = 256, OPT_KERNEL, OPT_FAMILY, OPT_GRAPHS, OPT_NODES, OPT_DEGREE, OPT_GAMMA,
 	OPT_PATTERNS, OPT_PSIZE, OPT_P, OPT_Q, OPT_HIDDEN, OPT_HEADS, OPT_LAYERS, OPT_VARIANT,
 	OPT_NOPROJ, OPT_SEED, OPT_WARMUP, OPT_TRIALS, OPT_BUDGET, OPT_BAND, OPT_COLOR, OPT_PRECISION,
-	OPT_SPREAD
+	OPT_GEMM, OPT_SPREAD
 };
 
 static const struct cli_option options[] = {
@@ -48,6 +48,7 @@ static const struct cli_option options[] = {
 	{ "no-project", OPT_NOPROJ, NULL, "attention without the Q, K, V projections", NULL },
 	{ "precision", OPT_PRECISION, "P", "fp32 (default), tf32 or bf16: as the run's framework\n"
 	  "computes (PyTorch: FP32 matmuls, TF32 with allow_tf32,\nBF16 under autocast)", "fp32 tf32 bf16" },
+	{ "gemm", OPT_GEMM, "G", "CUDA projections: auto (cuBLAS where it loads), cublas,\nown", "auto cublas own" },
 	{ "seed", OPT_SEED, "S", "graphs, walks and inputs (42)", NULL },
 	{ NULL, 0, NULL, "Timing:", NULL },
 	{ "backend", 'b', "B", "auto (default: CUDA if a device answers), cuda, cpu", "auto cuda cpu" },
@@ -123,6 +124,11 @@ static int parse_word(const char *opt, const char *arg, struct cli *c)
 	} else if (!strcmp(opt, "precision")) {
 		if (tpr_precision_parse(arg, &c->f.precision) == 0)
 			return 0;
+	} else if (!strcmp(opt, "gemm")) {
+		c->f.gemm = !strcmp(arg, "auto") ? TPR_GEMM_AUTO : !strcmp(arg, "cublas") ? TPR_GEMM_CUBLAS
+			    : TPR_GEMM_OWN;
+		if (!strcmp(arg, "auto") || !strcmp(arg, "cublas") || !strcmp(arg, "own"))
+			return 0;
 	} else if (!strcmp(opt, "variant")) {
 		c->f.variant = !strcmp(arg, "fused") ? 1 : !strcmp(arg, "naive") ? 0 : !strcmp(arg, "both") ? -1 : -2;
 		if (c->f.variant >= -1)
@@ -181,6 +187,7 @@ static int set_option(void *ctx, int key, const char *arg)
 	case OPT_FAMILY: return parse_word("family", arg, c);
 	case OPT_VARIANT: return parse_word("variant", arg, c);
 	case OPT_PRECISION: return parse_word("precision", arg, c);
+	case OPT_GEMM: return parse_word("gemm", arg, c);
 	case OPT_COLOR: return cli_color(TOOL, arg, &c->color);
 	case OPT_NOPROJ: c->f.project = 0; return 0;
 	case OPT_BAND: return parse_band(arg, &c->f);

@@ -55,6 +55,9 @@ $(shell mkdir -p $(OBJ)/replay && [ "$$(cat $(REPLAY_MODE_FILE) 2>/dev/null)" = 
 # -ftrapping-math (no FP exceptions are used); the rest keeps the defaults.
 $(OBJ)/replay/attn.o $(OBJ)/replay/walk.o: CFLAGS += -O3 -fno-trapping-math
 
+# cuBLAS is opened at run time: after the loader's search path, this toolkit's own copy
+$(OBJ)/replay/gemm.cu.o: NVCCFLAGS += -DTPR_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
+
 $(OBJ)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)

@@ -87,6 +87,7 @@ int tpr_bench_attn_variant(struct tpr_backend *be, const struct tpr_graph_spec *
 	if (tpr_attn_data_make(&d, s, dim, heads, ao->project, ao->fused, err) < 0)
 		return -1;
 	d.job.precision = ao->precision;
+	d.job.gemm = ao->gemm;
 	memset(r, 0, sizeof(*r));
 	tpr_measure_init(&m, o->trials);
 	m.precision = ao->precision;
@@ -117,7 +118,7 @@ static int bench_attention(struct tpr_backend *be, const struct tpr_flags *f,
 	for (int fused = 1; fused >= 0; fused--) {
 		if (f->variant >= 0 && f->variant != fused)
 			continue;
-		struct tpr_attn_opts ao = { fused, f->project, f->precision };
+		struct tpr_attn_opts ao = { fused, f->project, f->precision, f->gemm };
 		if (tpr_bench_attn_variant(be, s, dim, heads, &ao, &f->timing, &r[*n], err, code) < 0)
 			return -1;
 		(*n)++;

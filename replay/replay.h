@@ -66,6 +66,7 @@ struct tpr_flags {
 	int variant;      /* -1: both (benchmark) or fused (validate); 0: three-step; 1: fused */
 	int project;      /* Q, K, V projections in the attention replay */
 	enum tpr_precision precision;
+	enum tpr_gemm gemm;
 	struct tpr_peaks peaks; /* validate: judge against these (have_peaks) */
 	int have_peaks;
 	uint64_t seed;
@@ -97,10 +98,11 @@ struct tpr_attn_data {
 int tpr_attn_data_make(struct tpr_attn_data *d, const struct tpr_graph_spec *sizes, int32_t dim,
 		       int32_t heads, int project, int fused, struct strbuf *err);
 
-/* How an attention replay runs: variant, projections, precision. */
+/* How an attention replay runs: variant, projections, precision, GEMM. */
 struct tpr_attn_opts {
 	int fused, project;
 	enum tpr_precision precision;
+	enum tpr_gemm gemm;
 };
 void tpr_attn_data_free(struct tpr_attn_data *d);
 

@@ -441,7 +441,7 @@ static ssize_t replay_attention(struct vstate *st, const struct tpr_graph_spec *
 {
 	ssize_t best = -1;
 	for (int fused = 1; fused >= 0; fused--) {
-		struct tpr_attn_opts ao = { fused, st->f->project, st->f->precision };
+		struct tpr_attn_opts ao = { fused, st->f->project, st->f->precision, st->f->gemm };
 		struct tpr_result r;
 		if (st->f->variant >= 0 && st->f->variant != fused)
 			continue;

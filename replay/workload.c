@@ -24,6 +24,7 @@ void tpr_flags_default(struct tpr_flags *f)
 	f->variant = -1;
 	f->project = 1;
 	f->precision = TPR_FP32;
+	f->gemm = TPR_GEMM_AUTO;
 	f->seed = 42;
 	f->kernels = TPR_K_WALK | TPR_K_ATTN;
 	f->timing.warmup = 3;
