@@ -12,6 +12,9 @@
 #   make check                builds the check-gpu program too when nvcc is
 #                             found (so that a break shows without a GPU);
 #                             it does not run it
+#   make check-cuda-emu       the attention kernels' own source run on the
+#                             CPU, one thread per CUDA thread, against a
+#                             double reference (tests/emu/; C++20, no nvcc)
 #
 # CUDA code is linked with the static runtime (libcudart_static), so the
 # binary needs no libcudart.so at run time; only the driver (libcuda.so,
@@ -90,3 +93,22 @@ else
 check-gpu:
 	@echo "check-gpu: this build has no CUDA backend (no nvcc found, or CUDA=0): nothing was checked" >&2; exit 1
 endif
+
+# The kernels' logic where no GPU is: replay/attn.cu's kernels, extracted as
+# text, compiled for the CPU with threads and barriers (tests/emu/emu_attn.cc).
+EMU_CXX ?= $(CXX)
+.PHONY: check-cuda-emu
+$(OBJ)/tests/emu_kernels.inc: replay/attn.cu tests/emu/extract.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)sh tests/emu/extract.sh replay/attn.cu small_kernel fused_kernel project_kernel small_smem >$@.tmp && \
+		mv $@.tmp $@
+
+$(OBJ)/tests/emu_attn: tests/emu/emu_attn.cc $(OBJ)/tests/emu_kernels.inc
+	$(call say,CXX,$@)
+	$(Q)$(EMU_CXX) -std=c++20 -O1 -g -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-sign-compare \
+		-fsanitize=address,undefined \
+		-fno-sanitize-recover=all -pthread -I$(OBJ)/tests -o $@ $<
+
+check-cuda-emu: $(OBJ)/tests/emu_attn
+	@$(OBJ)/tests/emu_attn
