@@ -147,6 +147,7 @@ __global__ void __launch_bounds__(NP * NP / 16) small_kernel(
 	const int g = list[blockIdx.x / heads], h = blockIdx.x % heads;
 	const int a = goff[g], n = goff[g + 1] - a, t = threadIdx.x;
 
+#pragma unroll 4 /* several rows' loads in flight per thread */
 	for (int idx = t; idx < NP * dh; idx += NT) {
 		int i = idx / dh, e = idx - i * dh;
 		float qv = 0.0f, kv = 0.0f, vv = 0.0f;
