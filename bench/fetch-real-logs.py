@@ -13,7 +13,8 @@ what is kept: 'all', 'A-B' (those lines), 'tail-N' (the last N lines),
 'ipynb-streams' (a notebook's stream outputs, stdout and stderr as stored,
 concatenated in cell order: what the run printed). Rows whose lines were
 picked by hand ('pick') or whose source is not resolved ('-') are
-reported and skipped. The result must have the 'sha256' of the row when it
+reported and skipped, and so is a log already in DIR (the answer set's
+logs are kept there). The result must have the 'sha256' of the row when it
 gives one; a mismatch is an error and nothing is written.
 """
 import hashlib
@@ -73,6 +74,9 @@ def main():
         name = row["file"]
         if "-" in (row["repo"], row["path"], row["commit"]) or row["lines"] == "pick":
             print(f"{name}: skipped (lines picked by hand or source not resolved; see its note)")
+            continue
+        if os.path.exists(os.path.join(out_dir, name)):
+            print(f"{name}: there already")
             continue
         try:
             data = keep(fetch(row, raw_dir), row["lines"])

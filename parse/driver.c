@@ -345,6 +345,7 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 		if (tp_parser_idle(pp->seq)) {
 			deliver(&w->sl, pp->file);
 			tp_parser_take_stats(w->p, pp->stats);
+			tp_parser_carry_span(w->p, pp->seq);
 			struct tp_parser *t = pp->seq;
 			pp->seq = w->p;
 			w->p = t; /* idle, so it can start the next slice */

@@ -82,6 +82,12 @@ void tp_record_to_json(const struct tp_record *r, struct strbuf *sb)
 		strbuf_grow(sb, 48);
 		key_num(sb, "rank", r->rank);
 	}
+	if (r->role != TP_ROLE_NONE) {
+		const char *rn = tp_role_name(r->role);
+		key_str(sb, "role", rn, strlen(rn));
+	}
+	if (r->parent)
+		key_str(sb, "parent", r->parent, r->parent_len);
 	for (int i = 0; i < sc->nfields; i++) {
 		const struct tp_field *f = &sc->fields[i];
 		switch (f->kind) {
@@ -120,8 +126,10 @@ static const char *const csv_columns[] = {
 	"total_ms", "avg_nodes", "peak_mb", "factor", "baseline", "baseline_s", "mean_ms",
 	"min_ms", "max_ms", "throughput", "first_s", "steady_s", "overhead_s", "overhead_pct",
 	"std_ms", "runs", "mb", "gflops", "step", "avg_s", "total_s", "count", "index", "loss",
-	"reserved_mb", "mean_s", "min_s", "max_s", "cpu_delta_mb", "gpu_delta_mb",
+	"reserved_mb", "mean_s", "min_s", "max_s", "cpu_delta_mb", "gpu_delta_mb", "role", "parent",
 };
+/* The two last columns, every type's: what a value is and what it belongs to. */
+#define CSV_ROLE (ARRAY_SIZE(csv_columns) - 2)
 
 size_t tp_csv_columns(const char *const **names)
 {
@@ -188,6 +196,13 @@ static void csv_record(const struct tp_record *r, struct strbuf *sb)
 			continue;
 		default:
 			break;
+		}
+		if (c >= CSV_ROLE) {
+			if (c == CSV_ROLE && r->role != TP_ROLE_NONE)
+				strbuf_addstr(sb, tp_role_name(r->role));
+			else if (c > CSV_ROLE && r->parent)
+				tp_csv_cell(sb, r->parent, r->parent_len);
+			continue;
 		}
 		int fi = tp_field_index(r->type, col, strlen(col));
 		if (fi < 0)

@@ -38,7 +38,8 @@ static int get_int(const struct json_value *v, double lo, double hi, const char 
 	return 0;
 }
 
-/* The position keys every record has: "file", "line", "ts", "rank".
+/* The keys every record may have: "file", "line", "ts", "rank", "role",
+ * "parent".
  * Returns 1 if m was one of them (-1 on error), 0 if not. */
 static int set_common(const struct json_member *m, struct tp_record *r,
 		      struct strbuf *err)
@@ -62,6 +63,17 @@ static int set_common(const struct json_member *m, struct tp_record *r,
 		if (get_int(v, -1, 1e9, "rank", err, &d) < 0)
 			return -1;
 		r->rank = (int)d;
+	} else if (key_is(m, "role")) {
+		int role = v->kind == JSON_STR ? tp_role_from_name(v->str.s, v->str.len) : -1;
+		if (role < 0)
+			return type_error(err, "role", "a role (step, component, phase, running, "
+					  "average, clock, rate, eta, quantity)", v);
+		r->role = (enum tp_role)role;
+	} else if (key_is(m, "parent")) {
+		if (v->kind != JSON_STR)
+			return type_error(err, "parent", "a string", v);
+		r->parent = v->str.s;
+		r->parent_len = v->str.len;
 	} else {
 		return 0;
 	}

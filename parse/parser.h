@@ -77,6 +77,10 @@ void tp_parser_free(struct tp_parser *p);
 void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line);
 /* The number the next line will have. */
 uint64_t tp_parser_next_line(const struct tp_parser *p);
+/* p takes over from before, which read the lines before p's: the log's
+ * first time stamp is before's if it read one, the last p's if p did. */
+void tp_parser_carry_span(struct tp_parser *p, const struct tp_parser *before);
+
 /* 1 if no block is open and no record is pending (a safe split point). */
 int tp_parser_idle(const struct tp_parser *p);
 

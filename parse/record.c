@@ -110,3 +110,45 @@ int tp_field_index(enum tp_type t, const char *name, size_t n)
 			return i;
 	return -1;
 }
+
+static const char *const role_names[TP_NROLES] = {
+	[TP_ROLE_NONE] = "", [TP_ROLE_STEP] = "step", [TP_ROLE_COMPONENT] = "component",
+	[TP_ROLE_PHASE] = "phase", [TP_ROLE_RUNNING] = "running", [TP_ROLE_AVERAGE] = "average",
+	[TP_ROLE_CLOCK] = "clock", [TP_ROLE_RATE] = "rate", [TP_ROLE_ETA] = "eta",
+	[TP_ROLE_QUANTITY] = "quantity",
+};
+
+const char *tp_role_name(enum tp_role role)
+{
+	return (int)role >= 0 && role < TP_NROLES ? role_names[role] : "";
+}
+
+int tp_role_from_name(const char *s, size_t n)
+{
+	for (int i = 1; i < TP_NROLES; i++)
+		if (strlen(role_names[i]) == n && !memcmp(role_names[i], s, n))
+			return i;
+	return -1;
+}
+
+enum tp_role tp_role_of(const struct tp_record *r)
+{
+	if (r->role != TP_ROLE_NONE)
+		return r->role;
+	switch (r->type) {
+	case TP_TIMING:
+	case TP_COMPLETE:
+	case TP_EPOCH:
+		return TP_ROLE_PHASE;
+	case TP_BATCH:
+		return TP_ROLE_STEP;
+	case TP_RATE:
+		return TP_ROLE_RATE;
+	case TP_MEMORY:
+	case TP_FLOPS:
+	case TP_CONFIG:
+		return TP_ROLE_QUANTITY;
+	default:
+		return TP_ROLE_NONE;
+	}
+}

@@ -115,6 +115,25 @@ enum {
 	S_RATE_VALUE = 0
 };
 
+/*
+ * What a timing value IS, so that nothing nested or cumulative is summed.
+ * Declared by the reader (a rule's role="..."), else implied by the type
+ * (tp_role_of). Shares are taken only among values of one parent.
+ */
+enum tp_role {
+	TP_ROLE_NONE,      /* undeclared: the analysis infers one, or none */
+	TP_ROLE_STEP,      /* one iteration's time */
+	TP_ROLE_COMPONENT, /* a part of each step of its parent ("data_time" in "time") */
+	TP_ROLE_PHASE,     /* a span of the run (start-up, training, evaluation), nested in its parent */
+	TP_ROLE_RUNNING,   /* a mean over a window of steps: a sampled series of its parent */
+	TP_ROLE_AVERAGE,   /* a mean since the start: its last value is the run's mean of its parent */
+	TP_ROLE_CLOCK,     /* a cumulative elapsed or wall reading: the last one is a span */
+	TP_ROLE_RATE,      /* a throughput of the task its parent names */
+	TP_ROLE_ETA,       /* an estimate of time remaining */
+	TP_ROLE_QUANTITY,  /* not a time: a count, parameters, FLOPs, memory, a size */
+	TP_NROLES
+};
+
 struct tp_record {
 	enum tp_type type;
 	const char *file; /* display name of the input; never NULL */
@@ -127,6 +146,9 @@ struct tp_record {
 	size_t text_len;
 	double num[TP_NUM_SLOTS];
 	unsigned has; /* bit i set: num[i] present */
+	enum tp_role role;  /* as declared; TP_ROLE_NONE if nothing declared one */
+	const char *parent; /* what it belongs to (a phase, a step, a series), or NULL */
+	size_t parent_len;
 	/* what made it: a rule's "FILE:LINE" or "format NAME:LINE"; NULL for
 	 * the built-in readers (shown by tprof-parse --explain, never output) */
 	const char *origin;
@@ -163,6 +185,17 @@ void tp_type_names(struct strbuf *sb, const char *sep);
 
 /* Type from its public name ("timing"), or -1. */
 int tp_type_from_name(const char *s, size_t n);
+
+/* The public name of a role ("phase"); "" for TP_ROLE_NONE. */
+const char *tp_role_name(enum tp_role role);
+
+/* A role from its public name, or -1. */
+int tp_role_from_name(const char *s, size_t n);
+
+/* The role a record has: its declared one, else the one its type implies
+ * (a batch is a step, a rate a rate, memory and FLOPs quantities, a seed
+ * stage or epoch a phase), else TP_ROLE_NONE. */
+enum tp_role tp_role_of(const struct tp_record *r);
 
 /* Index of a field by public name within a type's schema, or -1. */
 int tp_field_index(enum tp_type t, const char *name, size_t n);

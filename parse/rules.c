@@ -121,16 +121,17 @@ static enum conv conv_for_num(const struct tp_field *f)
 /* Finds field name[0,n) of type t; 0 if the type has no such field. */
 static int fspec_lookup(enum tp_type t, const char *name, size_t n, struct fspec *out)
 {
-	static const struct fspec ts = { "ts", "", CV_TS, 0, FID_TS };
-	static const struct fspec rank = { "rank", "", CV_RANK, 0, FID_RANK };
-	if (n == 2 && !memcmp(name, "ts", 2)) {
-		*out = ts;
-		return 1;
-	}
-	if (n == 4 && !memcmp(name, "rank", 4)) {
-		*out = rank;
-		return 1;
-	}
+	static const struct fspec common[] = {
+		{ "ts", "", CV_TS, 0, FID_TS },
+		{ "rank", "", CV_RANK, 0, FID_RANK },
+		{ "role", "", CV_ROLE, 0, FID_ROLE },
+		{ "parent", "", CV_PARENT, 0, FID_PARENT },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(common); i++)
+		if (strlen(common[i].name) == n && !memcmp(name, common[i].name, n)) {
+			*out = common[i];
+			return 1;
+		}
 	int i = tp_field_index(t, name, n);
 	if (i < 0)
 		return 0;
@@ -287,6 +288,7 @@ const char *tp_rules_expectation(enum conv c)
 	case CV_TS: return "a timestamp (YYYY-MM-DD HH:MM:SS[.fff])";
 	case CV_RANK: return "a rank (integer >= 0)";
 	case CV_RATE: return "a rate (number with optional k/M/G/T)";
+	case CV_ROLE: return "a role (step, component, phase, running, average, clock, rate, eta, quantity)";
 	default: return "a number";
 	}
 }
@@ -316,8 +318,14 @@ int tp_rules_read_value(const struct fspec *f, const char *p, size_t n, double b
 	case CV_NAME:
 	case CV_TEXT:
 	case CV_CTX:
+	case CV_PARENT:
 		v->is_num = 0;
 		return 1;
+	case CV_ROLE: {
+		int role = tp_role_from_name(p, n);
+		v->num = role;
+		return role > 0;
+	}
 	case CV_VALUE:
 		v->is_num = tp_read_number(p, end, &v->num, &q) && q == end && isfinite(v->num);
 		return 1;
@@ -425,7 +433,7 @@ static int add_colref(const struct src *s, const char *at, struct rule *ru, cons
 /* A name constant with {N}, {ctx} or {name}: expanded at each match. */
 static int is_template(const struct fspec *f, const struct strbuf *val)
 {
-	return (f->conv == CV_NAME || f->conv == CV_TEXT) && val->len &&
+	return (f->conv == CV_NAME || f->conv == CV_TEXT || f->conv == CV_PARENT) && val->len &&
 	       memchr(val->buf, '{', val->len) && memchr(val->buf, '}', val->len);
 }
 

@@ -27,12 +27,17 @@ enum conv {
 	CV_TS,    /* timestamp, normalised to ISO 8601 */
 	CV_RANK,  /* launcher rank, a non-negative int */
 	CV_RATE,  /* a rate: number with an optional SI prefix (k M G T) */
-	CV_CTX    /* context text (context rules) */
+	CV_CTX,   /* context text (context rules) */
+	CV_ROLE,  /* a role's name (record.h), stored in rec->role */
+	CV_PARENT /* what the value belongs to, rec->parent (a template like a name) */
 };
 
 /* Ids of the fields every type has besides its schema's. Schema fields
  * use their index, so an id is a bit in a "field already set" mask. */
-enum { FID_TS = TP_NUM_SLOTS + 2, FID_RANK = TP_NUM_SLOTS + 3, FID_CTX = TP_NUM_SLOTS + 4 };
+enum {
+	FID_TS = TP_NUM_SLOTS + 2, FID_RANK = TP_NUM_SLOTS + 3, FID_CTX = TP_NUM_SLOTS + 4,
+	FID_ROLE = TP_NUM_SLOTS + 5, FID_PARENT = TP_NUM_SLOTS + 6
+};
 
 
 /* Longest excerpt of a value quoted in a message. */
@@ -162,7 +167,7 @@ struct rblock {
  * that the block's end may give a unit. */
 struct held {
 	struct tp_record r;
-	size_t name, text, ts;
+	size_t name, text, ts, parent;
 	unsigned bare;
 };
 
@@ -200,6 +205,7 @@ struct tp_rules_scratch {
 	struct strbuf msg;  /* warning text, reused */
 	struct strbuf name; /* expanded name templates */
 	struct strbuf text; /* expanded text templates (section="torch.profiler {1}") */
+	struct strbuf parent; /* expanded parent templates */
 	char ts[TP_TS_MAX];    /* the record's normalised timestamp */
 	char unit[64];      /* a rate unit rewritten from s/X to X/s */
 	uint64_t *gate;     /* groups whose markers are on the current line */

@@ -52,6 +52,7 @@ void tp_rules_scratch_free(struct tp_rules_scratch *s)
 	strbuf_release(&s->msg);
 	strbuf_release(&s->name);
 	strbuf_release(&s->text);
+	strbuf_release(&s->parent);
 	strbuf_release(&s->held_text);
 	free(s->held);
 	free(s->gate);
@@ -133,6 +134,13 @@ static void store_value(struct tp_record *r, const struct fspec *f, const struct
 		break;
 	case CV_RANK:
 		r->rank = (int)v->num;
+		break;
+	case CV_ROLE:
+		r->role = (enum tp_role)(int)v->num;
+		break;
+	case CV_PARENT:
+		r->parent = v->str;
+		r->parent_len = v->len;
 		break;
 	case CV_CTX:
 		break;
@@ -313,13 +321,26 @@ static void snake(struct strbuf *sb)
 		sb->buf[k] = '\0';
 }
 
-/* The rule's template constant for a field of conversion c, or NULL. */
-static const struct constant *template_of(const struct rule *ru, enum conv c)
+/* The rule's template constant for a field of kind conv, or NULL. */
+static const struct constant *template_of(const struct rule *ru, enum conv conv)
 {
 	for (size_t i = 0; i < ru->nconsts; i++)
-		if (ru->consts[i].tmpl && ru->consts[i].f.conv == c)
+		if (ru->consts[i].tmpl && ru->consts[i].f.conv == conv)
 			return &ru->consts[i];
 	return NULL;
+}
+
+/* A parent="..." template, into the scratch's parent buffer. */
+static void finish_parent(const struct attempt *a, struct tp_record *r)
+{
+	const struct constant *tmpl = template_of(a->ru, CV_PARENT);
+	if (!tmpl)
+		return;
+	struct strbuf *sb = &a->s->parent;
+	strbuf_reset(sb);
+	expand(a, tmpl->v.str, tmpl->v.len, r, sb);
+	r->parent = sb->len ? sb->buf : NULL;
+	r->parent_len = sb->len;
 }
 
 /* Name templates and @snake, into the scratch's name buffer; then a text
@@ -493,6 +514,7 @@ static void hold(const struct attempt *a, const struct tp_record *r, unsigned ba
 	h->name = held_str(s, r->name, r->name_len);
 	h->text = held_str(s, r->text, r->text_len);
 	h->ts = held_str(s, ts, ts ? strlen(ts) : 0);
+	h->parent = held_str(s, r->parent, r->parent_len);
 	h->bare = bare;
 }
 
@@ -533,6 +555,7 @@ static void flush_held(const struct tp_rules *rs, struct tp_rules_scratch *s, co
 		r.name = h->name == SIZE_MAX ? NULL : t + h->name;
 		r.text = h->text == SIZE_MAX ? NULL : t + h->text;
 		r.ts = h->ts == SIZE_MAX ? NULL : t + h->ts;
+		r.parent = h->parent == SIZE_MAX ? NULL : t + h->parent;
 		if (need_unit && h->bare) {
 			if (sink->warn)
 				sink->warn(sink->ctx, r.file, r.line,
@@ -730,6 +753,7 @@ static int make_record(const struct attempt *a)
 			return rc;
 	}
 	finish_name(a, &r);
+	finish_parent(a, &r);
 	if (a->ru->flags & RF_ADD)
 		return add_to_held(a, &r, bare);
 	if (a->ru->block >= 0 && a->rs->blocks[a->ru->block].one && a->s->nheld)
