@@ -22,8 +22,13 @@ static const char *part_kind(const char *name)
 {
 	if (strcasestr(name, "data") || strcasestr(name, "load"))
 		return "data";
-	if (strcasestr(name, "generat") || strcasestr(name, "rollout") || strcasestr(name, "gather"))
+	if (strcasestr(name, "generat") || strcasestr(name, "rollout"))
 		return "generation";
+	static const char *const comm[] = { "reduce", "gather", "scatter", "comm", "sync", "nccl", "broadcast", "p2p",
+					    "send", "recv" };
+	for (size_t i = 0; i < ARRAY_SIZE(comm); i++)
+		if (strcasestr(name, comm[i]))
+			return "communication";
 	return an_stage_kind(name);
 }
 
@@ -56,6 +61,10 @@ static const char *kind_advice(const char *kind)
 		return "save less often, asynchronously, or only the shards each rank owns";
 	if (!strcmp(kind, "startup"))
 		return "cache the preprocessed dataset and the compiled model between runs";
+	if (!strcmp(kind, "communication"))
+		return "communication is a large part of the step: overlap it with compute (DDP's bucket "
+		       "size, no_sync under gradient accumulation, ZeRO's overlap_comm), and check the "
+		       "interconnect's bandwidth (nccl-tests)";
 	if (!strcmp(kind, "generation"))
 		return "generation dominates the step: use a faster inference engine (vLLM, "
 		       "TensorRT-LLM) or KV-cache reuse, shorter generations, or larger generation batches";
@@ -101,7 +110,8 @@ static void part_finding(struct report *rep, const struct an_opts *o, const stru
 	report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
 		       x->line, kind_advice(kind),
 		       "%s '%s' is %.1f%% of each step ('%s': median %.4g s of %.4g s)",
-		       data ? "data loading" : !strcmp(kind, "generation") ? "generation" : "the step's part",
+		       data ? "data loading" : strcmp(kind, "other") && strcmp(kind, "forward") && strcmp(kind, "backward") &&
+						 strcmp(kind, "optimizer") ? kind : "the step's part",
 		       name, pct, of, med, med * 100 / pct);
 	/* data loading can be overlapped with compute entirely; a compute
 	 * part, what halving it would save */
