@@ -229,6 +229,40 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	}
 }
 
+/*
+ * A run that slows down shows it in its throughput (DeepSpeed's
+ * CurrSamplesPerSec falling as random-LTD keeps more tokens): a rate whose
+ * fitted line ends a fifth or more below where it starts, significantly.
+ * The time at stake is what the run lost against its starting rate. Running
+ * averages lag and evaluation rates are no training: neither is read.
+ */
+static void throughput_drift(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+{
+	static const char *const skip[] = { "avg", "average", "mean", "eval", "valid", "test" };
+	for (size_t i = 0; i < run->rates.n; i++) {
+		const struct an_named_series *x = an_map_at(&run->rates, i);
+		const char *key = an_map_key(&run->rates, i);
+		size_t k = 0;
+		while (k < ARRAY_SIZE(skip) && !strcasestr(key, skip[k]))
+			k++;
+		struct tp_fit f;
+		if (k < ARRAY_SIZE(skip) || x->s.n < 10 || tp_series_trend(&x->s, &f) < 0 || !(f.intercept > 0))
+			continue;
+		double start = f.intercept, end = f.intercept + f.slope * (double)(x->s.n - 1);
+		if (!(f.p < o->alpha / 10) || !(end < 0.8 * start))
+			continue;
+		double lost = wall > 0 ? wall * (1 - x->s.mean / start) : NAN;
+		report_finding(rep, SEV_WARNING, "bottlenecks", "slowdown", run->label, run->file, x->line,
+			       "the run gets slower as it goes: look for what grows with it (sequence length, a "
+			       "schedule that keeps more tokens, a cache, memory fragmentation, thermal throttling)",
+			       "throughput '%s' falls over the run: %.4g to %.4g (%.0f%% lower, %llu values, R^2 %.2f)",
+			       key, start, end > 0 ? end : 0, 100 * (1 - (end > 0 ? end : 0) / start),
+			       (unsigned long long)x->s.n, f.r2);
+		if (lost > 0)
+			report_stake(rep, lost);
+	}
+}
+
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
 {
 	for (size_t r = 0; r < m->nruns; r++) {
@@ -237,7 +271,9 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		const char *from;
 		double wall = an_run_wall(run, &stages, &from);
 		step_parts(rep, o, run, bottlenecks, wall);
-		if (bottlenecks)
+		if (bottlenecks) {
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
+			throughput_drift(rep, o, run, wall);
+		}
 	}
 }
