@@ -747,7 +747,8 @@ static void feed_metric(struct an_run *run, const struct tp_record *r)
 		return;
 	}
 	if (!tp_has(r, S_MET_COUNT)) {
-		if (tp_has(r, S_MET_AVG_S))
+		/* step 0's average is of no step (modded-nanogpt's first validation) */
+		if (tp_has(r, S_MET_AVG_S) && !(tp_has(r, S_MET_STEP) && r->num[S_MET_STEP] == 0))
 			tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
 		if (tp_has(r, S_MET_TOTAL_S))
 			s->last_total = r->num[S_MET_TOTAL_S];

@@ -22,8 +22,13 @@ static const char *part_kind(const char *name)
 {
 	if (strcasestr(name, "data") || strcasestr(name, "load"))
 		return "data";
-	if (strcasestr(name, "generat") || strcasestr(name, "rollout") || strcasestr(name, "gather"))
+	if (strcasestr(name, "generat") || strcasestr(name, "rollout"))
 		return "generation";
+	static const char *const comm[] = { "reduce", "gather", "scatter", "comm", "sync", "nccl", "broadcast", "p2p",
+					    "send", "recv" };
+	for (size_t i = 0; i < ARRAY_SIZE(comm); i++)
+		if (strcasestr(name, comm[i]))
+			return "communication";
 	return an_stage_kind(name);
 }
 
@@ -56,6 +61,10 @@ static const char *kind_advice(const char *kind)
 		return "save less often, asynchronously, or only the shards each rank owns";
 	if (!strcmp(kind, "startup"))
 		return "cache the preprocessed dataset and the compiled model between runs";
+	if (!strcmp(kind, "communication"))
+		return "communication is a large part of the step: overlap it with compute (DDP's bucket "
+		       "size, no_sync under gradient accumulation, ZeRO's overlap_comm), and check the "
+		       "interconnect's bandwidth (nccl-tests)";
 	if (!strcmp(kind, "generation"))
 		return "generation dominates the step: use a faster inference engine (vLLM, "
 		       "TensorRT-LLM) or KV-cache reuse, shorter generations, or larger generation batches";
@@ -101,7 +110,8 @@ static void part_finding(struct report *rep, const struct an_opts *o, const stru
 	report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
 		       x->line, kind_advice(kind),
 		       "%s '%s' is %.1f%% of each step ('%s': median %.4g s of %.4g s)",
-		       data ? "data loading" : !strcmp(kind, "generation") ? "generation" : "the step's part",
+		       data ? "data loading" : strcmp(kind, "other") && strcmp(kind, "forward") && strcmp(kind, "backward") &&
+						 strcmp(kind, "optimizer") ? kind : "the step's part",
 		       name, pct, of, med, med * 100 / pct);
 	/* data loading can be overlapped with compute entirely; a compute
 	 * part, what halving it would save */
@@ -219,6 +229,40 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	}
 }
 
+/*
+ * A run that slows down shows it in its throughput (DeepSpeed's
+ * CurrSamplesPerSec falling as random-LTD keeps more tokens): a rate whose
+ * fitted line ends a fifth or more below where it starts, significantly.
+ * The time at stake is what the run lost against its starting rate. Running
+ * averages lag and evaluation rates are no training: neither is read.
+ */
+static void throughput_drift(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+{
+	static const char *const skip[] = { "avg", "average", "mean", "eval", "valid", "test" };
+	for (size_t i = 0; i < run->rates.n; i++) {
+		const struct an_named_series *x = an_map_at(&run->rates, i);
+		const char *key = an_map_key(&run->rates, i);
+		size_t k = 0;
+		while (k < ARRAY_SIZE(skip) && !strcasestr(key, skip[k]))
+			k++;
+		struct tp_fit f;
+		if (k < ARRAY_SIZE(skip) || x->s.n < 10 || tp_series_trend(&x->s, &f) < 0 || !(f.intercept > 0))
+			continue;
+		double start = f.intercept, end = f.intercept + f.slope * (double)(x->s.n - 1);
+		if (!(f.p < o->alpha / 10) || !(end < 0.8 * start))
+			continue;
+		double lost = wall > 0 ? wall * (1 - x->s.mean / start) : NAN;
+		report_finding(rep, SEV_WARNING, "bottlenecks", "slowdown", run->label, run->file, x->line,
+			       "the run gets slower as it goes: look for what grows with it (sequence length, a "
+			       "schedule that keeps more tokens, a cache, memory fragmentation, thermal throttling)",
+			       "throughput '%s' falls over the run: %.4g to %.4g (%.0f%% lower, %llu values, R^2 %.2f)",
+			       key, start, end > 0 ? end : 0, 100 * (1 - (end > 0 ? end : 0) / start),
+			       (unsigned long long)x->s.n, f.r2);
+		if (lost > 0)
+			report_stake(rep, lost);
+	}
+}
+
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
 {
 	for (size_t r = 0; r < m->nruns; r++) {
@@ -227,7 +271,9 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		const char *from;
 		double wall = an_run_wall(run, &stages, &from);
 		step_parts(rep, o, run, bottlenecks, wall);
-		if (bottlenecks)
+		if (bottlenecks) {
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
+			throughput_drift(rep, o, run, wall);
+		}
 	}
 }
