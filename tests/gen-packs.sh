@@ -591,12 +591,13 @@ sep10='-------------------------------------------------------  ------------  --
 	printf 'Self CPU time total: 47.812ms\n'
 	printf 'Self CUDA time total: 11.666ms\n'
 	printf '\n'
+	# another profile (profile_memory=True): its total is added to the first's
 	printf '%s\n' "$sep8"
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' Name "Self CPU %" "Self CPU" "CPU total %" "CPU total" "CPU time avg" "CPU Mem" "Self CPU Mem" "# of Calls"
 	printf '%s\n' "$sep8"
-	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::empty 0.94% 160.000us 0.94% 160.000us 1.739us "94.79 Mb" "94.79 Mb" 92
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::empty 3.95% 160.000us 3.95% 160.000us 1.739us "94.79 Mb" "94.79 Mb" 92
 	printf '%s\n' "$sep8"
-	printf 'Self CPU time total: 17.087ms\n'
+	printf 'Self CPU time total: 4.050ms\n'
 } > "$d/torch-profiler.log"
 
 # PyTorch 1.0-1.7 (torch/autograd/profiler.py build_table, also torch.utils.bottleneck):

@@ -820,7 +820,7 @@ Test(packs, torch_profiler_2x_every_column)
 	cr_expect_null(collected_find(&c, TP_AGGREGATE, "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f3..."),
 		       "a kernel is the device's");
 	/* profile_memory: memory columns are not times */
-	expect_cpu(&c, "aten::empty", 0, 0.94, 160e-6, 0.94, 160e-6, 1.739e-6);
+	expect_cpu(&c, "aten::empty", 0, 3.95, 160e-6, 3.95, 160e-6, 1.739e-6);
 	EQ(num(named_nth(&c, TP_AGGREGATE, "aten::empty", 0), S_AGG_COUNT), 92);
 	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 11);
 	/* the totals: a section per device */
@@ -860,14 +860,27 @@ Test(packs, torch_profiler_1x_headings)
 }
 
 /* A second table of the same profile (sorted otherwise) replaces the
- * first: the CPU total counts once in the breakdown. */
+ * first: its CPU total, a phase of the run, counts once (17.087 ms), another
+ * profile's is added (47.812 ms, 4.050 ms); the device's total, beside the
+ * CPU's, is its section's row, and the rows are components, not phases. */
 Test(packs, torch_profiler_tables_again_replace_not_add)
 {
+	struct collector c = { 0 };
+	parse_pack_log("torch-profiler", &c);
+	const struct tp_record *t = named_nth(&c, TP_SUMMARY, "self CPU time total", 0);
+	cr_expect_eq(t->role, TP_ROLE_PHASE);
+	cr_expect_eq(named(&c, TP_SUMMARY, "self CUDA time total")->role, TP_ROLE_NONE);
+	t = named(&c, TP_AGGREGATE, "model_inference (device)");
+	cr_expect_eq(t->role, TP_ROLE_COMPONENT);
+	cr_expect_eq(t->parent_len, strlen("self CUDA time total"));
+	cr_expect(t->parent && !memcmp(t->parent, "self CUDA time total", t->parent_len));
+	collector_free(&c);
 	struct tu_result r = tu_run("$B/tprof-analyze --breakdown tests/data/packs/torch-profiler.log");
 	cr_expect_eq(r.status, 0, "%s", r.err.buf);
-	const char *t = strstr(r.out.buf, "Where the time went: 'torch.profiler CPU'");
-	cr_assert(t, "%s", r.out.buf);
-	cr_expect(strstr(t, "self CPU time total         0.02      100.0"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "wall 0.0689 s, in stages 0.0689 s"), "%s", r.out.buf);
+	const char *p = strstr(r.out.buf, "Where the time went: the phases of the run");
+	cr_assert(p, "%s", r.out.buf);
+	cr_expect(strstr(p, "self CPU time total         0.07      100.0"), "%s", r.out.buf);
 	cr_expect(strstr(r.out.buf, "'torch.profiler CUDA'"), "%s", r.out.buf);
 	tu_result_free(&r);
 }
@@ -907,6 +920,13 @@ Test(packs, torch_benchmark_measurements_and_compare_tables)
 	cr_expect_eq(collected_count(&c, TP_RUNTIME), 10);
 	cr_expect_eq(c.n, 10, "the IQR, run counts and footers are in their records");
 	collector_free(&c);
+	/* the analysis shows the median and IQR, not a mean of 0 */
+	struct tu_result a = tu_run("$B/tprof-analyze --breakdown tests/data/packs/torch-benchmark.log");
+	cr_expect_eq(a.status, 0, "%s", a.err.buf);
+	cr_expect(strstr(a.out.buf, "median [ms]  iqr [ms]"), "%s", a.out.buf);
+	cr_expect(strstr(a.out.buf, "  naive_allpole                                                                              6        168.9     0.540\n"),
+		  "%s", a.out.buf);
+	tu_result_free(&a);
 }
 
 /* The Graph-LLaVA sample prints both [TIMING] stages and the Trainer's
