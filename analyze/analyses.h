@@ -123,6 +123,7 @@ enum an_col_key {
 	AC_RANK,
 	AC_OVERHEAD_PCT,
 	AC_WALL,
+	AC_WALL_FROM,   /* what gave the wall: "timestamps", "clock", "phases", ... */
 	AC_AT_STAKE,
 	AC_MESSAGE,
 	AC_ADVICE,

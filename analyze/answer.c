@@ -138,7 +138,7 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 	*from = NULL;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = an_map_at(&run->stages, i);
-		if (an_stage_in(s, NULL) && !an_stage_is_clock(s))
+		if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
 			stages += s->seconds, top++;
 	}
 	*in_stages = top ? stages : NAN;

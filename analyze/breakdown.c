@@ -289,7 +289,7 @@ static size_t phase_refs(const struct an_run *run, const char *parent, struct st
 	size_t n = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = an_map_at(&run->stages, i);
-		if (!an_stage_in(s, parent) || an_stage_is_clock(s))
+		if (!an_stage_in(run, s, parent) || an_stage_is_clock(s))
 			continue;
 		v[n++] = (struct stage_ref){ an_map_key(&run->stages, i), s->seconds, s->line };
 		*declared |= !s->inferred;
@@ -320,10 +320,9 @@ static void nested_tables(struct report *rep, const struct an_opts *o, const str
 			if (!strcmp(s->parent, parent))
 				v[n++] = (struct stage_ref){ an_map_key(&run->stages, kids[b]), s->seconds, s->line };
 		}
-		const struct an_stage *p = NULL;
-		for (size_t i = 0; i < run->stages.n && !p; i++)
-			if (!strcmp(an_map_key(&run->stages, i), parent))
-				p = an_map_at(&run->stages, i);
+		const struct an_stage *p = an_map_find(&run->stages, parent, strlen(parent));
+		if (!p) /* its phases stand at the top */
+			continue;
 		char what[200];
 		snprintf(what, sizeof(what), "within '%s'", parent);
 		breakdown_table(rep, o, run, what, v, n, p ? p->seconds : NAN, p ? p->line : 0, 0, 0);
@@ -371,7 +370,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		double sum = 0;
 		for (size_t i = 0; i < run->stages.n; i++) {
 			const struct an_stage *s = an_map_at(&run->stages, i);
-			if (an_stage_in(s, NULL) && !an_stage_is_clock(s))
+			if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
 				sum += s->seconds;
 		}
 		if (!isnan(wall) && wall > 0 && wall < sum * 0.5)

@@ -39,19 +39,27 @@ static void rehash(struct an_map *m)
 	}
 }
 
+const void *an_map_find(const struct an_map *m, const char *key, size_t n)
+{
+	if (!m->nslots)
+		return NULL;
+	size_t h = (size_t)hash(key, n) & (m->nslots - 1);
+	while (m->slots[h]) {
+		size_t i = m->slots[h] - 1;
+		if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], key, n))
+			return (char *)m->items + i * m->item_size;
+		h = (h + 1) & (m->nslots - 1);
+	}
+	return NULL;
+}
+
 void *an_map_get(struct an_map *m, const char *key, size_t n, int *created)
 {
 	if (created)
 		*created = 0;
-	if (m->nslots) {
-		size_t h = (size_t)hash(key, n) & (m->nslots - 1);
-		while (m->slots[h]) {
-			size_t i = m->slots[h] - 1;
-			if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], key, n))
-				return (char *)m->items + i * m->item_size;
-			h = (h + 1) & (m->nslots - 1);
-		}
-	}
+	const void *found = an_map_find(m, key, n);
+	if (found)
+		return (void *)found;
 	if ((m->n + 1) * 2 > m->nslots)
 		rehash(m);
 	if (m->n == m->alloc) {
@@ -392,9 +400,13 @@ enum tp_role an_role(const struct tp_record *r)
 	return TP_ROLE_PHASE;
 }
 
-int an_stage_in(const struct an_stage *s, const char *p)
+int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p)
 {
-	return p ? !strcmp(s->parent, p) : !s->parent[0];
+	if (p)
+		return !strcmp(s->parent, p);
+	/* a phase whose parent never printed (an evaluation-only run has no
+	 * training around its inference) stands at the top */
+	return !s->parent[0] || !an_map_find(&run->stages, s->parent, strlen(s->parent));
 }
 
 int an_stage_is_clock(const struct an_stage *s)
@@ -404,10 +416,7 @@ int an_stage_is_clock(const struct an_stage *s)
 
 const struct an_part *an_part_find(const struct an_run *run, const char *name)
 {
-	for (size_t i = 0; i < run->parts.n; i++)
-		if (!strcmp(an_map_key(&run->parts, i), name))
-			return an_map_at(&run->parts, i);
-	return NULL;
+	return an_map_find(&run->parts, name, strlen(name));
 }
 
 static int is_training(const char *name)

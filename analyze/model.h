@@ -28,6 +28,8 @@ void an_map_init(struct an_map *m, size_t item_size);
 /* The entry for key, created zeroed (and *created set) if absent. */
 void *an_map_get(struct an_map *m, const char *key, size_t n, int *created);
 void *an_map_at(const struct an_map *m, size_t i);
+/* The entry for key, or NULL: a lookup that creates nothing. */
+const void *an_map_find(const struct an_map *m, const char *key, size_t n);
 const char *an_map_key(const struct an_map *m, size_t i);
 void an_map_free(struct an_map *m, void (*free_item)(void *));
 
@@ -212,8 +214,9 @@ enum tp_role an_role(const struct tp_record *r);
  * "training" or "other" (parts.c). */
 const char *an_phase_kind(const char *name);
 
-/* The phases whose parent is p (NULL: the top level). */
-int an_stage_in(const struct an_stage *s, const char *p);
+/* s is a phase whose parent is p (NULL: the top level, which holds the
+ * phases whose parent never printed). */
+int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p);
 
 /* A phase whose repeats only grew (an undeclared cumulative reading): no span to add. */
 int an_stage_is_clock(const struct an_stage *s);
