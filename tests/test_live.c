@@ -1,10 +1,10 @@
 /*
  * test_live.c - the format packs on the output of real runs, committed to
  * public repositories by the people who ran them (listed, with the lines
- * taken, in bench/real-logs.tsv). They are not kept in tprof's tree:
- * bench/fetch-real-logs.py fetches them into tests/data/real (or
- * $TPROF_REAL_LOGS); a log that is not there skips its test, and one whose
- * bytes differ from the listed SHA-256 fails it. Each test checks the
+ * taken, in bench/real-logs.tsv), kept byte for byte in tests/data/real
+ * (bench/fetch-real-logs.py fetches them again at their commits; a log that
+ * is not there skips its test, and one whose bytes differ from the listed
+ * SHA-256 fails it). Each test checks the
  * numbers the framework printed, one release family per test, so that a
  * format change in a new release shows as a failure, not a silent drop.
  */
