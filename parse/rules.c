@@ -286,7 +286,7 @@ const char *tp_rules_expectation(enum conv c)
 	case CV_SEC: case CV_MS: return "a duration";
 	case CV_MB: return "a memory size";
 	case CV_TS: return "a timestamp (YYYY-MM-DD HH:MM:SS[.fff])";
-	case CV_RANK: return "a rank (integer >= 0)";
+	case CV_RANK: return "a rank (integer from 0 to 10^9)";
 	case CV_RATE: return "a rate (number with optional k/M/G/T)";
 	case CV_ROLE: return "a role (step, component, phase, running, average, clock, rate, eta, quantity)";
 	default: return "a number";
@@ -297,7 +297,8 @@ static int read_rank(const char *p, const char *end, double *v)
 {
 	unsigned long long u;
 	const char *q;
-	if (!tp_read_uint(p, end, &u, &q) || q != end || u > INT_MAX)
+	/* the bound tprof-analyze reads back from NDJSON (ndjson_in.c) */
+	if (!tp_read_uint(p, end, &u, &q) || q != end || u > 1000000000)
 		return 0;
 	*v = (double)u;
 	return 1;
