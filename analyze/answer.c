@@ -69,33 +69,36 @@ static const struct an_part *step_part(const struct an_run *run, const char **wh
 	return NULL;
 }
 
+/* The batches (or, with epochs, the epochs) of the slowest rank by median:
+ * in lockstep training every rank waits for it; NULL if no rank has two. */
+static const struct tp_series *slowest_rank(const struct an_run *run, int epochs, const char **what)
+{
+	const struct tp_series *best = NULL;
+	double best_med = -1;
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct tp_series *s = epochs ? &b->epochs : &b->seconds;
+		double med = s->n >= 2 ? tp_series_quantile(s, 0.5) : NAN;
+		if (!isnan(med) && med > best_med)
+			best = s, best_med = med, *what = epochs ? "epoch time" : "batch time";
+	}
+	return best;
+}
+
 /* The series that says how long a step takes: batches (the slowest rank: in
  * lockstep training every rank waits for it), else a step's values (a step
  * printed as such, a window mean, a mean since the start), epochs, GPM
  * windows, a step metric; *scale turns its unit into seconds. */
 const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale)
 {
-	const struct tp_series *best = NULL;
-	double best_med = -1;
+	const struct tp_series *best;
 	*scale = 1;
-	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
-		double med = b->seconds.n >= 2 ? tp_series_quantile(&b->seconds, 0.5) : NAN;
-		if (!isnan(med) && med > best_med)
-			best = &b->seconds, best_med = med, *what = "batch time";
-	}
-	if (best)
+	if ((best = slowest_rank(run, 0, what)))
 		return best;
 	const struct an_part *p = step_part(run, what);
 	if (p)
 		return &p->s;
-	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
-		double med = b->epochs.n >= 2 ? tp_series_quantile(&b->epochs, 0.5) : NAN;
-		if (!isnan(med) && med > best_med)
-			best = &b->epochs, best_med = med, *what = "epoch time";
-	}
-	if (best)
+	if ((best = slowest_rank(run, 1, what)))
 		return best;
 	if (run->gpm_total_ms.n >= 2) {
 		*what = "GPM window", *scale = 0.001;
