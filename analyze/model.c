@@ -703,6 +703,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_rate(run, r);
 		break;
 	case TP_STAGE:
+	case TP_PROGRESS:
 	case TP_CONFIG: /* workload sizes: tprof-replay's, not an analysis's */
 	case TP_NTYPES:
 		break;

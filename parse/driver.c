@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "discover.h"
 #include "follow.h"
 #include "input.h"
 #include "scan.h"
@@ -38,6 +39,12 @@ struct slot {
 	struct strbuf warns; /* encoded warnings */
 	int direct;          /* deliver at once instead of buffering (one thread) */
 	int stop;
+	/* template discovery: the run's miner, fed in input order from the
+	 * calling thread; a worker's lines for it wait in disc, each with the
+	 * length of out when it came */
+	struct tp_miner *miner;
+	struct strbuf disc;
+	struct strbuf now;   /* a discovered record's text, written at once */
 };
 
 static void put_u32(struct strbuf *sb, uint32_t v)
@@ -73,6 +80,8 @@ static void encode_record(struct strbuf *sb, const struct tp_record *r)
 	put_str(sb, r->name, r->name_len, 0);
 	put_str(sb, r->text, r->text_len, 0);
 	put_str(sb, r->ts, r->ts ? strlen(r->ts) : 0, 1);
+	put_u32(sb, (uint32_t)r->role);
+	put_str(sb, r->parent, r->parent_len, 0);
 }
 
 static const char *get_str(const char *p, const char **s, size_t *n, int nul)
@@ -117,7 +126,10 @@ static const char *decode_record(const char *p, struct tp_record *r, const char 
 	p = get_str(p, &r->name, &r->name_len, 0);
 	p = get_str(p, &r->text, &r->text_len, 0);
 	p = get_str(p, &r->ts, &tslen, 1);
-	return p;
+	uint32_t role;
+	memcpy(&role, p, 4);
+	r->role = (enum tp_role)role;
+	return get_str(p + 4, &r->parent, &r->parent_len, 0);
 }
 
 static void deliver(struct slot *sl, const char *file);
@@ -154,7 +166,66 @@ static void slot_warn(void *ctx, const char *file, uint64_t line, const char *ms
 	put_str(&sl->warns, msg, strlen(msg), 1);
 }
 
-/* Hands a slot's buffered output and warnings to the caller, in order. */
+/* A discovered record, from the calling thread: out at once. */
+static int slot_emit_now(void *ctx, const struct tp_record *r)
+{
+	struct slot *sl = ctx;
+	const struct tp_run_opts *o = sl->o;
+	if ((o->type_mask && !(o->type_mask & (1u << r->type))) || o->count_only)
+		return 0;
+	if (o->fmt < 0) {
+		o->sink.emit(o->sink.ctx, r);
+		return 0;
+	}
+	strbuf_reset(&sl->now);
+	tp_emit_record((enum tp_out_format)o->fmt, r, &sl->now);
+	if (!sl->stop && o->write && o->write(o->ctx, sl->now.buf, sl->now.len))
+		sl->stop = 1;
+	return 0;
+}
+
+/* A line for the miner: mined now (one thread), or kept for deliver. */
+static void slot_disc(void *ctx, const struct tp_disc_line *ln)
+{
+	struct slot *sl = ctx;
+	if (sl->direct) {
+		struct tp_sink s = { slot_emit, slot_warn, sl };
+		tp_miner_line(sl->miner, ln, &s);
+		return;
+	}
+	struct strbuf *sb = &sl->disc;
+	uint64_t off = sl->out.len;
+	int32_t rank = ln->rank;
+	strbuf_add(sb, &off, sizeof(off));
+	strbuf_add(sb, &ln->line, sizeof(ln->line));
+	strbuf_add(sb, &rank, sizeof(rank));
+	put_str(sb, ln->ts, ln->ts ? strlen(ln->ts) : 0, 1);
+	put_str(sb, ln->s, ln->n, 0);
+	put_u32(sb, (uint32_t)ln->nseen);
+	strbuf_add(sb, ln->seen, ln->nseen * sizeof(double));
+}
+
+/* Out: the slot's buffered output in [a, b). */
+static void deliver_out(struct slot *sl, const char *file, size_t a, size_t b)
+{
+	const struct tp_run_opts *o = sl->o;
+	if (b <= a)
+		return;
+	if (o->fmt >= 0) {
+		if (!sl->stop && o->write && o->write(o->ctx, sl->out.buf + a, b - a))
+			sl->stop = 1;
+	} else if (!sl->direct) {
+		const char *p = sl->out.buf + a, *e = sl->out.buf + b;
+		while (p < e) {
+			struct tp_record r;
+			p = decode_record(p, &r, file);
+			o->sink.emit(o->sink.ctx, &r);
+		}
+	}
+}
+
+/* Hands a slot's buffered output and warnings to the caller, in order;
+ * the lines a worker kept for the miner are mined where they came. */
 static void deliver(struct slot *sl, const char *file)
 {
 	const struct tp_run_opts *o = sl->o;
@@ -169,18 +240,33 @@ static void deliver(struct slot *sl, const char *file)
 			o->sink.warn(o->sink.ctx, file, line, msg);
 	}
 	strbuf_reset(&sl->warns);
-	if (o->fmt >= 0) {
-		if (sl->out.len && !sl->stop && o->write && o->write(o->ctx, sl->out.buf, sl->out.len))
-			sl->stop = 1;
-	} else if (!sl->direct) {
-		p = sl->out.buf;
-		e = p + sl->out.len;
-		while (p && p < e) {
-			struct tp_record r;
-			p = decode_record(p, &r, file);
-			o->sink.emit(o->sink.ctx, &r);
-		}
+	size_t pos = 0;
+	p = sl->disc.buf;
+	e = p + sl->disc.len;
+	while (p && p < e) {
+		struct tp_disc_line ln = { .file = file };
+		uint64_t off;
+		int32_t rank;
+		uint32_t nseen;
+		size_t tslen;
+		memcpy(&off, p, 8);
+		memcpy(&ln.line, p + 8, 8);
+		memcpy(&rank, p + 16, 4);
+		ln.rank = rank;
+		p = get_str(p + 20, &ln.ts, &tslen, 1);
+		p = get_str(p, &ln.s, &ln.n, 0);
+		memcpy(&nseen, p, 4);
+		double seen[TP_DISC_SEEN];
+		ln.nseen = nseen <= TP_DISC_SEEN ? nseen : TP_DISC_SEEN;
+		memcpy(seen, p + 4, ln.nseen * sizeof(double));
+		ln.seen = seen;
+		p += 4 + nseen * sizeof(double);
+		deliver_out(sl, file, pos, (size_t)off);
+		pos = (size_t)off;
+		tp_miner_line(sl->miner, &ln, &(struct tp_sink){ slot_emit_now, NULL, sl });
 	}
+	strbuf_reset(&sl->disc);
+	deliver_out(sl, file, pos, sl->out.len);
 	strbuf_reset(&sl->out);
 }
 
@@ -188,6 +274,45 @@ static void slot_bind(struct slot *sl, struct tp_parser *p)
 {
 	struct tp_sink s = { slot_emit, slot_warn, sl };
 	tp_parser_set_sink(p, &s);
+	tp_parser_set_discover(p, sl->miner ? slot_disc : NULL, sl);
+}
+
+/* The run's miner, when discovery is on and its records are wanted. */
+static struct tp_miner *run_miner(const struct tp_run_opts *o)
+{
+	unsigned want = (1u << TP_TIMING) | (1u << TP_RATE);
+	if (o->no_discovery || (o->type_mask && !(o->type_mask & want)))
+		return NULL;
+	return tp_miner_new(o->discover_min);
+}
+
+/* Adds the miner's counts to the run's statistics and frees it. */
+static void end_miner(struct tp_miner *m, struct tp_stats *stats)
+{
+	if (!m)
+		return;
+	struct tp_miner_stats ms = { 0 };
+	tp_miner_add_stats(m, &ms);
+	stats->disc_lines += ms.lines;
+	stats->disc_templates += ms.templates;
+	stats->disc_series += ms.series;
+	stats->disc_evicted += ms.evicted;
+	for (int t = 0; t < TP_NTYPES; t++)
+		stats->records[t] += ms.records[t];
+	tp_miner_free(m);
+}
+
+static void slot_release(struct slot *sl)
+{
+	strbuf_release(&sl->out);
+	strbuf_release(&sl->warns);
+	strbuf_release(&sl->disc);
+	strbuf_release(&sl->now);
+}
+
+int tp_run_wants_progress(const struct tp_run_opts *o)
+{
+	return !o->no_progress && (!o->type_mask || (o->type_mask & (1u << TP_PROGRESS)));
 }
 
 /* One thread, from the piece at hand (n == (size_t)-1: none yet). */
@@ -195,9 +320,11 @@ static int run_stream_from(struct tp_input *in, const char *file, const struct t
 			   struct tp_stats *stats, const char *line, size_t n, int flags,
 			   struct strbuf *err)
 {
-	struct slot sl = { .o = o, .direct = 1 };
+	struct slot sl = { .o = o, .direct = 1, .miner = run_miner(o) };
 	struct tp_sink s = { slot_emit, slot_warn, &sl };
 	struct tp_parser *p = tp_parser_new(file, &s, o->rules);
+	tp_parser_set_progress(p, tp_run_wants_progress(o));
+	slot_bind(&sl, p);
 	int rc = 1;
 	uint64_t done = 0, next_report = 16u << 20;
 	if (n == (size_t)-1)
@@ -214,8 +341,8 @@ static int run_stream_from(struct tp_input *in, const char *file, const struct t
 	deliver(&sl, file);
 	tp_parser_take_stats(p, stats);
 	tp_parser_free(p);
-	strbuf_release(&sl.out);
-	strbuf_release(&sl.warns);
+	end_miner(sl.miner, stats);
+	slot_release(&sl);
 	if (sl.stop)
 		return 1;
 	return rc < 0 ? -1 : 0;
@@ -352,6 +479,7 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 			/* a block straddles the cut: re-read the slice with the true state */
 			strbuf_reset(&w->sl.out);
 			strbuf_reset(&w->sl.warns);
+			strbuf_reset(&w->sl.disc);
 			tp_parser_take_stats(w->p, NULL);
 			tp_parser_free(w->p);
 			w->p = new_parser(pp);
@@ -370,6 +498,7 @@ static struct tp_parser *new_parser(const struct par *pp)
 {
 	struct tp_parser *p = tp_parser_new(pp->file, &(struct tp_sink){ 0 }, pp->o->rules);
 	tp_parser_set_scanner(p, pp->o->scanner);
+	tp_parser_set_progress(p, tp_run_wants_progress(pp->o));
 	return p;
 }
 
@@ -447,11 +576,14 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 	if (pp.nt < 1)
 		pp.nt = 1;
 	pp.w = xcalloc((size_t)pp.nt, sizeof(*pp.w));
+	struct tp_miner *miner = run_miner(o);
 	for (int i = 0; i < pp.nt; i++) {
 		pp.w[i].p = new_parser(&pp);
 		pp.w[i].sl.o = o;
+		pp.w[i].sl.miner = miner;
 	}
 	pp.seq_slot.o = o;
+	pp.seq_slot.miner = miner;
 	pp.seq = new_parser(&pp);
 	slot_bind(&pp.seq_slot, pp.seq);
 
@@ -530,13 +662,12 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 		rc = 1;
 
 	tp_parser_free(pp.seq);
-	strbuf_release(&pp.seq_slot.out);
-	strbuf_release(&pp.seq_slot.warns);
+	slot_release(&pp.seq_slot);
 	for (int i = 0; i < pp.nt; i++) {
 		tp_parser_free(pp.w[i].p);
-		strbuf_release(&pp.w[i].sl.out);
-		strbuf_release(&pp.w[i].sl.warns);
+		slot_release(&pp.w[i].sl);
 	}
+	end_miner(miner, stats);
 	free(pp.w);
 	free(buf);
 	return rc;
@@ -640,9 +771,11 @@ int tp_follow_run(const char *path, const struct tp_run_opts *o, const struct tp
 	struct tp_follow f;
 	if (tp_follow_open(&f, path, err) < 0)
 		return -1;
-	struct slot sl = { .o = o, .direct = 1 };
+	struct slot sl = { .o = o, .direct = 1, .miner = run_miner(o) };
 	struct tp_sink s = { slot_emit, slot_warn, &sl };
 	struct follow_ctx fc = { tp_parser_new(path, &s, o->rules), stats, fo, path, 0 };
+	tp_parser_set_progress(fc.p, tp_run_wants_progress(o));
+	slot_bind(&sl, fc.p);
 	struct tp_follow_cb cb = { follow_line, follow_restart, &fc };
 	uint64_t last_tick = now_ms(), ticked_records = 0;
 	int rc = 0;
@@ -669,9 +802,9 @@ int tp_follow_run(const char *path, const struct tp_run_opts *o, const struct tp
 		fo->tick(fo->ctx, 1);
 	tp_parser_take_stats(fc.p, stats);
 	tp_parser_free(fc.p);
+	end_miner(sl.miner, stats);
 	tp_follow_close(&f);
-	strbuf_release(&sl.out);
-	strbuf_release(&sl.warns);
+	slot_release(&sl);
 	if (sl.stop && rc == 0)
 		rc = 1;
 	return rc;

@@ -26,6 +26,9 @@ struct tp_run_opts {
 	 * goes through the recognizers. Used on regular files. */
 	const struct tp_scanner *scanner;
 	size_t chunk;              /* bytes per thread per round; 0: default */
+	int no_progress;           /* no progress records (every bar redraw) */
+	int no_discovery;          /* no template discovery (discover.h) */
+	unsigned discover_min;     /* times a template is seen before it is a series; 0: 3 */
 	/* text output; return non-zero to stop (a write error) */
 	int (*write)(void *ctx, const char *buf, size_t n);
 	/* records (when fmt < 0); sink.warn also receives the warnings */
@@ -61,6 +64,10 @@ void tp_progress_clear(struct tp_progress *pg);
  * does without it.
  */
 int tp_inputs_want_scanner(char *const *paths, int n, size_t chunk);
+
+/* Whether a run makes progress records (not turned off, and wanted by
+ * type_mask): the candidate search must then list bars (tp_scanner_for). */
+int tp_run_wants_progress(const struct tp_run_opts *o);
 
 int tp_run_file(const char *path, const char *display, const struct tp_run_opts *o,
 		struct tp_stats *stats, struct strbuf *err);

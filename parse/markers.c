@@ -78,6 +78,20 @@ static const struct tp_marker builtin[] = {
 	/* ... and of read_flops */
 	FLOP_UNIT("TFLOPs"), FLOP_UNIT("TFLOPS"), FLOP_UNIT("GFLOPs"), FLOP_UNIT("GFLOPS"),
 	FLOP_UNIT("MFLOPs"), FLOP_UNIT("MFLOPS"), FLOP_UNIT("FLOPs"), FLOP_UNIT("FLOPS"),
+
+	/* progress.c: every redraw of a bar (tqdm, mmcv, rich, Keras); last,
+	 * so that a run without progress records can leave them out */
+	ANY("%|", "tqdm bars"),
+	ANY(" task/s, elapsed: ", "mmcv bars"),
+	ANY("], elapsed: ", "mmcv bars (the first redraw)"),
+	START("completed: ", "mmcv bars without a total"),
+	ANY(" \xe2\x80\xa2 ", "rich bars (elapsed \xe2\x80\xa2 remaining)"),
+	ANY("] - ETA: ", "Keras bars"),
+	ANY("s/step", "Keras bars"),
+	ANY("\xe2\x94\x81 ", "Keras 3 bars"),
 };
+#define NPROGRESS 8
 
 const struct tp_marker_set tp_builtin_markers = { "built-in", builtin, ARRAY_SIZE(builtin) };
+const struct tp_marker_set tp_builtin_markers_no_progress = { "built-in", builtin,
+							       ARRAY_SIZE(builtin) - NPROGRESS };

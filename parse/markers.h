@@ -45,7 +45,10 @@ struct tp_marker_set {
 	size_t n;
 };
 
-/* The markers of the built-in recognizers (lines.c, blocks.c, parser.c). */
+/* The markers of the built-in recognizers (lines.c, blocks.c, parser.c,
+ * progress.c), and the same without progress.c's (a run without progress
+ * records). */
 extern const struct tp_marker_set tp_builtin_markers;
+extern const struct tp_marker_set tp_builtin_markers_no_progress;
 
 #endif

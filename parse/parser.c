@@ -35,6 +35,10 @@ static int rules_emit(void *ctx, const struct tp_record *r)
 		c.ts = p->cur_ts;
 	p->st.records[c.type]++;
 	p->emitted++;
+	p->rule_records++;
+	for (int i = 0; i < TP_NUM_SLOTS && p->disc; i++)
+		if (tp_has(&c, i) && p->nseen < TP_DISC_SEEN)
+			p->seen[p->nseen++] = c.num[i];
 	return p->sink.emit ? p->sink.emit(p->sink.ctx, &c) : 0;
 }
 
@@ -59,7 +63,30 @@ struct tp_parser *tp_parser_new(const char *file, const struct tp_sink *sink,
 	p->rules_sink.emit = rules_emit;
 	p->rules_sink.warn = rules_warn;
 	p->rules_sink.ctx = p;
+	p->progress = 1;
 	return p;
+}
+
+void tp_parser_set_progress(struct tp_parser *p, int on)
+{
+	p->progress = on;
+}
+
+void tp_parser_set_discover(struct tp_parser *p, void (*fn)(void *ctx, const struct tp_disc_line *ln),
+			    void *ctx)
+{
+	p->disc = fn;
+	p->disc_ctx = ctx;
+}
+
+/* A line nothing read, or rules only, to the miner if it holds a unit. */
+static void discover(struct tp_parser *p, const struct seg *sg)
+{
+	if (!p->disc || p->seg_bar || sg->t >= sg->e || !tp_disc_has_unit(sg->t, sg->e))
+		return;
+	struct tp_disc_line ln = { sg->t,	   (size_t)(sg->e - sg->t), p->file, p->lineno,
+				   p->cur_rank, p->cur_ts, p->seen,	       p->nseen };
+	p->disc(p->disc_ctx, &ln);
 }
 
 void tp_parser_set_sink(struct tp_parser *p, const struct tp_sink *sink)
@@ -279,26 +306,6 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	return r;
 }
 
-/*
- * A tqdm progress bar "[desc: ] 12%|####      | 75/625 [01:02<07:40,  1.19it/s]"
- * is most of the bytes of many logs and never a record; a print() that
- * follows it on the same screen starts after its closing ']'. Returns the
- * end of the bar, or s if the segment does not start with one.
- */
-static const char *skip_progress_bar(const char *s, const char *e)
-{
-	size_t look = (size_t)(e - s) < 96 ? (size_t)(e - s) : 96;
-	const char *pct = memchr(s, '%', look);
-	if (!pct || pct == s || pct + 1 >= e || pct[1] != '|' || !tp_is_digit(pct[-1]))
-		return s;
-	const char *bar_end = memchr(pct + 2, '|', (size_t)(e - pct - 2));
-	if (!bar_end)
-		return s;
-	const char *open = memchr(bar_end, '[', (size_t)(e - bar_end));
-	const char *close = open ? memchr(open, ']', (size_t)(e - open)) : NULL;
-	return close ? close + 1 : e;
-}
-
 struct config_ctx {
 	struct tp_parser *p;
 	struct rank_state *rs;
@@ -393,6 +400,9 @@ static void bar_rules(struct tp_parser *p, const char *s, const char *e)
 
 static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 {
+	const char *lastbar;
+	p->cur_rank = -1;
+	p->cur_ts = NULL;
 	if (p->wrap_len) {
 		/* the rest of a wrapped bar: read it whole, then what follows it */
 		strbuf_reset(&p->joined);
@@ -400,7 +410,8 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 		strbuf_add(&p->joined, s, (size_t)(e - s));
 		size_t wl = p->wrap_len;
 		p->wrap_len = 0;
-		const char *j = p->joined.buf, *je = j + p->joined.len, *end = skip_progress_bar(j, je);
+		const char *j = p->joined.buf, *je = j + p->joined.len;
+		const char *end = tp_progress_tqdm(p, j, je, 0, &lastbar);
 		if (end > j + wl) {
 			bar_rules(p, j, end);
 			s += end - j - wl;
@@ -408,17 +419,12 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 				return;
 		}
 	}
-	/* a bar first: most bytes of many logs are redraws, never records */
-	const char *bar = s, *next;
-	s = skip_progress_bar(s, e);
-	/* redraws glued without their CR (a captured terminal, nohup): only
-	 * the last one was ever on the screen */
-	while (s > bar && s < e && (next = skip_progress_bar(s, e)) > s) {
-		bar = s;
-		s = next;
-	}
-	if (s > bar && p->rules && (last || s < e) && bar_done(bar, s))
-		bar_rules(p, bar, s); /* the final redraw, or one a print() follows */
+	/* a bar first: most bytes of many logs are redraws; a print() that
+	 * follows one on the same screen starts after its closing ']' */
+	const char *bar = s;
+	s = tp_progress_tqdm(p, s, e, 1, &lastbar);
+	if (s > bar && p->rules && (last || s < e) && bar_done(lastbar, s))
+		bar_rules(p, lastbar, s); /* the final redraw, or one a print() follows */
 	if (s >= e)
 		return;
 	const char *cb = tp_skip_blanks(s, e); /* a terminal pads the line before */
@@ -433,8 +439,8 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	if (memchr(s, '\x1b', (size_t)(e - s)))
 		strip_ansi(p, &s, &e);
 	const char *raw = s;
-	p->cur_rank = -1;
-	p->cur_ts = NULL;
+	/* an mmcv, rich or Keras bar: its record, and the packs may read it */
+	p->seg_bar = tp_progress_other(p, s, e);
 	struct seg sg;
 	sg.s = tp_skip_blanks(s, e);
 	sg.s = strip_rank(sg.s, e, &p->cur_rank);
@@ -459,10 +465,15 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	if (p->lineno <= TP_CONFIG_LINES)
 		tp_config_scan(sg.s, (size_t)(sg.e - sg.s), config_hit, &(struct config_ctx){ p, rs });
 
+	p->nseen = 0;
+	p->rule_records = 0;
 	if (p->rules && tp_rules_has_pass(p->rules, 0)) {
 		tp_flush_pending(p, rs);
-		if (try_rules(p, 0, &sg, raw, e, 0))
+		if (try_rules(p, 0, &sg, raw, e, 0)) {
+			if (p->rule_records)
+				discover(p, &sg); /* what the rules left of the line */
 			return;
+		}
 	}
 	if (rs->blk.kind != BLK_NONE) {
 		if (tp_block_row(p, rs, &sg))
@@ -477,8 +488,9 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	if (tp_lines_dispatch(p, rs, &sg))
 		return;
 	/* format packs read what the built-in readers did not */
-	if (p->rules && tp_rules_has_pass(p->rules, 1))
-		try_rules(p, 1, &sg, raw, e, 0);
+	if (!p->rules || !tp_rules_has_pass(p->rules, 1) || !try_rules(p, 1, &sg, raw, e, 0) ||
+	    p->rule_records)
+		discover(p, &sg);
 }
 
 void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
@@ -577,6 +589,10 @@ static void skip_lines(struct tp_parser *p, const char *s, const char *e)
 	while (s < e) {
 		const char *lng = find_long_line(s, e);
 		const char *run = lng ? lng : e;
+		/* a line that may hold a number with a unit goes to the miner */
+		const char *disc = p->disc ? tp_disc_next_line(s, run) : run;
+		if (disc < run)
+			run = disc, lng = disc;
 		if (run > s) {
 			uint64_t n = tp_count_newlines(s, run);
 			if (run[-1] != '\n')

@@ -40,6 +40,11 @@ struct tp_stats {
 	uint64_t long_lines;
 	uint64_t bytes;
 	uint64_t rule_hits[TP_RULE_STATS]; /* lines each rule (rules.h) matched */
+	/* template discovery (discover.h) */
+	uint64_t disc_lines;     /* lines clustered into templates */
+	uint64_t disc_templates; /* templates made */
+	uint64_t disc_series;    /* templates that became series */
+	uint64_t disc_evicted;   /* templates evicted, least recently used */
 };
 
 struct tp_rules; /* rules.h */
@@ -62,6 +67,20 @@ void tp_parser_line(struct tp_parser *p, const char *line, size_t n);
 #define TP_LINE_END 2
 #define TP_LINE_NOEOL 4 /* with TP_LINE_END: the input ended without a line end */
 void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags);
+
+/* Progress records (every redraw of a progress bar) on or off; on in a
+ * new parser. */
+void tp_parser_set_progress(struct tp_parser *p, int on);
+
+/*
+ * Template discovery (discover.h): fn receives every line that no reader
+ * read, or that only rules read (with the values their records hold), and
+ * that holds a number next to a time or rate unit. NULL: none (the
+ * default).
+ */
+struct tp_disc_line;
+void tp_parser_set_discover(struct tp_parser *p, void (*fn)(void *ctx, const struct tp_disc_line *ln),
+			    void *ctx);
 
 /* Replaces the sink (a parser handed from one output buffer to another). */
 void tp_parser_set_sink(struct tp_parser *p, const struct tp_sink *sink);

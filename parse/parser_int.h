@@ -6,6 +6,7 @@
 #ifndef TPROF_PARSER_INT_H
 #define TPROF_PARSER_INT_H
 
+#include "discover.h"
 #include "parser.h"
 
 #define TP_NAME_MAX 256
@@ -80,6 +81,15 @@ struct tp_parser {
 	struct tp_scan_scratch *scan_ss;
 	const char **cand;   /* starts of candidate lines, scan_cap of them */
 	int no_rule_marker;  /* the line being read holds no rules marker (scan.h) */
+	int progress;        /* progress records for every redraw of a bar */
+	int seg_bar;         /* the segment being read is a progress bar */
+	/* discovery: the hook, and what rules read on the segment */
+	void (*disc)(void *ctx, const struct tp_disc_line *ln);
+	void *disc_ctx;
+	double seen[TP_DISC_SEEN];
+	size_t nseen;
+	int rule_records;    /* records rules made of the segment */
+	char bar_unit[64];   /* a progress record's rate unit, rewritten to "X/s" */
 };
 
 /* A view of the current segment after prefixes were stripped. */
@@ -90,6 +100,8 @@ struct seg {
 
 /* sink.c: records and warnings out of the format readers */
 void tp_emit(struct tp_parser *p, struct rank_state *rs, struct tp_record *r);
+/* Emits r at once, leaving a held record held. */
+void tp_emit_now(struct tp_parser *p, const struct tp_record *r);
 /* Emits the record held by tp_emit, if any. */
 void tp_flush_pending(struct tp_parser *p, struct rank_state *rs);
 void tp_warn(struct tp_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -104,6 +116,15 @@ void name_set(struct name_buf *b, const char *s, size_t n);
  * common formats, loguru, rich, absl, transformers); may move *e back (rich
  * prints the caller at the right edge) and set p->cur_ts. */
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e);
+
+/* progress.c: progress bars. The tqdm bars at the start of [s,e) (with
+ * all, every redraw glued to the first; else the first alone): a progress
+ * record for each when p->progress; returns the end of the last bar, or s
+ * if none starts there; *last: where the last bar starts. */
+const char *tp_progress_tqdm(struct tp_parser *p, const char *s, const char *e, int all, const char **last);
+/* An mmcv, rich or Keras bar filling [s,e): its progress record when
+ * p->progress; returns 1 if the segment is such a bar. */
+int tp_progress_other(struct tp_parser *p, const char *s, const char *e);
 
 /* lines.c: one-line formats; returns 1 if the segment was consumed. */
 int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);

@@ -219,17 +219,7 @@ static int read_dur(const char *p, const char *end, double bare, double target, 
 static int read_rate(const char *p, const char *end, double *v)
 {
 	const char *q;
-	if (!tp_read_number(p, end, v, &q))
-		return 0;
-	q = tp_skip_blanks(q, end);
-	if (q < end) {
-		const char *pre = strchr("kKMGT", *q);
-		static const double mult[] = { 1e3, 1e3, 1e6, 1e9, 1e12 };
-		if (!pre || *q == '\0' || q + 1 != end)
-			return 0;
-		*v *= mult[pre - "kKMGT"];
-	}
-	return 1;
+	return tp_read_si(p, end, v, &q) && tp_skip_blanks(q, end) == end;
 }
 
 /* Reads the numeric kinds; 0 if [p,end) is not entirely one. A non-finite

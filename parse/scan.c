@@ -702,6 +702,11 @@ const char *tp_scanner_backend(const struct tp_scanner *sc)
 
 struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules)
 {
+	return tp_scanner_for(rules, 1);
+}
+
+struct tp_scanner *tp_scanner_for(const struct tp_rules *rules, int progress)
+{
 	const char *plain = getenv("TPROF_PLAIN");
 	if (!tp_rules_scan_safe(rules) || (plain && *plain && strcmp(plain, "0") != 0))
 		return NULL;
@@ -716,7 +721,7 @@ struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules)
 	else if (want && !strcmp(want, "teddy-avx2"))
 		b = TP_SCAN_TEDDY_AVX2;
 	struct strbuf err = STRBUF_INIT;
-	struct tp_marker_set sets[2] = { tp_builtin_markers };
+	struct tp_marker_set sets[2] = { progress ? tp_builtin_markers : tp_builtin_markers_no_progress };
 	if (rules)
 		sets[1] = *tp_rules_scan_markers(rules);
 	struct tp_scanner *sc = tp_scanner_new(sets, rules ? 2 : 1, b, &err);

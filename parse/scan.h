@@ -52,6 +52,9 @@ const char *tp_scanner_backend(const struct tp_scanner *sc);
  */
 struct tp_rules;
 struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules);
+/* The same for a run with (progress != 0) or without progress records:
+ * without them, the lines of progress bars need not be read. */
+struct tp_scanner *tp_scanner_for(const struct tp_rules *rules, int progress);
 
 struct tp_scan_scratch *tp_scan_scratch_new(const struct tp_scanner *sc);
 void tp_scan_scratch_free(struct tp_scan_scratch *ss);

@@ -73,6 +73,14 @@ void tp_flush_pending(struct tp_parser *p, struct rank_state *rs)
 		p->sink.emit(p->sink.ctx, &r);
 }
 
+void tp_emit_now(struct tp_parser *p, const struct tp_record *r)
+{
+	p->emitted++;
+	p->st.records[r->type]++;
+	if (p->sink.emit)
+		p->sink.emit(p->sink.ctx, r);
+}
+
 /*
  * Emits r now, or holds it when it may be continued on the next line
  * ([Performance] and its "GPU peak:" line).

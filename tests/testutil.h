@@ -20,7 +20,7 @@
 /* A record whose strings point into the owned copies beside it. */
 struct collected {
 	struct tp_record rec;
-	char *file, *name, *text, *ts;
+	char *file, *name, *text, *ts, *parent;
 };
 
 struct collector {
@@ -48,6 +48,9 @@ static inline int collect_emit(void *ctx, const struct tp_record *r)
 	k->name = tu_dup(r->name, r->name_len);
 	k->text = tu_dup(r->text, r->text_len);
 	k->ts = r->ts ? xstrdup(r->ts) : NULL;
+	k->parent = tu_dup(r->parent, r->parent_len);
+	k->rec.parent = k->parent;
+	k->rec.origin = NULL; /* borrowed, gone after the callback */
 	k->rec.file = k->file;
 	k->rec.name = k->name;
 	k->rec.text = k->text;
@@ -79,6 +82,7 @@ static inline void collector_free(struct collector *c)
 		free(c->v[i].name);
 		free(c->v[i].text);
 		free(c->v[i].ts);
+		free(c->v[i].parent);
 	}
 	for (size_t i = 0; i < c->nwarn; i++)
 		free(c->warnings[i]);
