@@ -4,6 +4,7 @@
  * what is a finding: that is analyses.c.
  */
 #include "model.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -206,6 +207,7 @@ static void run_free(struct an_run *r)
 	an_map_free(&r->memory, NULL);
 	an_map_free(&r->flops, NULL);
 	an_map_free(&r->meta, NULL);
+	an_progress_free(r->progress);
 	tp_series_free(&r->gpm_pattern_ms);
 	tp_series_free(&r->gpm_total_ms);
 	tp_series_free(&r->gpm_avg_nodes);
@@ -702,8 +704,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 	case TP_RATE:
 		feed_rate(run, r);
 		break;
-	case TP_STAGE:
 	case TP_PROGRESS:
+		an_progress_feed(&run->progress, r);
+		break;
+	case TP_STAGE:
 	case TP_CONFIG: /* workload sizes: tprof-replay's, not an analysis's */
 	case TP_NTYPES:
 		break;

@@ -96,6 +96,8 @@ struct an_named_series {
 	uint64_t line;
 };
 
+struct an_progress;
+
 struct an_clock_issue {
 	uint64_t line, prev_line;
 	int kind; /* 0 timestamp went backwards, 1 stage longer than the time since the previous line */
@@ -141,6 +143,7 @@ struct an_run {
 	struct an_map flops;      /* name -> record numbers */
 	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
 	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
+	struct an_progress *progress; /* progress bars (progress.h), NULL: none */
 
 	/* clock checks */
 	int64_t last_ts;          /* INT64_MIN if none yet */
