@@ -147,7 +147,8 @@ static double time_unit(const char *w, size_t n)
 {
 	double u;
 	const char *x;
-	if (n == 1 && *w == 'm')
+	/* lower case ("M" is mega, "S" siemens); the bare "m" is minutes or metres */
+	if ((n == 1 && *w == 'm') || (*w >= 'A' && *w <= 'Z'))
 		return 0;
 	return tp_read_time_unit(w, w + n, &u, &x) && x == w + n ? u : 0;
 }
@@ -289,6 +290,8 @@ int tp_disc_has_unit(const char *s, const char *e)
 		} else if (tp_is_digit(*q) && (q == s || !wordc((unsigned char)q[-1]))) {
 			while (q < e && (tp_is_digit(*q) || *q == '.'))
 				q++;
+			if (q[-1] == '.')
+				q--; /* "22.s": a number ends a sentence, no unit follows */
 			const char *after = q;
 			if (q < e && *q == ' ')
 				q++;
@@ -324,12 +327,12 @@ static v16 splat(unsigned char c)
 	return v;
 }
 
-/* Bytes that may start a unit right after a number: s m u h (ms, min, us,
- * h), and the first byte of µ (c2 b5) and μ (ce bc). */
+/* Bytes that may start a unit right after a number: s m u h n (ms, min,
+ * us, h, ns), and the first byte of µ (c2 b5) and μ (ce bc). */
 static v16 unit_start(v16 b)
 {
 	return (v16)((b == splat('s')) | (b == splat('m')) | (b == splat('u')) | (b == splat('h')) |
-		     (b == splat(0xc2)) | (b == splat(0xce)));
+		     (b == splat('n')) | (b == splat(0xc2)) | (b == splat(0xce)));
 }
 
 /* Whether 16 positions from p may start "digit[ ]unit" or "/s": p[0..18)
@@ -339,7 +342,8 @@ static int maybe16(const char *p)
 	v16 b0 = load16(p), b1 = load16(p + 1), b2 = load16(p + 2);
 	v16 digit = (v16)((b0 >= splat('0')) & (b0 <= splat('9')));
 	v16 c = digit & (unit_start(b1) | ((v16)(b1 == splat(' ')) & unit_start(b2)));
-	v16 lower = (v16)((b2 >= splat('a')) & (b2 <= splat('z')));
+	/* "/s" not inside a word, and "/sec" */
+	v16 lower = (v16)((b2 >= splat('a')) & (b2 <= splat('z')) & (b2 != splat('e')));
 	c |= (v16)(b0 == splat('/')) & (v16)(b1 == splat('s')) & ~lower;
 	uint64_t w[2];
 	memcpy(w, &c, sizeof(w));
@@ -356,13 +360,13 @@ static const char *line_start(const char *s, const char *q)
 /* maybe16's test at one position, for the last bytes. */
 static int maybe_at(const char *p, const char *e)
 {
-	static const char units[] = "smuh\xc2\xce";
+	static const char units[] = "smuhn\xc2\xce";
 	if (tp_is_digit(*p) && p + 1 < e) {
 		if (p[1] && strchr(units, p[1]))
 			return 1;
 		return p[1] == ' ' && p + 2 < e && p[2] && strchr(units, p[2]);
 	}
-	return *p == '/' && p + 1 < e && p[1] == 's' && (p + 2 == e || p[2] < 'a' || p[2] > 'z');
+	return *p == '/' && p + 1 < e && p[1] == 's' && (p + 2 == e || p[2] < 'a' || p[2] > 'z' || p[2] == 'e');
 }
 
 const char *tp_disc_next_line(const char *s, const char *e)
@@ -694,6 +698,7 @@ static void derive(struct tmpl *tp)
 	tp->slots = xcalloc((size_t)tp->ntok + 1, sizeof(*tp->slots));
 	tp->nslots = 0;
 	strbuf_reset(&tp->names);
+	strbuf_grow(&tp->names, 64); /* names point into it, even an empty one */
 	int units = 0, share_first = -1;
 	double share_unit = 0;
 	const char *share_word = NULL;
@@ -769,6 +774,7 @@ static void derive(struct tmpl *tp)
 			w.parent = v.name;
 			w.parent_len = v.name_len;
 			w.name = tp->names.len;
+			strbuf_grow(&tp->names, v.name_len + 8); /* the copy's source stays where it is */
 			strbuf_add(&tp->names, tp->names.buf + v.name, v.name_len);
 			strbuf_addstr(&tp->names, " (mean)");
 			w.name_len = tp->names.len - w.name;

@@ -304,7 +304,7 @@ static int rich_bar(struct tp_parser *p, struct tp_record *r, const char *s, con
 	if (tp_read_clock_at(q, e, &v, &x)) {
 		set_num(r, S_PRG_REMAINING_S, v);
 		q = tp_skip_blanks(x, e);
-	} else if (*q == '-') {
+	} else if (q < e && *q == '-') {
 		q = tp_skip_blanks(q + 1, e); /* rich's unknown time: "-:--:--" */
 		while (q < e && (*q == '-' || *q == ':'))
 			q++;
@@ -321,7 +321,7 @@ static int keras_bar(struct tp_parser *p, struct tp_record *r, const char *q, co
 {
 	const char *x;
 	double v, rate;
-	if (!read_count(r, q, e, &q) || q >= e || *q != ' ')
+	if (!read_count(r, q, e, &q) || q + 1 >= e || *q != ' ')
 		return 0;
 	q++;
 	int k3 = 0;
