@@ -134,7 +134,7 @@ static void fz_disc_prefilter(const char *buf, size_t n)
 	char *c = fz_copy(buf, n);
 	const char *s = c, *e = c + n;
 	while (s < e) {
-		const char *next = tp_disc_next_line(s, e);
+		const char *next = tp_disc_next_line(s, e, e);
 		if (next < s || next > e || (next < e && next > c && next[-1] != '\n'))
 			fz_fail("tp_disc_next_line returned %td, not a line start in [%td, %td]", next - c, s - c,
 				e - c);

@@ -88,6 +88,7 @@ struct tmpl {
 	unsigned char sp[TP_DISC_MAX_TOKENS];
 	unsigned char form[TP_DISC_MAX_TOKENS];
 	char *tok[TP_DISC_MAX_TOKENS]; /* word and punctuation texts (owned) */
+	unsigned short len[TP_DISC_MAX_TOKENS];
 	double first[TP_DISC_MAX_TOKENS];
 	uint64_t varied;   /* positions whose number changed */
 	uint64_t count;
@@ -147,8 +148,10 @@ static double time_unit(const char *w, size_t n)
 {
 	double u;
 	const char *x;
-	/* lower case ("M" is mega, "S" siemens); the bare "m" is minutes or metres */
-	if ((n == 1 && *w == 'm') || (*w >= 'A' && *w <= 'Z'))
+	/* lower case ("M" is mega, "S" siemens); the bare "m" is minutes or
+	 * metres; nanoseconds are left out ("4821 nodes" would make every count
+	 * a candidate for the vector test) */
+	if ((n == 1 && *w == 'm') || (*w >= 'A' && *w <= 'Z') || *w == 'n')
 		return 0;
 	return tp_read_time_unit(w, w + n, &u, &x) && x == w + n ? u : 0;
 }
@@ -275,12 +278,25 @@ static const char *word_end(const char *q, const char *e)
 	return q;
 }
 
+static int unit_byte(char c)
+{
+	return c == 's' || c == 'm' || c == 'u' || c == 'h' || c == '\xc2' || c == '\xce';
+}
+
+/* The bytes tp_disc_has_unit stops at: a digit, '/' and '%'. */
+static const unsigned char stop_at[256] = {
+	['%'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+};
+
 int tp_disc_has_unit(const char *s, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
 	double u;
 	for (const char *q = s; q < e; q++) {
+		if (!stop_at[(unsigned char)*q])
+			continue;
 		if (*q == '%' && q + 1 < e && q[1] == '|') {
 			/* a tqdm bar's numbers are a progress record's, never a template's */
 			const char *c = memchr(q, ']', (size_t)(e - q));
@@ -296,7 +312,9 @@ int tp_disc_has_unit(const char *s, const char *e)
 			if (q < e && *q == ' ')
 				q++;
 			const char *w = q < e && !tp_is_digit(*q) ? word_end(q, e) : q;
-			if (w > q && unit_kind(q, (size_t)(w - q), &u) != U_NONE)
+			/* a unit starts like one, or is a rate ("it/s") */
+			if (w > q && (unit_byte(*q) || memchr(q, '/', (size_t)(w - q))) &&
+			    unit_kind(q, (size_t)(w - q), &u) != U_NONE)
 				return 1;
 			q = after - 1; /* the loop looks at what follows the number */
 		} else if (*q == '/' && q + 1 < e && q[1] == 's' && (q + 2 == e || !tp_is_alpha(q[2]))) {
@@ -327,12 +345,12 @@ static v16 splat(unsigned char c)
 	return v;
 }
 
-/* Bytes that may start a unit right after a number: s m u h n (ms, min,
- * us, h, ns), and the first byte of µ (c2 b5) and μ (ce bc). */
+/* Bytes that may start a unit right after a number: s m u h (ms, min, us,
+ * h), and the first byte of µ (c2 b5) and μ (ce bc). */
 static v16 unit_start(v16 b)
 {
 	return (v16)((b == splat('s')) | (b == splat('m')) | (b == splat('u')) | (b == splat('h')) |
-		     (b == splat('n')) | (b == splat(0xc2)) | (b == splat(0xce)));
+		     (b == splat(0xc2)) | (b == splat(0xce)));
 }
 
 /* Whether 16 positions from p may start "digit[ ]unit" or "/s": p[0..18)
@@ -360,16 +378,31 @@ static const char *line_start(const char *s, const char *q)
 /* maybe16's test at one position, for the last bytes. */
 static int maybe_at(const char *p, const char *e)
 {
-	static const char units[] = "smuhn\xc2\xce";
 	if (tp_is_digit(*p) && p + 1 < e) {
-		if (p[1] && strchr(units, p[1]))
+		if (unit_byte(p[1]))
 			return 1;
-		return p[1] == ' ' && p + 2 < e && p[2] && strchr(units, p[2]);
+		return p[1] == ' ' && p + 2 < e && unit_byte(p[2]);
 	}
 	return *p == '/' && p + 1 < e && p[1] == 's' && (p + 2 == e || p[2] < 'a' || p[2] > 'z' || p[2] == 'e');
 }
 
-const char *tp_disc_next_line(const char *s, const char *e)
+/* The line of a hit [s,e) holds a unit: *q its start; else *q the next line. */
+static int line_has_unit(const char *s, const char *hit, const char *e, const char **q)
+{
+	const char *ls = line_start(s, hit);
+	const char *le = memchr(hit, '\n', (size_t)(e - hit));
+	if (!le)
+		le = e;
+	if (tp_disc_has_unit(ls, le)) {
+		*q = ls;
+		return 1;
+	}
+	*q = le < e ? le + 1 : e;
+	return 0;
+}
+
+/* The generic test: 16 positions at a time, the line verified at a hit. */
+static const char *next_line_generic(const char *s, const char *e)
 {
 	const char *q = s;
 	while (q < e) {
@@ -382,15 +415,107 @@ const char *tp_disc_next_line(const char *s, const char *e)
 				hit = q;
 		if (!hit)
 			return e;
-		const char *ls = line_start(s, hit);
-		const char *le = memchr(hit, '\n', (size_t)(e - hit));
-		if (!le)
-			le = e;
-		if (tp_disc_has_unit(ls, le))
-			return ls;
-		q = le < e ? le + 1 : e;
+		if (line_has_unit(s, hit, e, &q))
+			return q;
 	}
 	return e;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+
+/*
+ * maybe16's test 32 positions at a time, and the bars of tqdm skipped as
+ * tp_disc_has_unit skips them ("%|" to the next ']' on its line): a hit
+ * inside one is no reason to read the line, so a log of progress bars is
+ * not read line by line. A unit's first byte is found by a nibble lookup:
+ * s u (7x), m h (6x), c2 ce (Cx), one bit each row.
+ */
+__attribute__((target("avx2"))) static const char *next_line_avx2(const char *s, const char *e,
+								   const char *limit)
+{
+	const __m256i lo_tab = _mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0,
+						0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0);
+	const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0,
+						0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0);
+	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	const __m256i c_0 = _mm256_set1_epi8('0' - 1), c_9 = _mm256_set1_epi8('9' + 1);
+	const __m256i c_a = _mm256_set1_epi8('a' - 1), c_z = _mm256_set1_epi8('z' + 1);
+	const __m256i c_e = _mm256_set1_epi8('e'), c_sp = _mm256_set1_epi8(' '), c_sl = _mm256_set1_epi8('/');
+	const __m256i c_s = _mm256_set1_epi8('s'), c_pc = _mm256_set1_epi8('%'), c_bar = _mm256_set1_epi8('|');
+#define NOT_UNIT(b)                                                                                  \
+	_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)),             \
+					   _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib))), \
+			  zero)
+	const char *q = s;
+	while (q < e) {
+		const char *hit = NULL;
+		while (!hit && q < e) {
+			if (limit - q < 34) {
+				/* the last bytes, one at a time */
+				for (; !hit && q < e; q++) {
+					if (*q == '%' && q + 1 < e && q[1] == '|') {
+						const char *c = memchr(q, ']', (size_t)(e - q));
+						const char *n = memchr(q, '\n', (size_t)((c ? c : e) - q));
+						q = n ? n : c ? c : e - 1;
+					} else if (maybe_at(q, e)) {
+						hit = q;
+					}
+				}
+				break;
+			}
+			__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
+			__m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 1));
+			__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
+			__m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(b0, c_0), _mm256_cmpgt_epi8(c_9, b0));
+			/* a digit then a unit, or a digit, a blank and a unit */
+			__m256i nu = _mm256_and_si256(NOT_UNIT(b1),
+						      _mm256_or_si256(_mm256_xor_si256(_mm256_cmpeq_epi8(b1, c_sp),
+										       _mm256_set1_epi8(-1)),
+								      NOT_UNIT(b2)));
+			__m256i lower = _mm256_andnot_si256(_mm256_cmpeq_epi8(b2, c_e),
+							    _mm256_and_si256(_mm256_cmpgt_epi8(b2, c_a), _mm256_cmpgt_epi8(c_z, b2)));
+			__m256i rate = _mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s));
+			__m256i hv = _mm256_or_si256(_mm256_andnot_si256(nu, digit), _mm256_andnot_si256(lower, rate));
+			uint32_t h = (uint32_t)_mm256_movemask_epi8(hv);
+			uint32_t open = (uint32_t)_mm256_movemask_epi8(
+				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar)));
+			if (e - q < 32) { /* the bytes past e are only read: the next line's */
+				h &= (1u << (e - q)) - 1;
+				open &= (1u << (e - q)) - 1;
+			}
+			uint32_t before = open ? h & ((1u << __builtin_ctz(open)) - 1) : h;
+			if (before) {
+				hit = q + __builtin_ctz(before);
+			} else if (open) {
+				/* a bar: on after its ']', or its line's end */
+				const char *o = q + __builtin_ctz(open);
+				const char *c = memchr(o, ']', (size_t)(e - o));
+				const char *n = memchr(o, '\n', (size_t)((c ? c : e) - o));
+				q = n ? n : c ? c + 1 : e;
+			} else {
+				q += 32;
+			}
+		}
+#undef NOT_UNIT
+		if (!hit)
+			return e;
+		if (line_has_unit(s, hit, e, &q))
+			return q;
+	}
+	return e;
+}
+#endif
+
+const char *tp_disc_next_line(const char *s, const char *e, const char *limit)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		return next_line_avx2(s, e, limit > e ? limit : e);
+#else
+	(void)limit;
+#endif
+	return next_line_generic(s, e);
 }
 
 /* ---- templates ------------------------------------------------------ */
@@ -419,7 +544,7 @@ static int same_path(const struct tmpl *tp, const struct tok *t, int n)
 	for (int i = 0; i < n && i < 2; i++) {
 		if ((tp->kind[i] == TK_NUM) != (t[i].kind == TK_NUM))
 			return 0;
-		if (t[i].kind != TK_NUM && (strlen(tp->tok[i]) != t[i].n || memcmp(tp->tok[i], t[i].s, t[i].n)))
+		if (t[i].kind != TK_NUM && (tp->len[i] != t[i].n || memcmp(tp->tok[i], t[i].s, t[i].n)))
 			return 0;
 	}
 	return 1;
@@ -433,7 +558,7 @@ static int agrees(const struct tmpl *tp, int i, const struct tok *t)
 	case TK_NUM:
 		return t->kind == TK_NUM;
 	default:
-		return t->kind == tp->kind[i] && strlen(tp->tok[i]) == t->n && !memcmp(tp->tok[i], t->s, t->n);
+		return t->kind == tp->kind[i] && tp->len[i] == t->n && !memcmp(tp->tok[i], t->s, t->n);
 	}
 }
 
@@ -536,6 +661,7 @@ static int new_tmpl(struct tp_miner *m, uint32_t key, const struct tok *t, int n
 		tp->form[k] = t[k].form;
 		tp->first[k] = t[k].v;
 		tp->tok[k] = t[k].kind == TK_NUM ? NULL : xmemdup(t[k].s, t[k].n);
+		tp->len[k] = t[k].n;
 	}
 	tp->changed = 1;
 	tp->sample = xmemdup(ln->s, ln->n > 512 ? 512 : ln->n);

@@ -92,7 +92,8 @@ void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb);
 int tp_disc_has_unit(const char *s, const char *e);
 
 /* The first line in [s,e) (s a line start) that may hold a number next to
- * a unit (a superset of tp_disc_has_unit's lines), or e. */
-const char *tp_disc_next_line(const char *s, const char *e);
+ * a unit (a superset of tp_disc_has_unit's lines), or e. The bytes up to
+ * limit (>= e) may be read, never beyond. */
+const char *tp_disc_next_line(const char *s, const char *e, const char *limit);
 
 #endif

@@ -590,7 +590,7 @@ static void skip_lines(struct tp_parser *p, const char *s, const char *e)
 		const char *lng = find_long_line(s, e);
 		const char *run = lng ? lng : e;
 		/* a line that may hold a number with a unit goes to the miner */
-		const char *disc = p->disc ? tp_disc_next_line(s, run) : run;
+		const char *disc = p->disc ? tp_disc_next_line(s, run, p->buf_end) : run;
 		if (disc < run)
 			run = disc, lng = disc;
 		if (run > s) {
@@ -679,6 +679,7 @@ void tp_parser_set_scanner(struct tp_parser *p, const struct tp_scanner *sc)
 
 void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n)
 {
+	p->buf_end = buf + n;
 	if (p->scan && tp_rules_scan_safe(p->rules))
 		scan_buffer(p, buf, buf + n);
 	else
