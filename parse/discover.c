@@ -45,6 +45,7 @@
 #define SIM_THRESHOLD 0.5
 #define HASH_SIZE 1024
 #define MAX_LINE 2048   /* bytes of a line that are tokenized */
+#define PEND_TEXT 1024  /* bytes of a waiting line kept (a longer one is dropped) */
 
 enum { TK_WORD, TK_NUM, TK_PUNCT, TK_WILD };
 enum { CK_NO, CK_CLOCK, CK_COMPOUND }; /* a number's form */
@@ -66,8 +67,14 @@ struct vslot {
 	int kind;          /* VS_* */
 	double unit;       /* seconds per unit of a duration (0: a clock or compound) */
 	int role;          /* enum tp_role */
-	size_t name, name_len;     /* in names */
-	size_t parent, parent_len; /* in names; parent_len 0: none */
+	/* the name: tokens from..to of each line (a wildcard among them is the
+	 * line's own word), or, with from > to, the text in names; the text
+	 * with <*> for a wildcard is in names as well */
+	int from, to;
+	size_t name, name_len;
+	int pfrom, pto;    /* the parent, likewise (pfrom > pto and parent_len 0: none) */
+	size_t parent, parent_len;
+	int mean;          /* the name is the value's and " (mean)" */
 	int unit_pos;      /* the rate's unit token */
 };
 
@@ -77,6 +84,8 @@ struct pend {
 	char ts[TP_TS_MAX];
 	int has_ts;
 	uint64_t seen;     /* positions the line's other readers read */
+	char *text;        /* the line (owned), at most PEND_TEXT bytes */
+	size_t n;
 };
 
 struct tmpl {
@@ -101,9 +110,8 @@ struct tmpl {
 	struct strbuf text; /* "|E2E latency=<*>s ..." */
 	char *sample;
 	uint64_t sample_line;
-	/* lines waiting for it to qualify */
+	/* lines waiting for it to qualify, each kept whole (its words name it) */
 	struct pend pend[TP_DISC_PENDING];
-	double *pvals;     /* TP_DISC_PENDING x ntok */
 	int npend;
 	int hnext;         /* hash chain */
 	int prev, next;    /* recency list */
@@ -118,7 +126,8 @@ struct tp_miner {
 	int nlive;
 	unsigned next_id;
 	struct tp_miner_stats st;
-	struct strbuf name; /* a record's expanded name, origin */
+	struct strbuf name; /* a record's name, parent and origin */
+	struct strbuf parent;
 	struct strbuf origin;
 	char ts[TP_TS_MAX];
 };
@@ -605,7 +614,8 @@ static void clear_tmpl(struct tmpl *tp)
 	for (int i = 0; i < tp->ntok; i++)
 		free(tp->tok[i]);
 	free(tp->slots);
-	free(tp->pvals);
+	for (int k = 0; k < tp->npend; k++)
+		free(tp->pend[k].text);
 	free(tp->sample);
 	strbuf_release(&tp->names);
 	strbuf_release(&tp->text);
@@ -707,12 +717,13 @@ static int is_word(const struct tmpl *tp, int i)
 	return i >= 0 && i < tp->ntok && tp->kind[i] == TK_WORD;
 }
 
-/* A separator ends a name going back: a number, a wildcard, and | , ; ( ) [ ] { } and a lone '-'. */
+/* A separator ends a name going back: a number, and | , ; ( ) [ ] { } and
+ * a lone '-'; a wildcard is a word of the name that each line has its own. */
 static int ends_name(const struct tmpl *tp, int i)
 {
-	if (tp->kind[i] == TK_NUM || tp->kind[i] == TK_WILD)
+	if (tp->kind[i] == TK_NUM)
 		return 1;
-	if (tp->kind[i] == TK_WORD)
+	if (tp->kind[i] == TK_WORD || tp->kind[i] == TK_WILD)
 		return 0;
 	char c = *tp->tok[i];
 	if (c == '-')
@@ -730,37 +741,49 @@ static int is_eta(const char *s, size_t n)
 	return find_str(s, s + n, "remaining") != NULL || find_str(s, s + n, "left") != NULL;
 }
 
-/* The name of the value at pos from the text before it, into names. */
+/* Tokens from..to of tp as text, a wildcard as <*>, into sb. */
+static void span_text(struct strbuf *sb, const struct tmpl *tp, int from, int to)
+{
+	for (int k = from; k <= to; k++) {
+		if (k > from && tp->sp[k])
+			strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, tp->kind[k] == TK_WILD || tp->kind[k] == TK_NUM ? "<*>" : tp->tok[k]);
+	}
+}
+
+static int is_filler(const struct tmpl *tp, int k)
+{
+	/* "Model compiled in 3.91s": a last word that only joins the value */
+	static const char *const filler[] = { "took", "in", "after", "of", "at", "is", "was" };
+	for (size_t f = 0; tp->kind[k] == TK_WORD && f < ARRAY_SIZE(filler); f++)
+		if (!strcmp(tp->tok[k], filler[f]))
+			return 1;
+	return 0;
+}
+
+/* The name of the value at pos: the words before it, back to a separator. */
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	int i = pos - 1;
 	while (i >= 0 && tp->kind[i] == TK_PUNCT && (*tp->tok[i] == ':' || *tp->tok[i] == '='))
 		i--;
 	int end = i, words = 0;
-	while (i >= 0 && !ends_name(tp, i) && words < 4) {
-		words += tp->kind[i] == TK_WORD;
+	while (i >= 0 && !ends_name(tp, i) && words < 5) {
+		words += tp->kind[i] != TK_PUNCT;
 		i--;
 	}
 	int start = i + 1;
 	while (start <= end && tp->kind[start] == TK_PUNCT)
 		start++;
+	if (start <= end && is_filler(tp, end))
+		end--;
+	while (end >= start && tp->kind[end] == TK_PUNCT)
+		end--;
+	v->from = start;
+	v->to = end;
 	v->name = tp->names.len;
-	for (int k = start; k <= end; k++) {
-		if (k > start && tp->sp[k])
-			strbuf_addch(&tp->names, ' ');
-		strbuf_addstr(&tp->names, tp->tok[k]);
-	}
+	span_text(&tp->names, tp, start, end);
 	v->name_len = tp->names.len - v->name;
-	/* "Model compiled in 3.91s": a last word that only joins the value */
-	static const char *const filler[] = { "took", "in", "after", "of", "at", "is", "was" };
-	const char *nm = tp->names.buf + v->name;
-	for (size_t f = 0; f < ARRAY_SIZE(filler); f++) {
-		size_t k = strlen(filler[f]);
-		if (v->name_len == k && !memcmp(nm, filler[f], k))
-			v->name_len = 0;
-		else if (v->name_len > k && !memcmp(nm + v->name_len - k, filler[f], k) && nm[v->name_len - k - 1] == ' ')
-			v->name_len -= k + 1;
-	}
 }
 
 static void name_fallback(struct tmpl *tp, int pos, struct vslot *v, const char *unit_word)
@@ -785,6 +808,8 @@ static void name_fallback(struct tmpl *tp, int pos, struct vslot *v, const char 
 			n = 4;
 		}
 	}
+	v->from = 1;
+	v->to = 0;
 	v->name = tp->names.len;
 	strbuf_add(&tp->names, add, n);
 	v->name_len = n;
@@ -841,7 +866,7 @@ static void derive(struct tmpl *tp)
 	for (int i = 0; i < tp->ntok; i++) {
 		if (tp->kind[i] != TK_NUM)
 			continue;
-		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE };
+		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE, .pfrom = 1 };
 		const char *uw = is_word(tp, i + 1) ? tp->tok[i + 1] : NULL;
 		double u = 0;
 		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE;
@@ -897,13 +922,11 @@ static void derive(struct tmpl *tp)
 			w.pos = mp;
 			w.kind = VS_MEAN;
 			w.role = TP_ROLE_AVERAGE;
+			w.mean = 1;
+			w.pfrom = v.from;
+			w.pto = v.to;
 			w.parent = v.name;
 			w.parent_len = v.name_len;
-			w.name = tp->names.len;
-			strbuf_grow(&tp->names, v.name_len + 8); /* the copy's source stays where it is */
-			strbuf_add(&tp->names, tp->names.buf + v.name, v.name_len);
-			strbuf_addstr(&tp->names, " (mean)");
-			w.name_len = tp->names.len - w.name;
 			tp->slots[tp->nslots++] = w;
 			i = mp;
 		}
@@ -915,8 +938,11 @@ static void derive(struct tmpl *tp)
 	/* components belong to the first value without a share */
 	for (int s = 0; s < tp->nslots && share_first >= 0; s++)
 		if (tp->slots[s].role == TP_ROLE_COMPONENT && s > share_first) {
-			tp->slots[s].parent = tp->slots[share_first].name;
-			tp->slots[s].parent_len = tp->slots[share_first].name_len;
+			const struct vslot *f = &tp->slots[share_first];
+			tp->slots[s].pfrom = f->from;
+			tp->slots[s].pto = f->to;
+			tp->slots[s].parent = f->name;
+			tp->slots[s].parent_len = f->name_len;
 		}
 	tp->changed = 0;
 }
@@ -934,6 +960,26 @@ static int seconds_of(const struct vslot *v, const struct tok *t, double *sec)
 	return isfinite(x) && x >= 0;
 }
 
+/* A name of a line (t): tokens from..to, a wildcard as the line's word;
+ * or, with from > to, the text s. */
+static void compose(struct strbuf *sb, const struct tmpl *tp, int from, int to, const char *s, size_t n,
+		    const struct tok *t)
+{
+	strbuf_reset(sb);
+	if (from > to) {
+		strbuf_add(sb, s, n);
+		return;
+	}
+	for (int k = from; k <= to; k++) {
+		if (k > from && tp->sp[k])
+			strbuf_addch(sb, ' ');
+		if (tp->kind[k] == TK_WILD || tp->kind[k] == TK_NUM)
+			strbuf_add(sb, t[k].s, t[k].n);
+		else
+			strbuf_addstr(sb, tp->tok[k]);
+	}
+}
+
 static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t, uint64_t line,
 			int rank, const char *ts, uint64_t seen, const char *file, const struct tp_sink *sink)
 {
@@ -949,12 +995,16 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 		r.line = line;
 		r.rank = rank;
 		r.ts = ts;
-		r.name = tp->names.buf + v->name;
-		r.name_len = v->name_len;
+		compose(&m->name, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, t);
+		if (v->mean)
+			strbuf_addstr(&m->name, " (mean)");
+		r.name = m->name.buf;
+		r.name_len = m->name.len;
 		r.role = (enum tp_role)v->role;
 		if (v->parent_len) {
-			r.parent = tp->names.buf + v->parent;
-			r.parent_len = v->parent_len;
+			compose(&m->parent, tp, v->pfrom, v->pto, tp->names.buf + v->parent, v->parent_len, t);
+			r.parent = m->parent.buf;
+			r.parent_len = m->parent.len;
 		}
 		double x;
 		if (v->kind == VS_RATE) {
@@ -1016,18 +1066,6 @@ static int find(struct tp_miner *m, uint32_t key, const struct tok *t, int n)
 	return best_sim >= SIM_THRESHOLD ? best : -1;
 }
 
-/* Held line k of tp, as tokens: only the numbers matter. */
-static void held_tokens(const struct tmpl *tp, int k, struct tok *t)
-{
-	for (int i = 0; i < tp->ntok; i++) {
-		t[i].kind = tp->kind[i] == TK_NUM ? TK_NUM : TK_WORD;
-		t[i].form = tp->form[i];
-		t[i].v = tp->pvals[(size_t)k * (size_t)tp->ntok + (size_t)i];
-		t[i].s = NULL;
-		t[i].n = 0;
-	}
-}
-
 unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const struct tp_sink *sink)
 {
 	struct tok t[TP_DISC_MAX_TOKENS];
@@ -1056,25 +1094,25 @@ unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const 
 		/* the lines it held, in order, then this one */
 		struct tok h[TP_DISC_MAX_TOKENS];
 		for (int k = 0; k < tp->npend; k++) {
-			const struct pend *pd = &tp->pend[k];
-			held_tokens(tp, k, h);
-			emit_values(m, tp, h, pd->line, pd->rank, pd->has_ts ? pd->ts : NULL, pd->seen, ln->file, sink);
+			struct pend *pd = &tp->pend[k];
+			int hc;
+			if (tokenize(pd->text, pd->text + pd->n, h, TP_DISC_MAX_TOKENS, &hc) == tp->ntok)
+				emit_values(m, tp, h, pd->line, pd->rank, pd->has_ts ? pd->ts : NULL, pd->seen,
+					    ln->file, sink);
+			free(pd->text);
+			pd->text = NULL;
 		}
 		tp->npend = 0;
-		free(tp->pvals);
-		tp->pvals = NULL;
 	}
 	if (tp->series) {
 		emit_values(m, tp, t, ln->line, ln->rank, ln->ts, seen, ln->file, sink);
 		return tp->id;
 	}
-	if (tp->npend >= TP_DISC_PENDING)
+	if (tp->npend >= TP_DISC_PENDING || ln->n > PEND_TEXT)
 		return tp->id;
-	if (!tp->pvals)
-		tp->pvals = xcalloc((size_t)TP_DISC_PENDING * (size_t)tp->ntok, sizeof(double));
 	struct pend *pd = &tp->pend[tp->npend];
-	for (int k = 0; k < n; k++)
-		tp->pvals[(size_t)tp->npend * (size_t)tp->ntok + (size_t)k] = t[k].v;
+	pd->text = xmemdup(ln->s, ln->n);
+	pd->n = ln->n;
 	pd->line = ln->line;
 	pd->rank = ln->rank;
 	pd->has_ts = ln->ts != NULL;
@@ -1113,6 +1151,7 @@ void tp_miner_free(struct tp_miner *m)
 		clear_tmpl(&m->t[i]);
 	free(m->t);
 	strbuf_release(&m->name);
+	strbuf_release(&m->parent);
 	strbuf_release(&m->origin);
 	free(m);
 }
@@ -1202,8 +1241,26 @@ static int alnum_kind(int k)
 	return k == TK_WORD || k == TK_NUM || k == TK_WILD;
 }
 
-/* The pattern of tp with a named group at the position of slot v. */
-static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct vslot *v)
+static int in_span(int k, int from, int to)
+{
+	return from <= to && k >= from && k <= to;
+}
+
+/* The capture groups of slot v's rule, by token: the value's (a named
+ * group) and the wildcards of its name and parent's (numbered in order,
+ * so that a name template "{N}" takes them). */
+static void rule_groups(const struct tmpl *tp, const struct vslot *v, int *grp)
+{
+	int n = 0;
+	for (int k = 0; k < tp->ntok; k++)
+		grp[k] = k == v->pos || (tp->kind[k] == TK_WILD && (in_span(k, v->from, v->to) ||
+								    in_span(k, v->pfrom, v->pto)))
+				 ? ++n
+				 : 0;
+}
+
+/* The pattern of tp with its groups for slot v. */
+static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct vslot *v, const int *grp)
 {
 	strbuf_addch(sb, '^');
 	for (int i = 0; i < tp->ntok; i++) {
@@ -1213,17 +1270,14 @@ static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct v
 		const char *re = tp->form[i] == CK_CLOCK ? RE_CLOCK : tp->form[i] == CK_COMPOUND ? RE_COMPOUND : RE_NUM;
 		switch (tp->kind[i]) {
 		case TK_NUM:
-			if (i == v->pos) {
+			if (i == v->pos)
 				strbuf_addf(sb, "(?<%s>%s)",
 					    v->kind == VS_RATE ? "value" : tp->form[i] != CK_NO ? "seconds" : dur_group(v->unit), re);
-			} else {
-				strbuf_addstr(sb, "(?:");
-				strbuf_addstr(sb, re);
-				strbuf_addch(sb, ')');
-			}
+			else
+				strbuf_addf(sb, "(?:%s)", re);
 			break;
 		case TK_WILD:
-			strbuf_addstr(sb, "\\S+?");
+			strbuf_addstr(sb, grp[i] ? "(\\S+?)" : "\\S+?");
 			break;
 		default:
 			add_re_literal(sb, tp->tok[i]);
@@ -1232,6 +1286,27 @@ static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct v
 	}
 	if (!tp->cut)
 		strbuf_addstr(sb, "\\s*$");
+}
+
+/* A name or parent as a rules constant: its words, "{N}" for a wildcard. */
+static void add_name_template(struct strbuf *sb, const struct tmpl *tp, int from, int to, const char *s,
+			      size_t n, const int *grp, int mean)
+{
+	struct strbuf t = STRBUF_INIT;
+	if (from > to)
+		strbuf_add(&t, s, n);
+	for (int k = from; k <= to; k++) {
+		if (k > from && tp->sp[k])
+			strbuf_addch(&t, ' ');
+		if (tp->kind[k] == TK_WILD)
+			strbuf_addf(&t, "{%d}", grp[k]);
+		else
+			strbuf_addstr(&t, tp->tok[k]);
+	}
+	if (mean)
+		strbuf_addstr(&t, " (mean)");
+	add_quoted(sb, t.buf ? t.buf : "", t.len);
+	strbuf_release(&t);
 }
 
 /* The longest literal token of tp (a marker for its lines), or NULL. */
@@ -1267,8 +1342,10 @@ void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb)
 			continue;
 		/* @more on every rule: the line's other values, and packs' rules, still read */
 		strbuf_addstr(sb, v->kind == VS_RATE ? "rate @more" : "timing @more");
+		int grp[TP_DISC_MAX_TOKENS];
+		rule_groups(tp, v, grp);
 		strbuf_addstr(sb, " name=");
-		add_quoted(sb, tp->names.buf + v->name, v->name_len);
+		add_name_template(sb, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, grp, v->mean);
 		if (v->kind == VS_RATE) {
 			strbuf_addstr(sb, " unit=");
 			add_quoted(sb, tp->tok[v->unit_pos], strlen(tp->tok[v->unit_pos]));
@@ -1277,10 +1354,10 @@ void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb)
 			strbuf_addf(sb, " role=\"%s\"", tp_role_name((enum tp_role)v->role));
 		if (v->parent_len) {
 			strbuf_addstr(sb, " parent=");
-			add_quoted(sb, tp->names.buf + v->parent, v->parent_len);
+			add_name_template(sb, tp, v->pfrom, v->pto, tp->names.buf + v->parent, v->parent_len, grp, 0);
 		}
 		strbuf_addch(sb, ' ');
-		add_pattern(sb, tp, v);
+		add_pattern(sb, tp, v, grp);
 		strbuf_addch(sb, '\n');
 	}
 }

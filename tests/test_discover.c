@@ -451,3 +451,33 @@ Test(discover, rules_round_trip_explain_and_stats)
 	cr_assert(strstr(r.err.buf, "discovery:           9 lines, 1 templates, 1 series, 0 evicted"), "%s", r.err.buf);
 	tu_result_free(&r);
 }
+
+/* saforem2/vault's mlprof DeepSpeed log: one template, its op's name a word
+ * of each line ("Time to load <*> op: <*> seconds"), the rules with it as
+ * a name template. */
+Test(discover, a_word_that_varies_names_each_line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		strbuf_addf(&sb, ">     Time to load fused_adam op: %d.2980446815490%d seconds\n"
+				 ">     Time to load utils op: 0.%d0232219696044922 seconds\n",
+			    50 + i, i, 3 + i);
+	write_text("/tmp/tprof-disc-wild.log", sb.buf);
+	strbuf_release(&sb);
+	struct collector c = { 0 };
+	read_log("/tmp/tprof-disc-wild.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time to load fused_adam op"), 3);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time to load utils op"), 3);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Time to load utils op", 1), S_SECONDS), 0.40232219696044922, 0);
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-parse --discover /tmp/tprof-disc-wild.log");
+	cr_assert(strstr(r.out.buf, "timing @more name=\"Time to load {1} op\" ^>\\s*Time\\s+to\\s+load\\s+(\\S+?)\\s+op"),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --discover /tmp/tprof-disc-wild.log > /tmp/tprof-disc-wild.rules && "
+		   "$B/tprof-parse -q --no-discovery --rules /tmp/tprof-disc-wild.rules -t timing /tmp/tprof-disc-wild.log "
+		   "| sort > /tmp/tprof-disc-wild.a && $B/tprof-parse -q -t timing /tmp/tprof-disc-wild.log | sort | "
+		   "cmp - /tmp/tprof-disc-wild.a");
+	cr_assert_eq(r.status, 0, "the rules read other records: %s", r.err.buf);
+	tu_result_free(&r);
+}
