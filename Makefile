@@ -62,19 +62,27 @@ TOOLS := $(CLI_MAINS:cli/%.c=$(BIN)/%)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 
+# The archives of the optional layers (their rules are in mk/history.mk and
+# mk/replay.mk), named here so that LAYER_LIBS is complete before any part
+# is read: make expands a rule's prerequisites where it reads the rule, so a
+# part that links the layers (check-gpu) would otherwise get an empty list.
+LIBHISTORY := $(OBJ)/libtprof-history.a
+LIBREPLAY := $(OBJ)/libtprof-replay.a
+
+# Every tool links every layer: an archive only contributes the objects a
+# tool uses, so tprof-parse gets no analysis code. Whatever links the layers
+# (tools, tests, check-gpu, bench programs) names them as prerequisites.
+LAYER_LIBS := $(LIBCLI) $(LIBHISTORY) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
+TEST_LIBDEPS := $(LAYER_LIBS)
+
 # Optional parts add to CHECK_DEPS (built before the tests), CHECK_SCRIPTS
-# (run after the Criterion suites), LAYER_LIBS and CLEAN_EXTRA here, and
-# bring their own rules: one file per part.
+# (run after the Criterion suites) and CLEAN_EXTRA here, and bring their
+# own rules: one file per part.
 .DEFAULT_GOAL := all
 CHECK_DEPS :=
 CHECK_SCRIPTS := scripts/check-layers.sh
 CLEAN_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
-
-# Every tool links every layer: an archive only contributes the objects a
-# tool uses, so tprof-parse gets no analysis code.
-LAYER_LIBS := $(LIBCLI) $(LIBHISTORY) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
-TEST_LIBDEPS := $(LAYER_LIBS)
 
 .PHONY: all deps demo check test install uninstall clean bench
 

@@ -124,6 +124,7 @@ enum an_col_key {
 	AC_RANK,
 	AC_OVERHEAD_PCT,
 	AC_WALL,
+	AC_WALL_FROM,   /* what gave the wall: "timestamps", "clock", "phases", ... */
 	AC_AT_STAKE,
 	AC_MESSAGE,
 	AC_ADVICE,
@@ -303,5 +304,17 @@ void an_compare_geomean(struct rtable *t, const char *base_label, const char *la
 const char *an_stage_kind(const char *name);
 /* The seed-004 advice for a kind of finding, or NULL. */
 const char *an_advice(const char *kind);
+
+/* The series that says how long a step of the run takes, *what its name
+ * and *scale its unit in seconds; NULL if the run has none (answer.c). */
+const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale);
+
+/* The run's wall time (NAN if unknown), its top-level phases' sum in
+ * *in_stages (NAN if none) and in *from what gave it (answer.c). */
+double an_run_wall(const struct an_run *run, double *in_stages, const char **from);
+
+/* The step's parts as shares of its step, and evaluation, checkpoint and
+ * start-up phases as shares of the wall, with their findings (parts.c). */
+void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
 
 #endif

@@ -41,22 +41,60 @@ static void num_sig(struct rtable *t, double v)
 	rt_num(t, v, sig_prec(v, 4));
 }
 
+/* The run's step values of a role, largest median first: a step printed as
+ * such, else a window mean of one, else a mean since the start. */
+static const struct an_part *step_part(const struct an_run *run, const char **what)
+{
+	static const enum tp_role roles[] = { TP_ROLE_STEP, TP_ROLE_RUNNING, TP_ROLE_AVERAGE };
+	for (size_t k = 0; k < ARRAY_SIZE(roles); k++) {
+		const struct an_part *best = NULL;
+		for (size_t i = 0; i < run->parts.n; i++) {
+			const struct an_part *x = an_map_at(&run->parts, i);
+			if (x->role != roles[k] || !x->s.n)
+				continue;
+			/* a mean of a component is no step */
+			if (x->parent[0] && strcmp(x->parent, "step")) {
+				const struct an_part *of = an_part_find(run, x->parent);
+				if (!of || of->role != TP_ROLE_STEP)
+					continue;
+			}
+			if (!best || x->s.sum / (double)x->s.n > best->s.sum / (double)best->s.n) {
+				best = x;
+				*what = an_map_key(&run->parts, i);
+			}
+		}
+		if (best)
+			return best;
+	}
+	return NULL;
+}
+
 /* The series that says how long a step takes: batches (the slowest rank: in
- * lockstep training every rank waits for it), else epochs, GPM windows, a
- * step metric; *scale turns its unit into seconds. */
-static const struct tp_series *step_series(const struct an_run *run, const char **what, double *scale)
+ * lockstep training every rank waits for it), else a step's values (a step
+ * printed as such, a window mean, a mean since the start), epochs, GPM
+ * windows, a step metric; *scale turns its unit into seconds. */
+const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale)
 {
 	const struct tp_series *best = NULL;
 	double best_med = -1;
 	*scale = 1;
-	for (int pass = 0; pass < 2 && !best; pass++)
-		for (size_t i = 0; i < run->ranks.n; i++) {
-			const struct an_batches *b = an_map_at(&run->ranks, i);
-			const struct tp_series *s = pass ? &b->epochs : &b->seconds;
-			double med = s->n >= 2 ? tp_series_quantile(s, 0.5) : NAN;
-			if (!isnan(med) && med > best_med)
-				best = s, best_med = med, *what = pass ? "epoch time" : "batch time";
-		}
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		double med = b->seconds.n >= 2 ? tp_series_quantile(&b->seconds, 0.5) : NAN;
+		if (!isnan(med) && med > best_med)
+			best = &b->seconds, best_med = med, *what = "batch time";
+	}
+	if (best)
+		return best;
+	const struct an_part *p = step_part(run, what);
+	if (p)
+		return &p->s;
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		double med = b->epochs.n >= 2 ? tp_series_quantile(&b->epochs, 0.5) : NAN;
+		if (!isnan(med) && med > best_med)
+			best = &b->epochs, best_med = med, *what = "epoch time";
+	}
 	if (best)
 		return best;
 	if (run->gpm_total_ms.n >= 2) {
@@ -75,34 +113,71 @@ static const struct tp_series *step_series(const struct an_run *run, const char 
 	return NULL;
 }
 
-/* The run's wall time: the longest of what the log shows of it (the span
- * of its time stamps, its stages, a printed TOTAL, its batches or epochs). */
-static double run_wall(const struct an_run *run, double *in_stages)
+/* A candidate for the wall time: the longest wins, and says where it came from. */
+static void wall_candidate(double *wall, const char **from, double v, const char *what)
+{
+	if (isfinite(v) && v > 0 && (isnan(*wall) || v > *wall)) {
+		*wall = v;
+		*from = what;
+	}
+}
+
+/*
+ * The run's wall time: the span of its time stamps where the log has them,
+ * else the longest of what it shows of the run, each a lower bound: the
+ * last reading of a clock, its phases at the top level (nested ones are
+ * inside them, cumulative readings are no spans), a printed TOTAL, its
+ * batches or epochs. A log whose lines carry time stamps only in part
+ * shows more time than they span: then the longest wins too. *from says
+ * which gave it.
+ */
+double an_run_wall(const struct an_run *run, double *in_stages, const char **from)
 {
 	double wall = NAN, stages = 0;
-	for (size_t i = 0; i < run->stages.n; i++)
-		stages += ((const struct an_stage *)an_map_at(&run->stages, i))->seconds;
-	*in_stages = run->stages.n ? stages : NAN;
-	if (run->stages.n)
-		wall = stages;
-	if (run->first_ts != INT64_MIN && run->max_ts > run->first_ts)
-		wall = fmax(isnan(wall) ? 0 : wall, (double)(run->max_ts - run->first_ts));
+	size_t top = 0;
+	*from = NULL;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = an_map_at(&run->stages, i);
+		if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
+			stages += s->seconds, top++;
+	}
+	*in_stages = top ? stages : NAN;
+	if (top)
+		wall_candidate(&wall, from, stages, "phases");
+	double span = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
+			      ? (double)(run->max_ts - run->first_ts) : NAN;
+	for (size_t i = 0; i < run->parts.n; i++) {
+		const struct an_part *x = an_map_at(&run->parts, i);
+		if (x->role == TP_ROLE_CLOCK)
+			wall_candidate(&wall, from, x->s.max, "clock");
+	}
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = an_map_at(&run->stages, i);
+		if (an_stage_is_clock(s))
+			wall_candidate(&wall, from, s->last, "clock");
+	}
 	for (size_t i = 0; i < run->tables.n; i++) {
 		const struct an_table *t = an_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
 			const struct an_row *row = an_map_at(&t->rows, k);
 			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && (row->has & 1))
-				wall = isnan(wall) ? row->seconds : fmax(wall, row->seconds);
+				wall_candidate(&wall, from, row->seconds, "table TOTAL");
 		}
 	}
 	for (size_t i = 0; i < run->ranks.n; i++) {
 		const struct an_batches *b = an_map_at(&run->ranks, i);
-		double t = fmax(b->seconds.sum, b->epochs.sum);
-		if (t > 0)
-			wall = isnan(wall) ? t : fmax(wall, t);
+		wall_candidate(&wall, from, b->seconds.sum, "batches");
+		wall_candidate(&wall, from, b->epochs.sum, "epochs");
 	}
-	if (run->gpm_total_sum > 0)
-		wall = isnan(wall) ? run->gpm_total_sum / 1000 : fmax(wall, run->gpm_total_sum / 1000);
+	wall_candidate(&wall, from, run->gpm_total_sum / 1000, "GPM windows");
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		wall_candidate(&wall, from, s->last_total, "run time printed");
+	}
+	if (span > 0 && !(wall > span * 1.1)) {
+		wall = span;
+		*from = "timestamps";
+	}
 	return wall;
 }
 
@@ -112,9 +187,9 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		double stages, scale = 1;
-		const char *what = NULL;
-		walls[r] = run_wall(run, &stages);
-		const struct tp_series *s = step_series(run, &what, &scale);
+		const char *what = NULL, *from;
+		walls[r] = an_run_wall(run, &stages, &from);
+		const struct tp_series *s = an_step_series(run, &what, &scale);
 		struct an_steady st;
 		if (s)
 			an_steady_state(s, &st);
@@ -124,6 +199,7 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		rt_key(t, an_key(AK_NONE, NULL, run->index, 0));
 		rt_text(t, run->label);
 		num_sig(t, walls[r]);
+		rt_text(t, from);
 		num_sig(t, stages);
 		num_sig(t, !isnan(stages) && walls[r] > stages ? walls[r] - stages : NAN);
 		rt_text(t, what);
@@ -214,7 +290,8 @@ static void group_ranks(struct report *rep)
 static void stake_severity(const struct an_model *m, struct report *rep, const double *walls)
 {
 	static const char *const kinds[] = { "first-batch", "warmup", "high-variance", "outlier", "drift",
-					     "straggler", "bottleneck", "optimize", "data-loading", "gpm" };
+					     "straggler", "bottleneck", "optimize", "data-loading", "gpm",
+					     "step-part", "evaluation", "checkpoint", "startup", "after-steps", "slowdown" };
 	for (size_t i = 0; i < rep->nfindings; i++) {
 		struct finding *f = &rep->findings[i];
 		size_t k = 0;
@@ -287,7 +364,7 @@ static void headline_one(struct strbuf *sb, const struct an_run *a, const struct
 {
 	const char *wa = NULL, *wb = NULL;
 	double sa, sbs;
-	const struct tp_series *x = step_series(a, &wa, &sa), *y = step_series(b, &wb, &sbs);
+	const struct tp_series *x = an_step_series(a, &wa, &sa), *y = an_step_series(b, &wb, &sbs);
 	if (sb->len)
 		strbuf_addch(sb, '\n');
 	if (!x || !y || strcmp(wa, wb)) {
@@ -320,7 +397,7 @@ static void nothing_found(const struct an_model *m, struct report *rep)
 		int said = 0;
 		for (size_t i = 0; i < rep->nfindings && !said; i++)
 			said = rep->findings[i].run && !strcmp(rep->findings[i].run, run->label);
-		if (said || run->stages.n || run->ranks.n || run->tables.n || run->gpm_total_ms.n || run->metrics.n ||
+		if (said || run->stages.n || run->parts.n || run->ranks.n || run->tables.n || run->gpm_total_ms.n || run->metrics.n ||
 		    run->scaling.n || run->perfs.n)
 			continue;
 		struct strbuf sb = STRBUF_INIT;
@@ -332,9 +409,9 @@ static void nothing_found(const struct an_model *m, struct report *rep)
 				strbuf_addf(&sb, "%s%s %llu", sb.len ? ", " : "", tp_schemas[t].type_name,
 					    (unsigned long long)run->nrec[t]);
 		report_finding(rep, SEV_NOTICE, "summary", "nothing", run->label, run->file, 0,
-			       "tprof reads [TIMING] stages, batch and epoch lines, printed tables and the other "
-			       "formats of tprof-parse(1); for a log of its own format, describe its lines in a "
-			       "rules file (--rules FILE)",
+			       "tprof reads the step, phase and table lines of the frameworks and styles that "
+			       "tprof-parse(1) lists (FORMATS READ OUT OF THE BOX); for a log of its own format, "
+			       "describe its lines in a rules file (--rules FILE, tprof-parse(1) RULES FILES)",
 			       "%llu records read (%s): no stage, batch, epoch, table or series to analyze",
 			       (unsigned long long)total, sb.len ? sb.buf : "none");
 		strbuf_release(&sb);

@@ -283,31 +283,96 @@ static void variant_finding(struct report *rep, const struct an_run *run, const 
 		       v[hi].name, v[hi].seconds, v[lo].name, v[lo].seconds);
 }
 
-/* The run's [TIMING] stages, then every printed table the stages do not cover. */
+/* The phases of one parent (NULL: the top level) that are spans, into v. */
+static size_t phase_refs(const struct an_run *run, const char *parent, struct stage_ref *v, int *declared)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = an_map_at(&run->stages, i);
+		if (!an_stage_in(run, s, parent) || an_stage_is_clock(s))
+			continue;
+		v[n++] = (struct stage_ref){ an_map_key(&run->stages, i), s->seconds, s->line };
+		*declared |= !s->inferred;
+	}
+	return n;
+}
+
+/* The phases inside each phase that holds others, as shares of it: the
+ * nested ones are few, so this looks only at them. */
+static void nested_tables(struct report *rep, const struct an_opts *o, const struct an_run *run,
+			  struct stage_ref *v)
+{
+	size_t *kids = xcalloc(run->stages.n + 1, sizeof(*kids)), nk = 0;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = an_map_at(&run->stages, i);
+		if (s->parent[0] && !an_stage_is_clock(s))
+			kids[nk++] = i;
+	}
+	for (size_t a = 0; a < nk; a++) {
+		const char *parent = ((const struct an_stage *)an_map_at(&run->stages, kids[a]))->parent;
+		size_t b = 0, n = 0;
+		while (b < a && strcmp(((const struct an_stage *)an_map_at(&run->stages, kids[b]))->parent, parent))
+			b++;
+		if (b < a) /* that parent's table is made */
+			continue;
+		for (b = a; b < nk; b++) {
+			const struct an_stage *s = an_map_at(&run->stages, kids[b]);
+			if (!strcmp(s->parent, parent))
+				v[n++] = (struct stage_ref){ an_map_key(&run->stages, kids[b]), s->seconds, s->line };
+		}
+		const struct an_stage *p = an_map_find(&run->stages, parent, strlen(parent));
+		if (!p) /* its phases stand at the top */
+			continue;
+		char what[200];
+		snprintf(what, sizeof(what), "within '%s'", parent);
+		breakdown_table(rep, o, run, what, v, n, p ? p->seconds : NAN, p ? p->line : 0, 0, 0);
+	}
+	free(kids);
+}
+
+/*
+ * The run's phases at the top level (a seed's [TIMING] stages), then those
+ * nested in each phase, then every printed table the stages do not cover.
+ * Only the seeds' stages, whose roles no reader declared, get the stage
+ * thresholds; declared phases are judged as evaluation, checkpoint or
+ * start-up overhead of the wall (parts.c), and a phase that holds others
+ * or a clock is never a bottleneck.
+ */
 static void stage_tables(struct report *rep, const struct an_opts *o, const struct an_run *run,
 			 int bottlenecks)
 {
 	const struct an_table *covered = NULL;
 	if (run->stages.n) {
 		struct stage_ref *v = xcalloc(run->stages.n, sizeof(*v));
-		for (size_t i = 0; i < run->stages.n; i++) {
-			const struct an_stage *s = an_map_at(&run->stages, i);
-			v[i] = (struct stage_ref){ an_map_key(&run->stages, i), s->seconds, s->line };
-		}
+		int declared = 0;
+		size_t n = phase_refs(run, NULL, v, &declared);
 		covered = stages_table(run);
 		uint64_t tl = 0;
 		double total = covered ? table_total(covered, &tl) : NAN;
 		char what[200];
 		/* the run is in every row and finding already: its name once is enough */
-		snprintf(what, sizeof(what), "the [TIMING] stages");
-		breakdown_table(rep, o, run, what, v, run->stages.n, total, tl, bottlenecks, 0);
+		/* in words that fit any log: a seed's [TIMING] stages, a rules file's stages */
+		snprintf(what, sizeof(what), declared ? "the phases of the run" : "the stages");
+		if (declared && isnan(total)) {
+			const char *from;
+			double in;
+			total = an_run_wall(run, &in, &from);
+			if (n)
+				breakdown_table(rep, o, run, what, v, n, total, 0, 0, 1);
+		} else if (n) {
+			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !declared, 0);
+		}
+		nested_tables(rep, o, run, v);
 		free(v);
 		double wall = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
 				      ? (double)(run->max_ts - run->first_ts)
 				      : NAN;
 		double sum = 0;
-		for (size_t i = 0; i < run->stages.n; i++)
-			sum += ((const struct an_stage *)an_map_at(&run->stages, i))->seconds;
+		for (size_t i = 0; i < run->stages.n; i++) {
+			const struct an_stage *s = an_map_at(&run->stages, i);
+			if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
+				sum += s->seconds;
+		}
 		if (!isnan(wall) && wall > 0 && wall < sum * 0.5)
 			report_finding(rep, SEV_WARNING, "breakdown", "clock", run->label, run->file, 0, NULL,
 				       "the timestamps span %.0f s but the stages add up to %.2f s", wall, sum);
@@ -625,6 +690,7 @@ void an_breakdown(const struct an_model *m, const struct an_opts *o, struct repo
 	an_section(rep, AS_BREAKDOWN);
 	if (bottlenecks)
 		an_section(rep, AS_BOTTLENECKS);
+	an_step_parts(m, o, rep, bottlenecks);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		stage_tables(rep, o, run, bottlenecks);

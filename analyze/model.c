@@ -40,19 +40,27 @@ static void rehash(struct an_map *m)
 	}
 }
 
+const void *an_map_find(const struct an_map *m, const char *key, size_t n)
+{
+	if (!m->nslots)
+		return NULL;
+	size_t h = (size_t)hash(key, n) & (m->nslots - 1);
+	while (m->slots[h]) {
+		size_t i = m->slots[h] - 1;
+		if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], key, n))
+			return (char *)m->items + i * m->item_size;
+		h = (h + 1) & (m->nslots - 1);
+	}
+	return NULL;
+}
+
 void *an_map_get(struct an_map *m, const char *key, size_t n, int *created)
 {
 	if (created)
 		*created = 0;
-	if (m->nslots) {
-		size_t h = (size_t)hash(key, n) & (m->nslots - 1);
-		while (m->slots[h]) {
-			size_t i = m->slots[h] - 1;
-			if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], key, n))
-				return (char *)m->items + i * m->item_size;
-			h = (h + 1) & (m->nslots - 1);
-		}
-	}
+	const void *found = an_map_find(m, key, n);
+	if (found)
+		return (void *)found;
 	if ((m->n + 1) * 2 > m->nslots)
 		rehash(m);
 	if (m->n == m->alloc) {
@@ -123,6 +131,13 @@ static int64_t days_from_civil(int y, int m, int d)
 int64_t an_parse_ts(const char *ts)
 {
 	int y, mo, d, h, mi, s;
+	/* a date without a year ("--12-22T19:35:53") counts from 2000, a leap
+	 * year; check_clock carries it over the new years of a run */
+	if (ts && ts[0] == '-' && ts[1] == '-' && strlen(ts) >= 16) {
+		char full[TP_TS_MAX + 4];
+		snprintf(full, sizeof(full), "2000%s", ts + 1);
+		return an_parse_ts(full);
+	}
 	if (!ts || strlen(ts) < 19 || !digits(ts, 4, &y) || !digits(ts + 5, 2, &mo) ||
 	    !digits(ts + 8, 2, &d) || !digits(ts + 11, 2, &h) || !digits(ts + 14, 2, &mi) ||
 	    !digits(ts + 17, 2, &s))
@@ -147,6 +162,12 @@ static void batches_free(void *p)
 	tp_series_free(&b->gpu_mb);
 	tp_series_free(&b->loss);
 	tp_series_free(&b->epochs);
+}
+
+static void part_free(void *p)
+{
+	struct an_part *x = p;
+	tp_series_free(&x->s);
 }
 
 static void table_free(void *p)
@@ -176,6 +197,7 @@ static struct an_run *run_new(const char *file)
 	an_map_init(&r->flops, sizeof(struct an_nums));
 	an_map_init(&r->meta, sizeof(struct an_nums));
 	an_map_init(&r->rates, sizeof(struct an_named_series));
+	an_map_init(&r->parts, sizeof(struct an_part));
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
@@ -186,6 +208,8 @@ static struct an_run *run_new(const char *file)
 	r->last_ts = INT64_MIN;
 	r->first_ts = INT64_MIN;
 	r->max_ts = INT64_MIN;
+	r->first_step_ts = INT64_MIN;
+	r->last_step_ts = INT64_MIN;
 	return r;
 }
 
@@ -198,6 +222,7 @@ static void run_free(struct an_run *r)
 	an_map_free(&r->metrics, series_free);
 	an_map_free(&r->perfs, series_free);
 	an_map_free(&r->rates, series_free);
+	an_map_free(&r->parts, part_free);
 	an_map_free(&r->aggregates, NULL);
 	an_map_free(&r->latencies, NULL);
 	an_map_free(&r->warmups, NULL);
@@ -287,19 +312,38 @@ static void clock_issue(struct an_run *run, int kind, const struct tp_record *r,
 
 /* Timestamps must not go back; a [TIMING] stage cannot be longer than the
  * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
-static void check_clock(struct an_run *run, const struct tp_record *r)
+/* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
+static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
 	int64_t t = an_parse_ts(r->ts);
 	if (t == INT64_MIN)
-		return;
+		return t;
+	/* a date without a year that goes back by months: a new year began */
+	if (r->ts[0] == '-') {
+		t += run->year_shift;
+		if (run->last_ts != INT64_MIN && t < run->last_ts - 180 * 86400) {
+			int64_t year = run->year_shift ? 365 * 86400 : 366 * 86400;
+			run->year_shift += year;
+			t += year;
+		}
+	}
 	if (run->first_ts == INT64_MIN)
 		run->first_ts = t;
 	if (t > run->max_ts)
 		run->max_ts = t;
+	if (r->line == run->last_ts_line) /* another record of the same line */
+		return t;
+	/* a line read late (a discovered template's waiting lines, given when
+	 * it qualifies) is no step of the clock */
+	if (run->last_ts != INT64_MIN && r->line < run->last_ts_line) {
+		if (t < run->first_ts)
+			run->first_ts = t;
+		return t;
+	}
 	if (run->last_ts != INT64_MIN) {
 		if (t < run->last_ts) {
 			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
-		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS)) {
+		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && an_role(r) == TP_ROLE_PHASE && !r->parent) {
 			double elapsed = (double)(t - run->last_ts);
 			double sec = r->num[S_SECONDS];
 			if (sec > elapsed * 1.05 + 1.0)
@@ -308,20 +352,182 @@ static void check_clock(struct an_run *run, const struct tp_record *r)
 	}
 	run->last_ts = t;
 	run->last_ts_line = r->line;
+	return t;
 }
 
-static void feed_stage(struct an_run *run, const struct tp_record *r)
+/* tprof-parse's "log start" and "log end" (meta): the first and last time
+ * stamps of the whole log. */
+static int is_span(const struct tp_record *r)
+{
+	return r->type == TP_META && r->ts && r->name &&
+	       ((r->name_len == 9 && !memcmp(r->name, "log start", 9)) ||
+		(r->name_len == 7 && !memcmp(r->name, "log end", 7)));
+}
+
+/* A value printed at a step: a batch, a step or a part or mean of one. */
+static int at_a_step(const struct tp_record *r)
+{
+	enum tp_role role = an_role(r);
+	return r->type == TP_BATCH || role == TP_ROLE_STEP || role == TP_ROLE_COMPONENT ||
+	       role == TP_ROLE_RUNNING || role == TP_ROLE_AVERAGE;
+}
+
+static void copy_parent(char *dst, const struct tp_record *r)
+{
+	size_t k = r->parent ? (r->parent_len < AN_PARENT_MAX - 1 ? r->parent_len : AN_PARENT_MAX - 1) : 0;
+	if (k)
+		memcpy(dst, r->parent, k);
+	dst[k] = '\0';
+}
+
+static int name_has(const struct tp_record *r, const char *word)
+{
+	char buf[128];
+	size_t k = r->name_len < sizeof(buf) - 1 ? r->name_len : sizeof(buf) - 1;
+	memcpy(buf, r->name, k);
+	buf[k] = '\0';
+	return strcasestr(buf, word) != NULL;
+}
+
+enum tp_role an_role(const struct tp_record *r)
+{
+	if (r->role != TP_ROLE_NONE || r->type != TP_TIMING || !r->name)
+		return tp_role_of(r);
+	static const char *const average[] = { "avg", "mean", "average", "since start", "per iter",
+					       "_per_iter", "/it", "per step" };
+	static const char *const clock[] = { "elapsed", "wall", "clock" };
+	static const char *const eta[] = { "eta", "remaining" };
+	for (size_t i = 0; i < ARRAY_SIZE(average); i++)
+		if (name_has(r, average[i]))
+			return TP_ROLE_AVERAGE;
+	for (size_t i = 0; i < ARRAY_SIZE(clock); i++)
+		if (name_has(r, clock[i]))
+			return TP_ROLE_CLOCK;
+	for (size_t i = 0; i < ARRAY_SIZE(eta); i++)
+		if (name_has(r, eta[i]) && r->name_len == strlen(eta[i]))
+			return TP_ROLE_ETA;
+	return TP_ROLE_PHASE;
+}
+
+int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p)
+{
+	if (p)
+		return !strcmp(s->parent, p);
+	/* a phase whose parent never printed (an evaluation-only run has no
+	 * training around its inference) stands at the top */
+	return !s->parent[0] || !an_map_find(&run->stages, s->parent, strlen(s->parent));
+}
+
+int an_stage_is_clock(const struct an_stage *s)
+{
+	return s->inferred && s->grows && s->count >= 3;
+}
+
+const struct an_part *an_part_find(const struct an_run *run, const char *name)
+{
+	return an_map_find(&run->parts, name, strlen(name));
+}
+
+static int is_training(const char *name)
+{
+	return !strcmp(an_phase_kind(name), "training");
+}
+
+/*
+ * A framework's training phase (Hugging Face's train_runtime) that a seed
+ * times from outside (Graph-LLaVA's "[TIMING] Main training loop" around
+ * trainer.train()) is inside that stage, whichever is printed first.
+ */
+static void adopt_training(struct an_run *run, struct an_stage *s, const char *name)
+{
+	if (s->parent[0] || !is_training(name))
+		return;
+	if (!s->inferred && run->loop[0] && strcmp(run->loop, name)) {
+		snprintf(s->parent, sizeof(s->parent), "%s", run->loop);
+	} else if (s->inferred && !run->loop[0]) {
+		snprintf(run->loop, sizeof(run->loop), "%s", name);
+		for (size_t i = 0; i < run->stages.n; i++) {
+			struct an_stage *x = an_map_at(&run->stages, i);
+			const char *k = an_map_key(&run->stages, i);
+			if (x != s && !x->inferred && !x->parent[0] && is_training(k))
+				snprintf(x->parent, sizeof(x->parent), "%s", name);
+		}
+	}
+}
+
+static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
 {
 	/* a negative duration was warned about by the parser: it is no share */
-	if (!r->name || !tp_has(r, S_SECONDS) || r->num[S_SECONDS] < 0)
+	if (!r->name || isnan(sec) || sec < 0)
 		return;
 	struct an_stage *s = an_map_get(&run->stages, r->name, r->name_len, NULL);
 	if (s->count == 0) {
 		s->line = r->line;
 		s->ts = an_parse_ts(r->ts);
+		s->grows = 1;
+		s->inferred = r->role == TP_ROLE_NONE;
+		copy_parent(s->parent, r);
+		adopt_training(run, s, an_map_key(&run->stages, run->stages.n - 1));
+	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
+		/* a run's report printed again (a log dict, then its metrics
+		 * block, rounded): one phase, not two */
+		return;
+	} else if (sec <= s->last) {
+		s->grows = 0;
 	}
-	s->seconds += r->num[S_SECONDS];
+	s->last = sec;
+	s->seconds += sec;
 	s->count++;
+}
+
+static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_role role, double sec)
+{
+	if (!r->name || isnan(sec) || sec < 0)
+		return;
+	int created;
+	struct an_part *x = an_map_get(&run->parts, r->name, r->name_len, &created);
+	if (created) {
+		tp_series_init(&x->s);
+		x->role = role;
+		x->line = r->line;
+		copy_parent(x->parent, r);
+	}
+	tp_series_add(&x->s, sec, r->line);
+}
+
+/* The seconds of a timing, summary or runtime value (the mean, else the
+ * slowest rank's), or NAN. */
+static double value_seconds(const struct tp_record *r)
+{
+	if (r->type == TP_RUNTIME) {
+		int slot = tp_has(r, S_RT_MEAN_MS) ? S_RT_MEAN_MS : S_RT_MAX_MS;
+		return tp_has(r, slot) ? r->num[slot] / 1000 : NAN;
+	}
+	return tp_has(r, S_SECONDS) ? r->num[S_SECONDS] : NAN;
+}
+
+/* A time value routed by what it is: phases add up among siblings, the
+ * rest is kept as series that are never summed. */
+static void feed_timed(struct an_run *run, const struct tp_record *r)
+{
+	enum tp_role role = an_role(r);
+	double sec = value_seconds(r);
+	switch (role) {
+	case TP_ROLE_PHASE:
+	case TP_ROLE_NONE:
+		feed_stage(run, r, sec);
+		break;
+	case TP_ROLE_STEP:
+	case TP_ROLE_COMPONENT:
+	case TP_ROLE_RUNNING:
+	case TP_ROLE_AVERAGE:
+	case TP_ROLE_CLOCK:
+		feed_part(run, r, role, sec);
+		break;
+	default:
+		run->not_time++;
+		break;
+	}
 }
 
 static void feed_summary(struct an_run *run, const struct tp_record *r)
@@ -559,7 +765,8 @@ static void feed_metric(struct an_run *run, const struct tp_record *r)
 		return;
 	}
 	if (!tp_has(r, S_MET_COUNT)) {
-		if (tp_has(r, S_MET_AVG_S))
+		/* step 0's average is of no step (modded-nanogpt's first validation) */
+		if (tp_has(r, S_MET_AVG_S) && !(tp_has(r, S_MET_STEP) && r->num[S_MET_STEP] == 0))
 			tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
 		if (tp_has(r, S_MET_TOTAL_S))
 			s->last_total = r->num[S_MET_TOTAL_S];
@@ -587,6 +794,15 @@ static void feed_perf(struct an_run *run, const struct tp_record *r)
 	tp_series_add(&s->s, r->num[S_SECONDS], r->line);
 }
 
+static int evaluation_rate(const struct tp_record *r)
+{
+	static const char *const words[] = { "eval", "valid", "test", "predict" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (name_has(r, words[i]))
+			return 1;
+	return 0;
+}
+
 /* A rate (samples/s, tokens/s, TFLOP/s): a series per name and unit. */
 static void feed_rate(struct an_run *run, const struct tp_record *r)
 {
@@ -601,6 +817,23 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		n = (int)sizeof(key) - 1;
 	struct an_named_series *s = named_series(&run->rates, key, (size_t)n, r->line);
 	tp_series_add(&s->s, r->num[S_RATE_VALUE], r->line);
+	/* updates or steps per second (fairseq's ups) say how long a training
+	 * step takes; a rate of items (it/s) may be a validation bar's, and an
+	 * evaluation's steps are no training steps */
+	if (r->text && r->num[S_RATE_VALUE] > 0 && !evaluation_rate(r) &&
+	    ((r->text_len == 9 && !memcmp(r->text, "updates/s", 9)) ||
+	     (r->text_len == 7 && !memcmp(r->text, "steps/s", 7)))) {
+		int created;
+		char name[160];
+		int k = snprintf(name, sizeof(name), "1/%.*s", (int)(r->name_len > 120 ? 120 : r->name_len), r->name);
+		struct an_part *x = an_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
+		if (created) {
+			tp_series_init(&x->s);
+			x->role = TP_ROLE_RUNNING;
+			x->line = r->line;
+		}
+		tp_series_add(&x->s, 1 / r->num[S_RATE_VALUE], r->line);
+	}
 }
 
 static void feed_named(struct an_map *map, const struct tp_record *r)
@@ -643,17 +876,39 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->first_line = r->line;
 	if (r->line > run->last_line)
 		run->last_line = r->line;
-	if (r->ts)
-		check_clock(run, r);
+	if (is_span(r)) {
+		/* the log's own span, given at its end: no step of the clock checks */
+		int64_t t = an_parse_ts(r->ts);
+		if (t != INT64_MIN && r->ts[0] == '-')
+			t += run->year_shift;
+		if (t != INT64_MIN && (run->first_ts == INT64_MIN || t < run->first_ts))
+			run->first_ts = t;
+		if (t != INT64_MIN && t > run->max_ts)
+			run->max_ts = t;
+		return;
+	}
+	if (r->ts) {
+		int64_t t = check_clock(run, r);
+		if (t != INT64_MIN && at_a_step(r)) {
+			if (run->first_step_ts == INT64_MIN)
+				run->first_step_ts = t;
+			run->last_step_ts = t;
+		}
+	}
 	switch (r->type) {
 	case TP_TIMING:
-		feed_stage(run, r);
+		feed_timed(run, r);
 		break;
 	case TP_COMPLETE:
 		feed_named(&run->completes, r);
 		break;
 	case TP_SUMMARY:
-		feed_summary(run, r);
+		/* a printed table's row whose reader said what it is (a framework's
+		 * run totals) is that, not a row of a breakdown */
+		if (r->role != TP_ROLE_NONE)
+			feed_timed(run, r);
+		else
+			feed_summary(run, r);
 		break;
 	case TP_BATCH:
 		feed_batch(m, run, r);
@@ -687,7 +942,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_speedup(run, r);
 		break;
 	case TP_RUNTIME:
-		feed_named(&run->runtimes, r);
+		if (r->role != TP_ROLE_NONE)
+			feed_timed(run, r);
+		else
+			feed_named(&run->runtimes, r);
 		break;
 	case TP_MEMORY:
 		feed_named(&run->memory, r);

@@ -28,15 +28,42 @@ void an_map_init(struct an_map *m, size_t item_size);
 /* The entry for key, created zeroed (and *created set) if absent. */
 void *an_map_get(struct an_map *m, const char *key, size_t n, int *created);
 void *an_map_at(const struct an_map *m, size_t i);
+/* The entry for key, or NULL: a lookup that creates nothing. */
+const void *an_map_find(const struct an_map *m, const char *key, size_t n);
 const char *an_map_key(const struct an_map *m, size_t i);
 void an_map_free(struct an_map *m, void (*free_item)(void *));
 
-/* A timing stage ([TIMING], "X complete:"). */
+/* Longest parent name kept (a phase's, a part's). */
+#define AN_PARENT_MAX 96
+
+/*
+ * A phase of the run: a [TIMING] stage of a seed, or any value whose role
+ * is phase. Repeats of a name are summed (the seeds print a stage per
+ * occurrence); a phase with a parent is nested in it, never a sibling of
+ * it, so only phases of one parent add up.
+ */
 struct an_stage {
 	double seconds;      /* summed over repeats */
 	uint64_t count;
 	uint64_t line;       /* first occurrence */
 	int64_t ts;          /* epoch seconds of the first line with a timestamp, or INT64_MIN */
+	double last;         /* the latest value */
+	int grows;           /* every repeat so far was larger than the one before */
+	int inferred;        /* no reader declared the role: a name that only grows is a clock */
+	char parent[AN_PARENT_MAX]; /* "" at the top */
+};
+
+/*
+ * A value that is no span of the run: one step's time, a part of each step,
+ * a running or average mean of one, a clock reading. Never summed: the
+ * analyses take medians (steps, parts, window means), the last value (an
+ * average since the start, a clock) or differences.
+ */
+struct an_part {
+	struct tp_series s;
+	enum tp_role role;
+	char parent[AN_PARENT_MAX]; /* the step it is part of / the series it averages; "" the step */
+	uint64_t line;              /* first occurrence */
 };
 
 /*
@@ -144,6 +171,9 @@ struct an_run {
 	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
 	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
 	struct an_progress *progress; /* progress bars (progress.h), NULL: none */
+	struct an_map parts;      /* name -> an_part: steps, components, means, clocks by role */
+	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
+	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */
 
 	/* clock checks */
 	int64_t last_ts;          /* INT64_MIN if none yet */
@@ -151,6 +181,8 @@ struct an_run {
 	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;
+	int64_t year_shift;       /* seconds added to dates printed without a year */
+	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
 };
 
 /* Numbers of one record, kept as the latest value for a name. */
@@ -175,6 +207,25 @@ struct an_run *an_model_run(struct an_model *m, const char *file);
 struct an_run *an_model_find(struct an_model *m, const char *file);
 void an_feed(struct an_model *m, const struct tp_record *r);
 void an_model_free(struct an_model *m);
+
+/* The role the analysis gives a record: the declared or implied one (record.h);
+ * for a timing value nothing declared, what its name says (a mean, a clock,
+ * an ETA), else a phase. */
+enum tp_role an_role(const struct tp_record *r);
+
+/* What a phase is by its name: "evaluation", "checkpoint", "startup",
+ * "training" or "other" (parts.c). */
+const char *an_phase_kind(const char *name);
+
+/* s is a phase whose parent is p (NULL: the top level, which holds the
+ * phases whose parent never printed). */
+int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p);
+
+/* A phase whose repeats only grew (an undeclared cumulative reading): no span to add. */
+int an_stage_is_clock(const struct an_stage *s);
+
+/* The run's part of that name and role, or NULL. */
+const struct an_part *an_part_find(const struct an_run *run, const char *name);
 
 /* "2024-10-13T22:30:00[.fff]" -> seconds since the epoch (UTC), or INT64_MIN. */
 int64_t an_parse_ts(const char *ts);

@@ -49,7 +49,7 @@ static const char *const PARAMS[] = { "parameter_memory", "parameters", NULL };
 
 static void runtime_table(const struct an_run *run, struct report *rep)
 {
-	struct rtable *t = report_table(rep, "breakdown", "model-runtime", "Model runtime (seed 002)",
+	struct rtable *t = report_table(rep, "breakdown", "model-runtime", "Model runtime (profiling report)",
 					"run,name,mean:ms,std:ms,cv:%,min:ms,max:ms,runs");
 	for (size_t i = 0; i < run->runtimes.n; i++) {
 		const struct an_nums *x = an_map_at(&run->runtimes, i);
@@ -84,7 +84,7 @@ static void flops_table(const struct an_run *run, const struct an_opts *o, struc
 		if (strcasecmp(an_map_key(&run->flops, i), "total"))
 			sum += ((const struct an_nums *)an_map_at(&run->flops, i))->num[S_FLOPS_GFLOPS];
 	double denom = total > 0 ? total : sum;
-	struct rtable *t = report_table(rep, "breakdown", "model-flops", "Model FLOP estimate (seed 002)",
+	struct rtable *t = report_table(rep, "breakdown", "model-flops", "Model FLOP estimate (profiling report)",
 					"run,component,gflops,share:%");
 	t->bar_col = 3;
 	size_t top = SIZE_MAX;
@@ -117,7 +117,7 @@ static void flops_table(const struct an_run *run, const struct an_opts *o, struc
 
 static void memory_table(const struct an_run *run, struct report *rep)
 {
-	struct rtable *t = report_table(rep, "breakdown", "model-memory", "Model memory (seed 002)", "run,name,mb:MB");
+	struct rtable *t = report_table(rep, "breakdown", "model-memory", "Model memory (profiling report)", "run,name,mb:MB");
 	for (size_t i = 0; i < run->memory.n; i++) {
 		rt_text(t, run->label);
 		rt_text(t, an_map_key(&run->memory, i));

@@ -40,7 +40,8 @@ static const struct schema {
 	struct rcol_spec cols[MAX_COLS]; /* up to the first with no name */
 } tables[] = {
 	{ AT_SUMMARY_RUNS, AS_SUMMARY, "summary-runs", "At a glance", 0,
-	  { C(AC_RUN, "run", ""), C(AC_WALL, "wall", "s"), C(AC_SECONDS, "in_stages", "s"),
+	  { C(AC_RUN, "run", ""), C(AC_WALL, "wall", "s"), C(AC_WALL_FROM, "wall_from", ""),
+	    C(AC_SECONDS, "in_stages", "s"),
 	    C(AC_UNACCOUNTED, "unaccounted", "s"), C(AC_SERIES, "step", ""), C(AC_MEDIAN, "step_median", "s"),
 	    C(AC_STD, "step_spread", "s"), C(AC_N, "steps", ""), C(AC_THROUGHPUT, "throughput", "steps/s"),
 	    C(AC_WARMUP_COST, "warmup_cost", "s"), C(AC_NONE, "file", ""), C(AC_NONE, "records", ""), C(AC_WARNINGS, "parse_warnings", "") } },

@@ -17,10 +17,12 @@
 enum tp_ts_frac { TP_TS_AS_PRINTED, TP_TS_MS };
 
 /*
- * Reads "YYYY-MM-DD[T ]HH:MM:SS" with an optional fraction after '.' or
+ * Reads "YYYY-MM-DD[T ]HH:MM:SS" (or "YYYY/MM/DD HH:MM:SS") with an optional fraction after '.' or
  * ',' at p (before e), checking each field's range (month 1-12, second
  * 0-60, ...). Writes the record form into out and returns the end of what
- * was read, or NULL (out untouched) when p does not start with one.
+ * was read, or NULL (out untouched) when p does not start with one. A
+ * date without a year, "MM/DD HH:MM:SS" (detectron2, mmengine), is written
+ * as ISO 8601 writes one: "--MM-DDTHH:MM:SS[.fraction]".
  */
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX]);
 

@@ -19,7 +19,8 @@
 enum {
 	OPT_VALIDATE = 256, OPT_KERNEL, OPT_FAMILY, OPT_GRAPHS, OPT_NODES, OPT_DEGREE, OPT_GAMMA,
 	OPT_PATTERNS, OPT_PSIZE, OPT_P, OPT_Q, OPT_HIDDEN, OPT_HEADS, OPT_LAYERS, OPT_VARIANT,
-	OPT_NOPROJ, OPT_SEED, OPT_WARMUP, OPT_TRIALS, OPT_BUDGET, OPT_BAND, OPT_COLOR
+	OPT_NOPROJ, OPT_SEED, OPT_WARMUP, OPT_TRIALS, OPT_BUDGET, OPT_BAND, OPT_COLOR, OPT_PRECISION,
+	OPT_GEMM, OPT_SPREAD
 };
 
 static const struct cli_option options[] = {
@@ -31,6 +32,8 @@ static const struct cli_option options[] = {
 	{ "family", OPT_FAMILY, "F", "molecule (default), er, powerlaw", "molecule er powerlaw" },
 	{ "graphs", OPT_GRAPHS, "N", "graphs in a batch (1000; validate: the window's)", NULL },
 	{ "nodes", OPT_NODES, "N", "average nodes per graph (30; validate: the window's)", NULL },
+	{ "spread", OPT_SPREAD, "F", "graph sizes vary by up to F around --nodes (0.43;\nvalidate: windows 0.3, "
+	  "models 0)", NULL },
 	{ "degree", OPT_DEGREE, "D", "average degree (molecule 2.15, others 4)", NULL },
 	{ "gamma", OPT_GAMMA, "G", "power-law exponent (2.5)", NULL },
 	{ "patterns", OPT_PATTERNS, "P", "walks per node (8, Graph-LLaVA's tower; GPM: 16)", NULL },
@@ -40,9 +43,12 @@ static const struct cli_option options[] = {
 	{ "hidden", OPT_HIDDEN, "D", "attention hidden size (300)", NULL },
 	{ "heads", OPT_HEADS, "H", "attention heads (4)", NULL },
 	{ "layers", OPT_LAYERS, "L", "model layers (validate; from the log)", NULL },
-	{ "variant", OPT_VARIANT, "V", "fused, naive (three-step) or both (default: both;\nvalidate: fused)",
+	{ "variant", OPT_VARIANT, "V", "fused, naive (three-step) or both (default: both;\nvalidate: the faster of both)",
 	  "fused naive both" },
 	{ "no-project", OPT_NOPROJ, NULL, "attention without the Q, K, V projections", NULL },
+	{ "precision", OPT_PRECISION, "P", "fp32 (default), tf32 or bf16: as the run's framework\n"
+	  "computes (PyTorch: FP32 matmuls, TF32 with allow_tf32,\nBF16 under autocast)", "fp32 tf32 bf16" },
+	{ "gemm", OPT_GEMM, "G", "CUDA projections: auto (cuBLAS where it loads), cublas,\nown", "auto cublas own" },
 	{ "seed", OPT_SEED, "S", "graphs, walks and inputs (42)", NULL },
 	{ NULL, 0, NULL, "Timing:", NULL },
 	{ "backend", 'b', "B", "auto (default: CUDA if a device answers), cuda, cpu", "auto cuda cpu" },
@@ -63,9 +69,11 @@ static const struct cli_tool tool = {
 	.usage = "[OPTIONS]                   replay the workload the options describe\n"
 		 "--validate [OPTIONS] [LOG]  judge LOG's timings against their replay",
 	.about = "Kernels: GPM pattern generation (P random walks of L steps from every node,\n"
-		 "uniform or node2vec) and multi-head graph attention (FP32, fused or three-step).\n"
+		 "uniform or node2vec) and multi-head graph attention (fused or three-step).\n"
 		 "With --validate, LOG is a training log (plain or .gz), the NDJSON of\n"
-		 "tprof-parse or a known report document; '-' or no LOG: standard input.\n",
+		 "tprof-parse or a known report document; '-' or no LOG: standard input.\n"
+		 "TPROF_REPLAY_PEAKS=\"name=H100,fp32=67,tf32=495,bf16=989,bw=3.35\" (TFLOP/s,\n"
+		 "TB/s): judge --validate against the logged GPU's figures.\n",
 	.opts = options,
 	.trailer = "Exit status: 0 ok, 2 bad usage or input, 3 output could not be written,\n"
 		   "4 out of memory, 5 the device failed.\n",
@@ -113,6 +121,14 @@ static int parse_word(const char *opt, const char *arg, struct cli *c)
 	} else if (!strcmp(opt, "family")) {
 		if (tpr_family_parse(arg, &c->f.family) == 0)
 			return 0;
+	} else if (!strcmp(opt, "precision")) {
+		if (tpr_precision_parse(arg, &c->f.precision) == 0)
+			return 0;
+	} else if (!strcmp(opt, "gemm")) {
+		c->f.gemm = !strcmp(arg, "auto") ? TPR_GEMM_AUTO : !strcmp(arg, "cublas") ? TPR_GEMM_CUBLAS
+			    : TPR_GEMM_OWN;
+		if (!strcmp(arg, "auto") || !strcmp(arg, "cublas") || !strcmp(arg, "own"))
+			return 0;
 	} else if (!strcmp(opt, "variant")) {
 		c->f.variant = !strcmp(arg, "fused") ? 1 : !strcmp(arg, "naive") ? 0 : !strcmp(arg, "both") ? -1 : -2;
 		if (c->f.variant >= -1)
@@ -130,6 +146,7 @@ static int parse_number_opt(int opt, const char *arg, struct cli *c)
 	switch (opt) {
 	case OPT_GRAPHS: return number("graphs", arg, 1, 1e8, 1, &f->graphs);
 	case OPT_NODES: return number("nodes", arg, 1, 1e9, 0, &f->nodes);
+	case OPT_SPREAD: return number("spread", arg, 0, 0.9, 0, &f->spread);
 	case OPT_DEGREE: return number("degree", arg, 0, 1000, 0, &f->degree);
 	case OPT_GAMMA: return number("gamma", arg, 2.0001, 100, 0, &f->gamma);
 	case OPT_PATTERNS: return number("patterns", arg, 1, 1e6, 1, &f->patterns);
@@ -169,6 +186,8 @@ static int set_option(void *ctx, int key, const char *arg)
 	case OPT_KERNEL: return parse_word("kernel", arg, c);
 	case OPT_FAMILY: return parse_word("family", arg, c);
 	case OPT_VARIANT: return parse_word("variant", arg, c);
+	case OPT_PRECISION: return parse_word("precision", arg, c);
+	case OPT_GEMM: return parse_word("gemm", arg, c);
 	case OPT_COLOR: return cli_color(TOOL, arg, &c->color);
 	case OPT_NOPROJ: c->f.project = 0; return 0;
 	case OPT_BAND: return parse_band(arg, &c->f);
@@ -232,6 +251,17 @@ int main(int argc, char **argv)
 	}
 	if (first < argc)
 		c.log = argv[first];
+	const char *peaks = getenv("TPROF_REPLAY_PEAKS");
+	if (peaks && *peaks) {
+		struct strbuf err = STRBUF_INIT;
+		int bad = tpr_peaks_parse(peaks, &c.f.peaks, &err) < 0;
+		if (bad)
+			tp_error(TOOL, "TPROF_REPLAY_PEAKS: %s", err.buf);
+		strbuf_release(&err);
+		if (bad)
+			return TP_EXIT_INPUT;
+		c.f.have_peaks = 1;
+	}
 	const struct renderer *rd = cli_renderer(TOOL, c.format, c.output);
 	if (!rd)
 		return TP_EXIT_INPUT;

@@ -65,6 +65,13 @@ static int fuzz_rules_one(const uint8_t *data, size_t size)
 	if (err.len)
 		fz_fail("tp_rules_compile succeeded with a message: %s", err.buf);
 	size_t count = tp_rules_count(rules);
+	/* a context, start, end or header rule takes a line without a record */
+	int takes = 0;
+	for (size_t i = 0; i < count; i++) {
+		struct tp_rule_info info;
+		tp_rules_info(rules, i, &info);
+		takes |= tp_type_from_name(info.makes, strlen(info.makes)) < 0;
+	}
 
 	struct fz_sink s;
 	fz_sink_init(&s);
@@ -83,7 +90,8 @@ static int fuzz_rules_one(const uint8_t *data, size_t size)
 		int rc = tp_rules_match(rules, scratch, c, len, "fuzz.log", lineno, &k);
 		if (rc < -1 || rc > 1)
 			fz_fail("tp_rules_match returned %d", rc);
-		if ((rc == 1) != (s.records == before + 1) || s.records > before + 1)
+		if ((rc == 1 && !takes && s.records != before + 1) || (rc != 1 && s.records != before) ||
+		    s.records > before + 1)
 			fz_fail("tp_rules_match returned %d but emitted %llu records", rc,
 				(unsigned long long)(s.records - before));
 		if (count == 0 && rc != 0)

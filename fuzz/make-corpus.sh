@@ -43,6 +43,9 @@ printf 'runtime (?<ts>\\S+ \\S+) r(?<rank>\\d+) (?<name>\\w+) (?<mean_ms>\\S+)(?
 printf 'meta key="k\\"q\\\\" (*UTF)(?i)^v=(?<value>.+)$\nV=1.5\nv=text\n' >"$C/rules/const-utf"
 printf 'memory name="gpu" ^g (?<mb>.+)$\nflops ^(?<name>\\w+) (?<gflops>\\S+)\n%%%%\ng 1.5 GB\ng 1024 KiB\nfwd 12.5\n' >"$C/rules/two"
 printf 'timing ^(a+)+$ (?<name>x)(?<seconds>1)\naaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n' >"$C/rules/catastrophic"
+# roles and containment: role= and parent= (a template), a captured role, a bad one
+printf 'timing role="phase" name="total" ^total (?<seconds>\\S+)$\ntiming role="phase" parent="in {1}" name="{1}" ^(\\w+) (?<seconds>\\S+)s$\ntiming parent="step" (?<role>\\w+)=(?<seconds>\\d+)\n%%%%\ntrain 5s\ntotal 0:00:10\ncomponent=1\nbogus=2\nrunning=3\n' >"$C/rules/roles"
+printf 'summary role="clock" parent="" section="s" ^(?<name>\\w+) (?<seconds>\\S+)$\nwall 5\n' >"$C/rules/roles-bad"
 printf 'timing (?<name>x\n' >"$C/rules/bad-regex"
 printf 'bogus ^x$\n' >"$C/rules/bad-type"
 printf 'timing ^(?<name>\\w+) (?<nosuch>\\S+)$\n' >"$C/rules/bad-field"

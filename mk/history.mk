@@ -7,11 +7,10 @@
 #
 # Needs libsqlite3-dev and libpq-dev (scripts/deps.sh); test_history also
 # starts a throwaway server with the postgresql package's binaries when
-# they are installed. The Makefile puts $(LIBHISTORY) first in LAYER_LIBS.
+# they are installed. The Makefile names $(LIBHISTORY) (in LAYER_LIBS).
 
 HISTORY_SRC := $(wildcard history/*.c)
 HISTORY_OBJ := $(HISTORY_SRC:%.c=$(OBJ)/%.o)
-LIBHISTORY := $(OBJ)/libtprof-history.a
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 
 $(LIBHISTORY): $(HISTORY_OBJ)

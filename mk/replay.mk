@@ -6,15 +6,22 @@
 #                             replay/cuda_stub.c ("built without CUDA")
 #   bin/tprof-replay          the tool (appended to TOOLS)
 #   make check-gpu            CUDA walks bit for bit and attention within
-#                             tolerance against the CPU; "skipped" where the
+#                             tolerance against the CPU, in one command from a
+#                             clean tree; it fails, saying why, where the
 #                             build has no CUDA or no device answers
+#   make check                builds the check-gpu program too when nvcc is
+#                             found (so that a break shows without a GPU);
+#                             it does not run it
+#   make check-cuda-emu       the attention kernels' own source run on the
+#                             CPU, one thread per CUDA thread, against a
+#                             double reference (tests/emu/; C++20, no nvcc)
 #
 # CUDA code is linked with the static runtime (libcudart_static), so the
 # binary needs no libcudart.so at run time; only the driver (libcuda.so,
 # loaded on demand) is needed to use a GPU, and without it the tool falls
 # back to the CPU.
 
-LIBREPLAY := $(OBJ)/libtprof-replay.a
+# $(LIBREPLAY) is named in the Makefile (LAYER_LIBS)
 
 # nvcc on PATH, else CUDA's default place; `make NVCC=` builds as without it
 ifeq ($(origin NVCC),undefined)
@@ -51,6 +58,9 @@ $(shell mkdir -p $(OBJ)/replay && [ "$$(cat $(REPLAY_MODE_FILE) 2>/dev/null)" = 
 # -ftrapping-math (no FP exceptions are used); the rest keeps the defaults.
 $(OBJ)/replay/attn.o $(OBJ)/replay/walk.o: CFLAGS += -O3 -fno-trapping-math
 
+# cuBLAS is opened at run time: after the loader's search path, this toolkit's own copy
+$(OBJ)/replay/gemm.cu.o: NVCCFLAGS += -DTPR_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
+
 $(OBJ)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)
@@ -75,9 +85,30 @@ $(GPU_CHECK): tests/gpu_replay.c $(LAYER_LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -o $@ $< $(LAYER_LIBS) $(LIBS) $(REPLAY_LIBS)
 
+CHECK_DEPS += $(GPU_CHECK)
+
 check-gpu: $(GPU_CHECK)
 	@$(GPU_CHECK)
 else
 check-gpu:
-	@echo "check-gpu: built without CUDA (no nvcc, or CUDA=0): skipped"
+	@echo "check-gpu: this build has no CUDA backend (no nvcc found, or CUDA=0): nothing was checked" >&2; exit 1
 endif
+
+# The kernels' logic where no GPU is: replay/attn.cu's kernels, extracted as
+# text, compiled for the CPU with threads and barriers (tests/emu/emu_attn.cc).
+EMU_CXX ?= $(CXX)
+.PHONY: check-cuda-emu
+$(OBJ)/tests/emu_kernels.inc: replay/attn.cu tests/emu/extract.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)sh tests/emu/extract.sh replay/attn.cu small_kernel fused_kernel project_kernel small_smem >$@.tmp && \
+		mv $@.tmp $@
+
+$(OBJ)/tests/emu_attn: tests/emu/emu_attn.cc $(OBJ)/tests/emu_kernels.inc
+	$(call say,CXX,$@)
+	$(Q)$(EMU_CXX) -std=c++20 -O1 -g -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-sign-compare \
+		-fsanitize=address,undefined \
+		-fno-sanitize-recover=all -pthread -I$(OBJ)/tests -o $@ $<
+
+check-cuda-emu: $(OBJ)/tests/emu_attn
+	@$(OBJ)/tests/emu_attn

@@ -19,7 +19,9 @@
  *     s/iter": a time per item) is a duration; by a unit per second
  *     ("12.3 task/s") or after one ("samples/s 3536") a rate; "0m 53s" is
  *     one duration; a clock "0:01:23" is one when the line has another
- *     value with a unit, and not after a date;
+ *     value with a unit, and not after a date; a unit followed by ':' or
+ *     '=' and a number is that number's ("15.161 samples/sec: 1.055"),
+ *     and one in brackets before a number too ("iter time (s): 15.161");
  *   - its name is the text before it back to a separator ("|E2E
  *     latency=" is "E2E latency"), else the unit's item ("9240 ms/iter":
  *     "iter"), else the line's first word, else "time" or the rate's item;
@@ -28,7 +30,14 @@
  *     share ("Others=0.22 (2.73%)") takes the unit of the other shares;
  *   - "X (Y)" with Y in X's unit (or none) is a value and its running
  *     mean (role average, parent X);
- *   - ETA and remaining-time values are not read.
+ *   - ETA and remaining-time values are not read;
+ *   - roles only where the words or values say them (step_roles()): a
+ *     duration named like one step (step, iter, batch, E2E) is the step
+ *     and the line's other durations its components; another value per
+ *     iteration a mean; a value that rose on every line and doubled
+ *     before the template qualified a clock ("train_time:487ms",
+ *     16482ms, 34703ms); the rest none, for the analysis to infer
+ *     from the name.
  *
  * A template is a series once seen min_count times with values that were
  * not all the same; until then its lines wait (at most TP_DISC_PENDING
@@ -39,6 +48,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/base.h"
 
@@ -76,6 +86,7 @@ struct vslot {
 	size_t parent, parent_len;
 	int mean;          /* the name is the value's and " (mean)" */
 	int unit_pos;      /* the rate's unit token */
+	int per;           /* a duration per iteration ("s/iter") */
 };
 
 struct pend {
@@ -99,7 +110,11 @@ struct tmpl {
 	char *tok[TP_DISC_MAX_TOKENS]; /* word and punctuation texts (owned) */
 	unsigned short len[TP_DISC_MAX_TOKENS];
 	double first[TP_DISC_MAX_TOKENS];
+	double last[TP_DISC_MAX_TOKENS];
+	uint64_t rose;     /* positions whose number rose on every line */
+	uint64_t clock;    /* positions read as clocks, set when it qualified */
 	uint64_t varied;   /* positions whose number changed */
+	uint64_t fresh;    /* positions whose number other readers missed on some line */
 	uint64_t count;
 	int series;
 	int cut;           /* its first line had more tokens than it holds */
@@ -670,9 +685,11 @@ static int new_tmpl(struct tp_miner *m, uint32_t key, const struct tok *t, int n
 		tp->sp[k] = t[k].sp;
 		tp->form[k] = t[k].form;
 		tp->first[k] = t[k].v;
+		tp->last[k] = t[k].v;
 		tp->tok[k] = t[k].kind == TK_NUM ? NULL : xmemdup(t[k].s, t[k].n);
 		tp->len[k] = t[k].n;
 	}
+	tp->rose = ~(uint64_t)0;
 	tp->changed = 1;
 	tp->sample = xmemdup(ln->s, ln->n > 512 ? 512 : ln->n);
 	tp->sample_line = ln->line;
@@ -690,8 +707,13 @@ static void merge(struct tmpl *tp, const struct tok *t)
 	int changed = 0;
 	for (int i = 0; i < tp->ntok; i++) {
 		if (agrees(tp, i, t + i)) {
-			if (tp->kind[i] == TK_NUM && t[i].v != tp->first[i])
-				tp->varied |= (uint64_t)1 << i;
+			if (tp->kind[i] == TK_NUM) {
+				if (t[i].v != tp->first[i])
+					tp->varied |= (uint64_t)1 << i;
+				if (!(t[i].v > tp->last[i]))
+					tp->rose &= ~((uint64_t)1 << i);
+				tp->last[i] = t[i].v;
+			}
 			continue;
 		}
 		free(tp->tok[i]);
@@ -836,11 +858,110 @@ static int mean_at(const struct tmpl *tp, int i, const char *uw)
 	return -1;
 }
 
+/* A unit word at i that labels the number after it ("samples/sec: 1.055",
+ * "time(ms)= 12"): not the unit of the number before it. */
+static int labels_next(const struct tmpl *tp, int i)
+{
+	return i + 2 < tp->ntok && tp->kind[i + 1] == TK_PUNCT && (*tp->tok[i + 1] == ':' || *tp->tok[i + 1] == '=') &&
+	       tp->kind[i + 2] == TK_NUM;
+}
+
+/* "iter time (s): 15.161": a unit in brackets before the bare number at
+ * pos, after the name; returns the '(' position or -1 and the unit. */
+static int unit_label_before(const struct tmpl *tp, int pos, double *u)
+{
+	int b = pos - 1;
+	if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
+		b--;
+	if (b < 2 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ')' && *tp->tok[b] != ']') || !is_word(tp, b - 1) ||
+	    tp->kind[b - 2] != TK_PUNCT || *tp->tok[b - 2] != (*tp->tok[b] == ')' ? '(' : '['))
+		return -1;
+	int k = unit_kind(tp->tok[b - 1], strlen(tp->tok[b - 1]), u);
+	return k == U_DUR || k == U_PER ? b - 2 : -1;
+}
+
 /* A date before the clock at pos ("2024-10-13 22:30:01", "06/11 13:51:41"). */
 static int after_date(const struct tmpl *tp, int pos)
 {
 	return pos >= 3 && tp->kind[pos - 1] == TK_NUM && tp->kind[pos - 2] == TK_PUNCT &&
 	       (*tp->tok[pos - 2] == '-' || *tp->tok[pos - 2] == '/') && tp->kind[pos - 3] == TK_NUM;
+}
+
+/* The positions of a qualifying template whose number rose on every line
+ * and at least doubled: a cumulative time ("train_time:487ms", then 16482ms,
+ * 34703ms), not a span of each line; fixed from then on. */
+static uint64_t clocks(const struct tmpl *tp)
+{
+	uint64_t c = 0;
+	for (int k = 0; k < tp->ntok; k++)
+		if (tp->kind[k] == TK_NUM && (tp->rose >> k & 1) && tp->last[k] > 0 &&
+		    tp->last[k] >= 2 * tp->first[k])
+			c |= (uint64_t)1 << k;
+	return c;
+}
+
+/* A name that says it times one step ("step_time", "iter", "batch time",
+ * "E2E latency"); "total", "epoch" or "elapsed" do not: a run's or an
+ * epoch's span, or a clock, is no step. */
+static int step_like(const char *s, size_t n)
+{
+	static const char *const words[] = { "step", "iter", "batch", "e2e" };
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
+		size_t k = strlen(words[w]);
+		for (size_t i = 0; i + k <= n; i++)
+			if (!strncasecmp(s + i, words[w], k))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The roles the line's shape does not give, where the words say them: a
+ * duration named like one step (step, iter, batch, E2E: "step_time 18.1
+ * ms", "9240 ms/iter", whose name is the unit's item), if just one of the
+ * line's durations is, is the step, and the line's other durations are its
+ * components ("step_time 18.1 ms | data 0.16 ms"). A value per iteration
+ * with another name ("Dataloading: 0.0011 s/iter") is a mean over steps.
+ * The rest keep no role, for the analysis to infer from the name and the
+ * values (a span, a clock that grows, an ETA): "epoch_time", "Total time",
+ * "elapsed_time" and a clock "0:01:23" say no more than that. A value
+ * that rose on every line of a qualifying template and at least doubled
+ * is a clock: a time since the start (clocks()).
+ */
+static void step_roles(struct tmpl *tp)
+{
+	int plain[TP_DISC_MAX_TOKENS + 1], np = 0, named = -1, nnamed = 0;
+	for (int s = 0; s < tp->nslots; s++) {
+		struct vslot *v = &tp->slots[s];
+		if (v->kind != VS_DUR || v->role != TP_ROLE_NONE)
+			continue;
+		if (tp->clock >> v->pos & 1) {
+			v->role = TP_ROLE_CLOCK;
+			continue;
+		}
+		if (tp->form[v->pos] == CK_CLOCK)
+			continue;
+		plain[np++] = s;
+		if (step_like(tp->names.buf + v->name, v->name_len)) {
+			named = s;
+			nnamed++;
+		}
+	}
+	for (int k = 0; k < np; k++) {
+		struct vslot *v = &tp->slots[plain[k]];
+		if (nnamed == 1 && plain[k] == named) {
+			v->role = TP_ROLE_STEP;
+		} else if (nnamed == 1 && tp->form[v->pos] != CK_COMPOUND) {
+			const struct vslot *f = &tp->slots[named];
+			v->role = TP_ROLE_COMPONENT;
+			v->pfrom = f->from;
+			v->pto = f->to;
+			v->parent = f->name;
+			v->parent_len = f->name_len;
+		} else if (v->per) {
+			v->role = TP_ROLE_AVERAGE;
+		}
+	}
 }
 
 static void derive(struct tmpl *tp)
@@ -867,7 +988,7 @@ static void derive(struct tmpl *tp)
 		if (tp->kind[i] != TK_NUM)
 			continue;
 		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE, .pfrom = 1 };
-		const char *uw = is_word(tp, i + 1) ? tp->tok[i + 1] : NULL;
+		const char *uw = is_word(tp, i + 1) && !labels_next(tp, i + 1) ? tp->tok[i + 1] : NULL;
 		double u = 0;
 		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE;
 		int next = i + (k != U_NONE ? 2 : 1);
@@ -883,6 +1004,7 @@ static void derive(struct tmpl *tp)
 		} else if (k == U_DUR || k == U_PER) {
 			v.kind = VS_DUR;
 			v.unit = u;
+			v.per = k == U_PER;
 			units++;
 		} else if (k == U_RATE) {
 			v.kind = VS_RATE;
@@ -892,6 +1014,17 @@ static void derive(struct tmpl *tp)
 			v.kind = VS_DUR; /* "Others=0.22 (2.73%)" */
 			v.unit = share_unit;
 			uw = share_word;
+		} else if (unit_label_before(tp, i, &u) >= 0) {
+			v.kind = VS_DUR; /* "iter time (s): 15.161" */
+			v.unit = u;
+			units++;
+			name_before(tp, unit_label_before(tp, i, &u), &v);
+			if (is_eta(tp->names.buf + v.name, v.name_len))
+				continue;
+			if (!v.name_len)
+				name_fallback(tp, i, &v, NULL);
+			tp->slots[tp->nslots++] = v;
+			continue;
 		} else {
 			int b = i - 1;
 			if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
@@ -944,6 +1077,7 @@ static void derive(struct tmpl *tp)
 			tp->slots[s].parent = f->name;
 			tp->slots[s].parent_len = f->name_len;
 		}
+	step_roles(tp);
 	tp->changed = 0;
 }
 
@@ -1086,8 +1220,11 @@ unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const 
 	struct tmpl *tp = &m->t[i];
 	tp->count++;
 	uint64_t seen = seen_mask(t, n, ln);
+	tp->fresh |= ~seen;
 	if (!tp->series && tp->count >= m->min_count && tp->varied) {
 		tp->series = 1;
+		tp->clock = clocks(tp);
+		tp->changed = 1;
 		derive(tp);
 		if (tp->nslots)
 			m->st.series++;
@@ -1195,7 +1332,9 @@ int tp_miner_template(struct tp_miner *m, size_t k, struct tp_template_info *out
 	out->text = tp->text.buf ? tp->text.buf : "";
 	out->sample = tp->sample;
 	out->sample_line = tp->sample_line;
-	out->nvalues = (size_t)tp->nslots;
+	out->nvalues = 0;
+	for (int s = 0; s < tp->nslots; s++)
+		out->nvalues += tp->fresh >> tp->slots[s].pos & 1;
 	return 1;
 }
 
@@ -1331,15 +1470,18 @@ void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb)
 	if (tp->changed)
 		derive(tp);
 	const char *mk = marker_of(tp);
-	if (!mk || !tp->nslots)
+	int fresh = 0;
+	for (int s = 0; s < tp->nslots; s++)
+		fresh += tp->fresh >> tp->slots[s].pos & 1;
+	if (!mk || !fresh)
 		return;
 	strbuf_addstr(sb, "@marker ");
 	add_quoted(sb, mk, strlen(mk));
 	strbuf_addch(sb, '\n');
 	for (int s = 0; s < tp->nslots; s++) {
 		const struct vslot *v = &tp->slots[s];
-		if (v->kind != VS_RATE && tp->form[v->pos] == CK_NO && !dur_group(v->unit))
-			continue;
+		if ((v->kind != VS_RATE && tp->form[v->pos] == CK_NO && !dur_group(v->unit)) || !(tp->fresh >> v->pos & 1))
+			continue; /* a unit rules cannot name, or a value other rules read */
 		/* @more on every rule: the line's other values, and packs' rules, still read */
 		strbuf_addstr(sb, v->kind == VS_RATE ? "rate @more" : "timing @more");
 		int grp[TP_DISC_MAX_TOKENS];

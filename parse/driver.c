@@ -45,6 +45,7 @@ struct slot {
 	struct tp_miner *miner;
 	struct strbuf disc;
 	struct strbuf now;   /* a discovered record's text, written at once */
+	struct tp_parser *span; /* the parser bound: the records count in its log span */
 };
 
 static void put_u32(struct strbuf *sb, uint32_t v)
@@ -171,6 +172,8 @@ static int slot_emit_now(void *ctx, const struct tp_record *r)
 {
 	struct slot *sl = ctx;
 	const struct tp_run_opts *o = sl->o;
+	if (sl->span)
+		tp_parser_note_record(sl->span, r);
 	if ((o->type_mask && !(o->type_mask & (1u << r->type))) || o->count_only)
 		return 0;
 	if (o->fmt < 0) {
@@ -184,12 +187,21 @@ static int slot_emit_now(void *ctx, const struct tp_record *r)
 	return 0;
 }
 
+/* A discovered record on one thread: out as the parser's records go. */
+static int slot_emit_disc(void *ctx, const struct tp_record *r)
+{
+	struct slot *sl = ctx;
+	if (sl->span)
+		tp_parser_note_record(sl->span, r);
+	return slot_emit(ctx, r);
+}
+
 /* A line for the miner: mined now (one thread), or kept for deliver. */
 static void slot_disc(void *ctx, const struct tp_disc_line *ln)
 {
 	struct slot *sl = ctx;
 	if (sl->direct) {
-		struct tp_sink s = { slot_emit, slot_warn, sl };
+		struct tp_sink s = { slot_emit_disc, slot_warn, sl };
 		tp_miner_line(sl->miner, ln, &s);
 		return;
 	}
@@ -275,6 +287,7 @@ static void slot_bind(struct slot *sl, struct tp_parser *p)
 	struct tp_sink s = { slot_emit, slot_warn, sl };
 	tp_parser_set_sink(p, &s);
 	tp_parser_set_discover(p, sl->miner ? slot_disc : NULL, sl);
+	sl->span = p;
 }
 
 /* The run's miner, when discovery is on and its records are wanted. */
@@ -472,6 +485,7 @@ static void parallel_round(struct par *pp, const char *s, const char *e)
 		if (tp_parser_idle(pp->seq)) {
 			deliver(&w->sl, pp->file);
 			tp_parser_take_stats(w->p, pp->stats);
+			tp_parser_carry_span(w->p, pp->seq);
 			struct tp_parser *t = pp->seq;
 			pp->seq = w->p;
 			w->p = t; /* idle, so it can start the next slice */
@@ -655,6 +669,7 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 		have = rest;
 	}
 	slot_bind(&pp.seq_slot, pp.seq);
+	deliver(&pp.seq_slot, file); /* the last lines mined before the span */
 	tp_parser_finish(pp.seq);
 	deliver(&pp.seq_slot, file);
 	tp_parser_take_stats(pp.seq, stats);

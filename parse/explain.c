@@ -32,11 +32,14 @@ struct explainer {
 	struct tp_miner *miner;
 	unsigned tmpl;    /* the template the current line joined, 0: none */
 	struct tp_sink sink;
+	int quiet;        /* --discover: no records or warnings shown */
 };
 
 static int ex_emit(void *ctx, const struct tp_record *r)
 {
 	struct explainer *x = ctx;
+	if (x->quiet)
+		return 0;
 	strbuf_addf(&x->out, "%s:%llu: %s -> ", r->file, (unsigned long long)r->line,
 		    r->origin ? r->origin : "built-in");
 	tp_emit_record(TP_OUT_NDJSON, r, &x->out);
@@ -47,6 +50,8 @@ static int ex_emit(void *ctx, const struct tp_record *r)
 static void ex_warn(void *ctx, const char *file, uint64_t line, const char *msg)
 {
 	struct explainer *x = ctx;
+	if (x->quiet)
+		return;
 	strbuf_addf(&x->out, "%s:%llu: warning: %s\n", file, (unsigned long long)line, msg);
 	x->warnings++;
 }
@@ -153,7 +158,7 @@ struct job {
 static int explain_file(const char *path, void *ctx, struct strbuf *err)
 {
 	const struct job *j = ctx;
-	struct explainer x = { STRBUF_INIT, NULL, 0, 0, NULL, 0, { 0 } };
+	struct explainer x = { STRBUF_INIT, NULL, 0, 0, NULL, 0, { 0 }, 0 };
 	if (!j->o->no_discovery)
 		x.miner = tp_miner_new(j->o->discover_min);
 	int rc = read_lines(path, j->rules, j->o, &x, explain_line, err);
@@ -190,7 +195,7 @@ static void add_comment(struct strbuf *sb, const char *lead, const char *s, size
 static int discover_file(const char *path, void *ctx, struct strbuf *err)
 {
 	const struct job *j = ctx;
-	struct explainer x = { STRBUF_INIT, NULL, 0, 0, tp_miner_new(j->o->discover_min), 0, { 0 } };
+	struct explainer x = { STRBUF_INIT, NULL, 0, 0, tp_miner_new(j->o->discover_min), 0, { 0 }, 1 };
 	int rc = read_lines(path, j->rules, j->o, &x, quiet_line, err);
 	struct strbuf sb = STRBUF_INIT;
 	struct tp_template_info ti;

@@ -39,6 +39,7 @@ static int rules_emit(void *ctx, const struct tp_record *r)
 	for (int i = 0; i < TP_NUM_SLOTS && p->disc; i++)
 		if (tp_has(&c, i) && p->nseen < TP_DISC_SEEN)
 			p->seen[p->nseen++] = c.num[i];
+	tp_note_emitted(p, &c);
 	return p->sink.emit ? p->sink.emit(p->sink.ctx, &c) : 0;
 }
 
@@ -282,7 +283,57 @@ static const char *strip_level(const char *t, const char *e)
 	return t;
 }
 
-/* Strips "[2024-10-13 22:30:00]" or "2024-10-13 22:30:00,123 -" at t. */
+/* The log's first and last time stamps so far. */
+static void note_span(struct tp_parser *p)
+{
+	size_t n = strlen(p->cur_ts) + 1;
+	if (!p->span_line[0]) {
+		memcpy(p->span_ts[0], p->cur_ts, n);
+		p->span_line[0] = p->lineno;
+	}
+	memcpy(p->span_ts[1], p->cur_ts, n);
+	p->span_line[1] = p->lineno;
+}
+
+void tp_parser_carry_span(struct tp_parser *p, const struct tp_parser *before)
+{
+	if (before->span_line[0] && (!p->span_line[0] || before->span_line[0] < p->span_line[0])) {
+		memcpy(p->span_ts[0], before->span_ts[0], sizeof(p->span_ts[0]));
+		p->span_line[0] = before->span_line[0];
+	}
+	if (before->span_line[1] > p->span_line[1]) {
+		memcpy(p->span_ts[1], before->span_ts[1], sizeof(p->span_ts[1]));
+		p->span_line[1] = before->span_line[1];
+	}
+	if (before->rec_ts_line[0] && (!p->rec_ts_line[0] || before->rec_ts_line[0] < p->rec_ts_line[0]))
+		p->rec_ts_line[0] = before->rec_ts_line[0];
+	if (before->rec_ts_line[1] > p->rec_ts_line[1])
+		p->rec_ts_line[1] = before->rec_ts_line[1];
+}
+
+/* "log start" and "log end": the span of the log's own time stamps, on
+ * every line and not only on the lines that made records; each is given
+ * only where it reaches beyond the records that carry a time stamp. */
+static void emit_span(struct tp_parser *p)
+{
+	static const char *const keys[2] = { "log start", "log end" };
+	/* a log with no record of its own has no run to span */
+	if (!p->span_line[0] || p->span_line[0] == p->span_line[1] || !p->sink.emit || !p->rec_ts_line[0])
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (p->rec_ts_line[i] && (i ? p->span_line[1] <= p->rec_ts_line[1] : p->span_line[0] >= p->rec_ts_line[0]))
+			continue;
+		struct tp_record r = { .type = TP_META, .file = p->file, .line = p->span_line[i],
+				       .ts = p->span_ts[i], .rank = -1, .name = keys[i],
+				       .name_len = strlen(keys[i]), .text = p->span_ts[i],
+				       .text_len = strlen(p->span_ts[i]) };
+		p->st.records[TP_META]++;
+		p->sink.emit(p->sink.ctx, &r);
+	}
+}
+
+/* Strips "[2024-10-13 22:30:00]" or "2024-10-13 22:30:00,123 -" at t
+ * (also "[12/22 22:29:54 logger.name]:"). */
 static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 {
 	const char *q = t;
@@ -295,7 +346,15 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	if (!r)
 		return t;
 	if (bracket) {
-		if (r >= e || *r != ']')
+		/* detectron2's console: "[12/22 22:29:54 d2.utils.events]: " */
+		if (r < e && *r == ' ') {
+			const char *n = r + 1;
+			while (n < e && *n != ']' && *n != ' ' && *n != '[')
+				n++;
+			if (n > r + 1 && n < e && *n == ']')
+				r = n + 1 < e && n[1] == ':' ? n + 1 : n; /* at the ':' after it */
+		}
+		if (r >= e || (*r != ']' && (*r != ':' || r[-1] != ']')))
 			return t;
 		r++;
 	}
@@ -454,6 +513,8 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	if (!p->cur_ts)
 		sg.t = strip_ts(p, sg.t, sg.e);
 
+	if (p->cur_ts)
+		note_span(p);
 	struct rank_state *rs = rank_state(p, p->cur_rank);
 	if (rs->has_pending) {
 		/* the "GPU peak:" line must follow its [Performance] line */
@@ -537,6 +598,11 @@ void tp_parser_line(struct tp_parser *p, const char *line, size_t n)
 	tp_parser_feed(p, line, n, TP_LINE_START | TP_LINE_END);
 }
 
+void tp_parser_note_record(struct tp_parser *p, const struct tp_record *r)
+{
+	tp_note_emitted(p, r);
+}
+
 void tp_parser_finish(struct tp_parser *p)
 {
 	for (size_t i = 0; i < p->nranks; i++) {
@@ -548,6 +614,7 @@ void tp_parser_finish(struct tp_parser *p)
 			tp_block_end(p, rs);
 		tp_flush_pending(p, rs);
 	}
+	emit_span(p);
 }
 
 /* Parses the line at s (up to its '\n' or e); returns the next line's start. */

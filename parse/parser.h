@@ -82,6 +82,11 @@ struct tp_disc_line;
 void tp_parser_set_discover(struct tp_parser *p, void (*fn)(void *ctx, const struct tp_disc_line *ln),
 			    void *ctx);
 
+/* A record emitted beside the parser (a discovered template's): its time
+ * stamp counts in the log's span as the parser's own records' do. Call
+ * before tp_parser_finish. */
+void tp_parser_note_record(struct tp_parser *p, const struct tp_record *r);
+
 /* Replaces the sink (a parser handed from one output buffer to another). */
 void tp_parser_set_sink(struct tp_parser *p, const struct tp_sink *sink);
 
@@ -96,6 +101,10 @@ void tp_parser_free(struct tp_parser *p);
 void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line);
 /* The number the next line will have. */
 uint64_t tp_parser_next_line(const struct tp_parser *p);
+/* p takes over from before, which read the lines before p's: the log's
+ * first time stamp is before's if it read one, the last p's if p did. */
+void tp_parser_carry_span(struct tp_parser *p, const struct tp_parser *before);
+
 /* 1 if no block is open and no record is pending (a safe split point). */
 int tp_parser_idle(const struct tp_parser *p);
 

@@ -66,6 +66,11 @@ struct tp_parser {
 	int cur_rank;
 	const char *cur_ts;  /* timestamp of the current segment or NULL */
 	char tsbuf[TP_TS_MAX];
+	/* the first and last time stamps the parser read, with their lines:
+	 * the log's own span, given as two meta records when it finishes */
+	char span_ts[2][TP_TS_MAX];
+	uint64_t span_line[2];
+	uint64_t rec_ts_line[2]; /* the first and last lines of records with a time stamp */
 	int emitted;         /* records emitted for the current line */
 	struct strbuf clean; /* segment with ANSI escapes removed */
 	/* a finished bar the terminal wrapped: its first part, for the next line */
@@ -139,5 +144,17 @@ int tp_read_meta_row(struct tp_parser *p, struct rank_state *rs, const struct se
 int tp_block_start(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
 int tp_block_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg);
 void tp_block_end(struct tp_parser *p, struct rank_state *rs);
+
+/* Keeps the lines of the first and last records with a time stamp (the
+ * log's span is given only where it reaches beyond them). */
+static inline void tp_note_emitted(struct tp_parser *p, const struct tp_record *r)
+{
+	if (!r->ts)
+		return;
+	if (!p->rec_ts_line[0] || r->line < p->rec_ts_line[0])
+		p->rec_ts_line[0] = r->line;
+	if (r->line > p->rec_ts_line[1])
+		p->rec_ts_line[1] = r->line;
+}
 
 #endif

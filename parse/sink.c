@@ -69,6 +69,7 @@ void tp_flush_pending(struct tp_parser *p, struct rank_state *rs)
 	rs->pending.ts = rs->pending_ts.n ? rs->pending_ts.s : NULL;
 	struct tp_record r = rs->pending;
 	p->st.records[r.type]++;
+	tp_note_emitted(p, &r);
 	if (p->sink.emit)
 		p->sink.emit(p->sink.ctx, &r);
 }
@@ -77,6 +78,7 @@ void tp_emit_now(struct tp_parser *p, const struct tp_record *r)
 {
 	p->emitted++;
 	p->st.records[r->type]++;
+	tp_note_emitted(p, r);
 	if (p->sink.emit)
 		p->sink.emit(p->sink.ctx, r);
 }
@@ -98,6 +100,7 @@ void tp_emit(struct tp_parser *p, struct rank_state *rs, struct tp_record *r)
 		return;
 	}
 	p->st.records[r->type]++;
+	tp_note_emitted(p, r);
 	if (p->sink.emit)
 		p->sink.emit(p->sink.ctx, r);
 }

@@ -67,9 +67,11 @@ static const char css[] =
 	"padding:.5rem .8rem}\n"
 	"footer{margin-top:3rem;color:#7a8590;font-size:.8rem}\n"
 	".headline{font-size:1.1rem;background:#eef5fc;border-left:5px solid #1f6fbf;padding:.5rem .8rem}\n"
-	/* a phone: charts keep a readable size and scroll sideways, the page does not */
-	"@media (max-width:600px){body{padding:.5rem .6rem 2rem}figure.chart{overflow-x:auto;padding:.3rem}"
-	"figure.chart svg{max-width:none;width:640px}h1{font-size:1.3rem}}\n"
+	/* a phone: charts scale to the width (their viewBox keeps the whole
+	 * chart), wide tables scroll sideways, the page does not */
+	"@media (max-width:600px){body{padding:.5rem .6rem 2rem}figure.chart{padding:.3rem}"
+	"figure.chart svg{width:100%;max-width:100%;height:auto}h1{font-size:1.3rem}"
+	".tablewrap,table{display:block;overflow-x:auto;max-width:100%}}\n"
 	"@media print{nav{display:none}figure.chart,table{break-inside:avoid}}\n";
 
 /* Text as HTML: & < > " ' escaped, invalid UTF-8 and control bytes replaced. */

@@ -24,10 +24,28 @@ static double num_at(const struct rtable *t, size_t r, int key)
 	return x && x->kind == RC_NUM ? x->v : NAN;
 }
 
-/* A number with 3 significant digits (whole seconds from 1000 on) and its unit. */
+/* A number with 3 significant digits (whole seconds from 1000 on, an
+ * exponent beyond 10^15) and its unit. */
 static void add_sig(struct strbuf *sb, double v, const char *unit)
 {
-	strbuf_addf(sb, fabs(v) >= 1000 ? "%.0f%s%s" : "%.3g%s%s", v, *unit ? " " : "", unit);
+	strbuf_addf(sb, fabs(v) >= 1000 && fabs(v) < 1e15 ? "%.0f%s%s" : "%.3g%s%s", v, *unit ? " " : "", unit);
+}
+
+/* What the wall was read from, in a few words. */
+static const char *wall_words(const char *from)
+{
+	static const struct {
+		const char *from, *words;
+	} w[] = {
+		{ "timestamps", "the time stamps" }, { "clock", "a clock" }, { "phases", "the phases" },
+		{ "table TOTAL", "a printed TOTAL" }, { "batches", "the steps, added" },
+		{ "epochs", "the epochs, added" }, { "GPM windows", "the GPM windows" },
+		{ "run time printed", "a printed run time" },
+	};
+	for (size_t i = 0; from && i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(from, w[i].from))
+			return w[i].words;
+	return NULL;
 }
 
 int render_run_sentence(const struct rtable *t, size_t r, int several_runs, struct strbuf *out)
@@ -43,6 +61,9 @@ int render_run_sentence(const struct rtable *t, size_t r, int several_runs, stru
 	if (!isnan(wall)) {
 		strbuf_addstr(out, "wall ");
 		add_sig(out, wall, "s");
+		const char *from = wall_words(text_at(t, r, AC_WALL_FROM));
+		if (from)
+			strbuf_addf(out, " (%s)", from);
 	}
 	if (!isnan(in)) {
 		strbuf_addstr(out, ", in stages ");

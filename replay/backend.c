@@ -4,6 +4,7 @@
  * CUDA backend; the statistics of timing samples.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,7 +87,9 @@ int tpr_run_attn(struct tpr_backend *be, const struct tpr_attn_job *j, float *ou
 		tpr_attn_ws_free(ws);
 		return 0;
 	}
-	return cuda_failed(tpr_cuda_attn(be->cuda, j, out, &e), &e, err);
+	int rc = cuda_failed(tpr_cuda_attn(be->cuda, j, out, &e), &e, err);
+	snprintf(be->info.gemm, sizeof(be->info.gemm), "%s", tpr_cuda_gemm(be->cuda));
+	return rc;
 }
 
 int tpr_bench_walks(struct tpr_backend *be, const struct tpr_graph *g, const struct tpr_walk_cfg *c,
@@ -107,5 +110,7 @@ int tpr_bench_attn(struct tpr_backend *be, const struct tpr_attn_job *j,
 		return -1;
 	if (be->kind == TPR_BE_CPU)
 		return tpr_cpu_bench_attn(be->pool, j, o, m);
-	return cuda_failed(tpr_cuda_bench_attn(be->cuda, j, o, m, &e), &e, err);
+	int rc = cuda_failed(tpr_cuda_bench_attn(be->cuda, j, o, m, &e), &e, err);
+	snprintf(be->info.gemm, sizeof(be->info.gemm), "%s", tpr_cuda_gemm(be->cuda));
+	return rc;
 }

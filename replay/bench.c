@@ -19,7 +19,7 @@ static void bench_spec(const struct tpr_flags *f, struct tpr_graph_spec *s)
 	s->graphs = isnan(f->graphs) ? TPR_DEF_GRAPHS : (int32_t)f->graphs;
 	s->nodes = isnan(f->nodes) ? TPR_DEF_NODES : f->nodes;
 	/* molecules of a dataset differ in size: 0.43 spreads 35 nodes over 20-50 */
-	s->spread = s->graphs > 1 ? 0.43 : 0;
+	s->spread = !isnan(f->spread) ? f->spread : s->graphs > 1 ? 0.43 : 0;
 	s->degree = isnan(f->degree) ? tpr_family_degree(f->family) : f->degree;
 	s->gamma = f->gamma;
 	s->seed = f->seed;
@@ -65,27 +65,44 @@ int tpr_bench_walk_spec(struct tpr_backend *be, const struct tpr_graph_spec *s,
 	return rc;
 }
 
+/* ", FP32"; ", TF32 (FP32 ran)" where the backend could not run what was asked. */
+static void precision_words(char *buf, size_t n, enum tpr_precision asked, int32_t ran)
+{
+	static const char *const upper[TPR_NPRECISIONS] = { "FP32", "TF32", "BF16" };
+	const char *r = ran >= 0 && ran < TPR_NPRECISIONS ? upper[ran] : "?";
+	if ((int32_t)asked == ran)
+		snprintf(buf, n, ", %s", upper[asked]);
+	else
+		snprintf(buf, n, ", %s (%s ran)", upper[asked], r);
+}
+
 int tpr_bench_attn_variant(struct tpr_backend *be, const struct tpr_graph_spec *s, int32_t dim,
-			   int32_t heads, int project, int fused, const struct tpr_timing_opts *o,
+			   int32_t heads, const struct tpr_attn_opts *ao, const struct tpr_timing_opts *o,
 			   struct tpr_result *r, struct strbuf *err, int *code)
 {
 	struct tpr_attn_data d;
 	struct tpr_measure m;
+	char prec[40];
 	*code = TP_EXIT_INPUT;
-	if (tpr_attn_data_make(&d, s, dim, heads, project, fused, err) < 0)
+	if (tpr_attn_data_make(&d, s, dim, heads, ao->project, ao->fused, err) < 0)
 		return -1;
+	d.job.precision = ao->precision;
+	d.job.gemm = ao->gemm;
 	memset(r, 0, sizeof(*r));
-	snprintf(r->kernel, sizeof(r->kernel), "attention %s", fused ? "fused" : "three-step");
-	snprintf(r->workload, sizeof(r->workload), "%d x %.4g nodes, d%d h%d%s", (int)s->graphs,
-		 s->nodes, (int)dim, (int)heads, project ? ", QKV" : "");
 	tpr_measure_init(&m, o->trials);
+	m.precision = ao->precision;
 	int rc = tpr_bench_attn(be, &d.job, o, &m, err);
 	if (rc == 0) {
 		struct tpr_work w;
 		tpr_result_from(r, &m);
+		d.job.precision = m.precision; /* the traffic of what ran */
 		tpr_work_attn(&d.job, &w);
-		r->flops = w.flops, r->bytes = w.bytes;
+		r->flops = w.flops, r->bytes = w.bytes, r->min_bytes = w.min_bytes;
 	}
+	precision_words(prec, sizeof(prec), ao->precision, m.precision);
+	snprintf(r->kernel, sizeof(r->kernel), "attention %s", ao->fused ? "fused" : "three-step");
+	snprintf(r->workload, sizeof(r->workload), "%d x %.4g nodes, d%d h%d%s%s", (int)s->graphs,
+		 s->nodes, (int)dim, (int)heads, ao->project ? ", QKV" : "", prec);
 	*code = TP_EXIT_INTERNAL;
 	tpr_measure_free(&m);
 	tpr_attn_data_free(&d);
@@ -101,8 +118,8 @@ static int bench_attention(struct tpr_backend *be, const struct tpr_flags *f,
 	for (int fused = 1; fused >= 0; fused--) {
 		if (f->variant >= 0 && f->variant != fused)
 			continue;
-		if (tpr_bench_attn_variant(be, s, dim, heads, f->project, fused, &f->timing, &r[*n], err,
-					   code) < 0)
+		struct tpr_attn_opts ao = { fused, f->project, f->precision, f->gemm };
+		if (tpr_bench_attn_variant(be, s, dim, heads, &ao, &f->timing, &r[*n], err, code) < 0)
 			return -1;
 		(*n)++;
 	}

@@ -105,6 +105,7 @@ int tpr_cpu_bench_attn(struct tpr_pool *pool, const struct tpr_attn_job *j,
 	time_runs(run_attn, &r, o, o->warmup, &m->kernel);
 	copy_samples(&m->kernel, &m->call);
 	m->calls = 1;
+	m->precision = TPR_FP32; /* whatever the job asked: the CPU computes in FP32 */
 	free(r.out);
 	tpr_attn_ws_free(r.ws);
 	return 0;
@@ -207,7 +208,9 @@ void tpr_cpu_info(struct tpr_device_info *info, int threads)
 	info->clock_ghz = clock_ghz(&clk_src);
 	int lanes = simd_lanes(&isa);
 	info->peak_gflops = threads * info->clock_ghz * 2.0 * lanes * 2.0;
+	info->peak_tf32 = info->peak_bf16 = info->peak_gflops; /* FP32 arithmetic whatever was asked */
 	info->peak_gbs = memcpy_gbs();
+	snprintf(info->gemm, sizeof(info->gemm), "FP32 loops on the thread pool");
 	snprintf(info->peak_note, sizeof(info->peak_note),
 		 "estimate: %d threads x %.2f GHz (%s) x 2 FMA units x %d %s lanes x 2; bandwidth: "
 		 "measured memcpy of %u MiB",

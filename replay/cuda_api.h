@@ -21,6 +21,9 @@ struct tpr_cuda;
 /* 1 if this build has a CUDA backend at all. */
 int tpr_cuda_built(void);
 
+/* What ran the last projections (cuBLAS and its version, or the own kernel and why); "" without CUDA. */
+const char *tpr_cuda_gemm(const struct tpr_cuda *c);
+
 int tpr_cuda_open(struct tpr_cuda **c, struct tpr_device_info *info, struct tpr_err *e);
 void tpr_cuda_close(struct tpr_cuda *c);
 

@@ -19,6 +19,12 @@ int tpr_cuda_built(void)
 	return 0;
 }
 
+const char *tpr_cuda_gemm(const struct tpr_cuda *c)
+{
+	(void)c;
+	return "";
+}
+
 int tpr_cuda_open(struct tpr_cuda **c, struct tpr_device_info *info, struct tpr_err *e)
 {
 	(void)info;

@@ -50,22 +50,27 @@ void tpr_work_walks(const struct tpr_graph *g, const struct tpr_walk_cfg *c, str
 	w->units = steps;
 	w->flops = 0; /* integer work only: Philox and index arithmetic */
 	w->bytes = steps * 20 + walks * 4;
+	w->min_bytes = w->bytes; /* the CSR reads and the walks' ids: nothing in between */
 }
 
 void tpr_work_attn(const struct tpr_attn_job *j, struct tpr_work *w)
 {
-	double sq = 0, nd = (double)j->n * j->dim;
+	double sq = 0, sq_big = 0, nd = (double)j->n * j->dim, dd = 3.0 * j->dim * j->dim;
+	double elt = j->precision == TPR_BF16 ? 2 : 4;
 	for (int32_t g = 0; g < j->ngraphs; g++) {
 		double n = j->goff[g + 1] - j->goff[g];
 		sq += n * n;
+		sq_big += n > TPR_ATTN_SMALL ? n * n : 0;
 	}
 	w->units = sq * j->heads;
 	w->flops = attention_core(sq, j->dim, j->heads);
-	w->bytes = 4 * (3 * nd + nd); /* Q, K, V read; out written */
+	w->bytes = elt * 3 * nd + 4 * nd; /* Q, K, V read; out written */
+	w->min_bytes = 4 * (3 * nd + nd);
 	if (j->project) {
 		w->flops += 3 * tpr_flops_linear(j->dim, j->dim, j->n);
-		w->bytes += 4 * (nd + 3.0 * j->dim * j->dim + 3 * nd); /* X, W read; Q, K, V written */
+		w->bytes += elt * (nd + dd + 3 * nd); /* X, W read; Q, K, V written */
+		w->min_bytes = 4 * (nd + dd + nd);    /* X, W read; out written */
 	}
 	if (!j->fused)
-		w->bytes += 4 * 4 * w->units; /* scores: written, read + written by softmax, read */
+		w->bytes += 4 * 4 * sq_big * j->heads; /* scores: written, read + written by softmax, read */
 }

@@ -9,10 +9,16 @@
  * (total) GFLOPs, which tests/test_replay.c checks.
  *
  * Bytes are compulsory DRAM traffic: every input read once, every output
- * written once (and, for the three-step attention, the score matrix
- * written, read and written by the softmax, read again). A kernel that
+ * written once (and, for the three-step attention of graphs larger than
+ * TPR_ATTN_SMALL, the score matrix written, read and written by the
+ * softmax, read again; smaller graphs keep theirs on chip). A kernel that
  * re-reads through the caches moves more; the achieved GB/s is therefore a
- * lower bound of the real traffic's.
+ * lower bound of the real traffic's. Elements are 4 bytes, 2 where BF16
+ * is stored (X, the weights, Q, K, V; the output stays FP32).
+ *
+ * min_bytes is what any implementation of the same work must move (the
+ * inputs once, the outputs once, in 4-byte elements; no intermediate such
+ * as Q, K, V or the scores): the memory half of a roofline bound.
  */
 #ifndef TPROF_REPLAY_FLOPS_H
 #define TPROF_REPLAY_FLOPS_H
@@ -21,7 +27,8 @@
 
 struct tpr_work {
 	double flops;   /* FP32 operations */
-	double bytes;   /* compulsory DRAM bytes */
+	double bytes;   /* compulsory DRAM bytes of our kernels */
+	double min_bytes; /* inputs and outputs alone, 4-byte elements */
 	double units;   /* walk steps, or attention score entries */
 };
 

@@ -36,14 +36,39 @@
 
 enum { TPR_K_WALK = 1, TPR_K_ATTN = 2 };
 
+/*
+ * The figures of a device that a verdict's roofline bound comes from:
+ * peaks in GFLOP/s per precision and the memory bandwidth in GB/s. Where
+ * the log's device is known to tprof only by them, TPROF_REPLAY_PEAKS
+ * gives them (tpr_peaks_parse): "name=H100 SXM,fp32=67,tf32=495,bf16=989,
+ * bw=3.35" (TFLOP/s and TB/s; tf32 and bf16 default to fp32).
+ */
+struct tpr_peaks {
+	char name[64];
+	double gflops[TPR_NPRECISIONS];
+	double gbs;
+};
+int tpr_peaks_parse(const char *spec, struct tpr_peaks *p, struct strbuf *err);
+void tpr_peaks_of(const struct tpr_device_info *d, struct tpr_peaks *p);
+/* The device's peak at a precision, GFLOP/s. */
+double tpr_device_peak(const struct tpr_device_info *d, enum tpr_precision prec);
+
+/* "fp32", "tf32", "bf16"; tpr_precision_parse returns 0, or -1 for another word. */
+const char *tpr_precision_name(enum tpr_precision prec);
+int tpr_precision_parse(const char *s, enum tpr_precision *prec);
+
 struct tpr_flags {
 	enum tpr_family family;
 	/* NAN: not given (then from the log, else the defaults) */
-	double graphs, nodes, degree, gamma;
+	double graphs, nodes, spread, degree, gamma;
 	double patterns, pattern_size, p, q;
 	double hidden, heads, layers;
 	int variant;      /* -1: both (benchmark) or fused (validate); 0: three-step; 1: fused */
 	int project;      /* Q, K, V projections in the attention replay */
+	enum tpr_precision precision;
+	enum tpr_gemm gemm;
+	struct tpr_peaks peaks; /* validate: judge against these (have_peaks) */
+	int have_peaks;
 	uint64_t seed;
 	unsigned kernels; /* TPR_K_* for the benchmark */
 	struct tpr_timing_opts timing;
@@ -72,6 +97,13 @@ struct tpr_attn_data {
 };
 int tpr_attn_data_make(struct tpr_attn_data *d, const struct tpr_graph_spec *sizes, int32_t dim,
 		       int32_t heads, int project, int fused, struct strbuf *err);
+
+/* How an attention replay runs: variant, projections, precision, GEMM. */
+struct tpr_attn_opts {
+	int fused, project;
+	enum tpr_precision precision;
+	enum tpr_gemm gemm;
+};
 void tpr_attn_data_free(struct tpr_attn_data *d);
 
 /* The default degree of a family. */
@@ -85,6 +117,8 @@ struct tpr_result {
 	int calls;          /* per call sample */
 	double h2d_bytes, d2h_bytes;
 	double flops, bytes, steps; /* per kernel run */
+	double min_bytes;   /* what any implementation moves: inputs read, outputs written, 4-byte elements */
+	int32_t precision;  /* what the replay ran at (enum tpr_precision) */
 };
 void tpr_result_from(struct tpr_result *r, const struct tpr_measure *m);
 
@@ -99,7 +133,7 @@ int tpr_bench_walk_spec(struct tpr_backend *be, const struct tpr_graph_spec *s,
 			const struct tpr_walk_params *wp, const struct tpr_timing_opts *o, int mode,
 			struct tpr_result *r, struct strbuf *err, int *code);
 int tpr_bench_attn_variant(struct tpr_backend *be, const struct tpr_graph_spec *s, int32_t dim,
-			   int32_t heads, int project, int fused, const struct tpr_timing_opts *o,
+			   int32_t heads, const struct tpr_attn_opts *ao, const struct tpr_timing_opts *o,
 			   struct tpr_result *r, struct strbuf *err, int *code);
 
 /* The report pieces both jobs print. */

@@ -49,6 +49,22 @@ struct tpr_walk_cfg {
 };
 
 /*
+ * The arithmetic a replay runs as, as frameworks name it (PyTorch: FP32
+ * matrix products without TF32 by default since 1.12; TF32 with
+ * torch.backends.cuda.matmul.allow_tf32; BF16 under autocast). FP32 is the
+ * reference. It reaches the CUDA projections (cuBLAS compute types) and the
+ * storage of Q, K and V (BF16); the CPU backend always computes in FP32.
+ */
+enum tpr_precision { TPR_FP32, TPR_TF32, TPR_BF16, TPR_NPRECISIONS };
+
+/* What runs the CUDA projections: cuBLAS where it loads, else our kernel. */
+enum tpr_gemm {
+	TPR_GEMM_AUTO,   /* cuBLAS if libcublas loads, else the own kernel */
+	TPR_GEMM_CUBLAS, /* cuBLAS or an error */
+	TPR_GEMM_OWN     /* the own tiled kernel (FP32 arithmetic) */
+};
+
+/*
  * Multi-head self-attention over the nodes of each graph: for graph g and
  * head h, out[i] = softmax_j(q_i . k_j / sqrt(dh)) v_j over the nodes i, j
  * of g, with q, k, v the columns [h*dh, (h+1)*dh) of Q, K, V ([n, dim],
@@ -61,9 +77,18 @@ struct tpr_attn_job {
 	int32_t n, dim, heads;
 	int32_t project;
 	int32_t fused;        /* 1: online softmax; 0: scores, softmax, weighted sum */
+	int32_t precision;    /* enum tpr_precision (CUDA; the CPU runs FP32) */
+	int32_t gemm;         /* enum tpr_gemm (CUDA) */
 	const float *x, *wq, *wk, *wv; /* when project */
 	const float *q, *k, *v;        /* when !project */
 };
+
+/*
+ * Graphs of up to this many nodes keep their scores on chip in either
+ * variant: on a GPU one block holds the graph's Q, K and V for a head
+ * (attn.cu), on the CPU one work item holds all its rows' scores in cache.
+ */
+#define TPR_ATTN_SMALL 64
 
 /* How a walk replay is timed (bits). */
 enum {
@@ -90,6 +115,7 @@ struct tpr_measure {
 	struct tpr_samples h2d_pinned, h2d_pageable, d2h_pinned, d2h_pageable;
 	double h2d_bytes, d2h_bytes;
 	int calls;                  /* calls per "call" sample (one per graph in window mode) */
+	int32_t precision;          /* attention: the precision the projections ran at */
 };
 
 struct tpr_device_info {
@@ -98,8 +124,11 @@ struct tpr_device_info {
 	int units;           /* CPU threads or CUDA SMs */
 	double clock_ghz;
 	double peak_gbs;     /* memory bandwidth */
-	double peak_gflops;  /* FP32 */
-	char peak_note[200]; /* where the peaks come from */
+	double peak_gflops;  /* FP32 (CUDA cores, no tensor cores) */
+	double peak_tf32;    /* dense tensor-core TF32; the FP32 peak on the CPU */
+	double peak_bf16;    /* dense tensor-core BF16 (FP32 accumulation); the FP32 peak on the CPU */
+	char peak_note[240]; /* where the peaks come from */
+	char gemm[128];      /* what runs the projections: "cuBLAS 13.0.2 (...)", "own tiled kernel: why" */
 };
 
 struct tpr_err {

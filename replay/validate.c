@@ -11,17 +11,32 @@
  *     when the hidden size, heads and layers are known (log or flags): one
  *     attention layer (QKV projections + attention) is replayed and scaled
  *     by seed 002's FLOP model to the whole forward (all layers, FFN and
- *     MPNN at the attention kernel's FLOP rate).
+ *     MPNN at the attention kernel's FLOP rate). A time named for the
+ *     attention itself ("Attention forward", "attn", "sdpa") is that layer
+ *     alone, unscaled.
+ *
+ * Attention is replayed with every variant unless --variant names one, and
+ * the fastest is the replay: what a log is judged against is the best
+ * tprof can do, not its slowest path.
  *
  * Verdicts (ratio = logged / replayed, band [lo, hi], default 0.5-3):
- *   consistent    lo <= ratio <= hi
- *   too-fast      ratio < lo on a comparable device, or below the floor of
- *                 any synchronized GPU call: a missing synchronize
+ *   consistent    lo <= ratio <= hi, or ratio < lo with the logged time
+ *                 still at or above the roofline bound of the device
+ *   too-fast      below the roofline bound itself (the FLOPs at the
+ *                 device's peak for the precision, the inputs and outputs
+ *                 at its bandwidth) or, on a GPU, below the floor of a
+ *                 synchronized call: faster than a correct replay, so a
+ *                 missing synchronize
  *   overhead      ratio > hi: time the kernel does not explain (a Python
  *                 loop, host<->device copies, the model on the CPU)
  *   warm-up       ratio > hi on the first window only, which is more than
  *                 twice the median window
- *   inconclusive  ratio < lo, logged on a GPU and replayed on the CPU
+ *   inconclusive  ratio < lo, logged on a GPU whose figures are unknown
+ *                 (replayed on the CPU without TPROF_REPLAY_PEAKS)
+ *
+ * The device figures of the bound: TPROF_REPLAY_PEAKS where given (the
+ * logged GPU's), else the replay device's when it is a GPU, or the CPU's
+ * for a log that shows no GPU.
  */
 #include <math.h>
 #include <stdint.h>
@@ -52,9 +67,13 @@ struct row {
 	uint64_t line;
 	char workload[96];
 	double logged, replayed;
+	double scale;        /* the row's work over the result's (per graph, whole forward) */
+	double bound;        /* ms: roofline bound on the judged device (and the call floor); NAN: none */
+	double replay_pct;   /* the replay's share of its own device's roofline */
+	double logged_pct;   /* the logged time's share of the judged device's roofline */
 	int calls;
 	enum verdict v;
-	char reason[64];
+	char reason[128];
 	size_t result;
 };
 
@@ -75,6 +94,9 @@ struct vstate {
 		size_t result;
 	} *win, *att;      /* replays already made: walk windows, attention layers */
 	size_t nwin, alloc_win, natt, alloc_att;
+	struct tpr_peaks peaks; /* the judged device's figures (have_peaks) */
+	int have_peaks, peaks_gpu;
+	const char *peaks_from;
 	struct strbuf skipped;  /* "name (line N): why; ..." */
 	size_t nskipped;
 	unsigned long warnings;
@@ -171,19 +193,54 @@ static void judge_slow(struct row *w, const struct tpr_result *r, double first_f
 	}
 }
 
+static double roofline_ms(double flops, double bytes, double gflops, double gbs)
+{
+	double t = bytes / (gbs * 1e9);
+	if (flops > 0 && flops / (gflops * 1e9) > t)
+		t = flops / (gflops * 1e9);
+	return t * 1e3;
+}
+
+/* The row's bound on the judged device and both shares of a roofline. */
+static void row_bounds(const struct vstate *st, struct row *w)
+{
+	const struct tpr_result *r = &st->res[w->result];
+	const struct tpr_device_info *d = &st->be->info;
+	enum tpr_precision p = st->f->precision;
+	double own = roofline_ms(r->flops * w->scale, r->bytes * w->scale,
+				 tpr_device_peak(d, (enum tpr_precision)r->precision), d->peak_gbs);
+	w->replay_pct = 100 * own / w->replayed;
+	w->bound = w->logged_pct = NAN;
+	if (!st->have_peaks)
+		return;
+	/* BF16 halves what the inputs and outputs of a matrix kernel weigh */
+	double io = r->min_bytes * w->scale * (p == TPR_BF16 && r->flops > 0 ? 0.5 : 1);
+	double roof = roofline_ms(r->flops * w->scale, io, st->peaks.gflops[p], st->peaks.gbs);
+	double floor_ms = st->peaks_gpu ? TPR_GPU_CALL_FLOOR_MS * (w->calls > 0 ? w->calls : 1) : 0;
+	w->logged_pct = 100 * roof / w->logged;
+	w->bound = roof > floor_ms ? roof : floor_ms;
+}
+
 static void judge_fast(const struct vstate *st, struct row *w)
 {
-	int gpu_log = tpr_logcfg_has(&st->cfg, CFG_GPU);
-	int comparable = st->be->kind == TPR_BE_CUDA || !gpu_log;
 	double per_call = w->logged / (w->calls > 0 ? w->calls : 1);
-	if (comparable || per_call < TPR_GPU_CALL_FLOOR_MS) {
+	if (!isnan(w->bound) && w->logged < w->bound) {
 		w->v = V_TOO_FAST;
-		snprintf(w->reason, sizeof(w->reason), "%s",
-			 gpu_log ? "faster than the kernel: missing synchronize?"
-				 : "faster than the kernel runs here");
+		snprintf(w->reason, sizeof(w->reason), "faster than a correct replay: below the %s (%.3g ms)%s",
+			 w->logged_pct < 100 ? "floor of a synchronized GPU call" : "roofline bound", w->bound,
+			 st->peaks_gpu ? ": missing synchronize?" : "");
+	} else if (!isnan(w->bound)) {
+		w->v = V_CONSISTENT;
+		snprintf(w->reason, sizeof(w->reason), "faster than the replay, %.0f%% of the %s roofline at %s",
+			 w->logged_pct, st->peaks_gpu ? "GPU's" : "device's", tpr_precision_name(st->f->precision));
+	} else if (per_call < TPR_GPU_CALL_FLOOR_MS) {
+		w->v = V_TOO_FAST;
+		snprintf(w->reason, sizeof(w->reason),
+			 "faster than a correct replay: below any synchronized GPU call: missing synchronize?");
 	} else {
 		w->v = V_INCONCLUSIVE;
-		snprintf(w->reason, sizeof(w->reason), "GPU log, CPU replay: rerun with --backend cuda");
+		snprintf(w->reason, sizeof(w->reason),
+			 "GPU log, CPU replay: --backend cuda, or the GPU's TPROF_REPLAY_PEAKS");
 	}
 }
 
@@ -191,6 +248,7 @@ static void judge(const struct vstate *st, struct row *w, double first_factor)
 {
 	double ratio = w->logged / w->replayed;
 	const struct tpr_result *r = &st->res[w->result];
+	row_bounds(st, w);
 	if (ratio >= st->f->band_lo && ratio <= st->f->band_hi) {
 		w->v = V_CONSISTENT;
 		snprintf(w->reason, sizeof(w->reason), "within %gx-%gx of the replay", st->f->band_lo,
@@ -203,7 +261,7 @@ static void judge(const struct vstate *st, struct row *w, double first_factor)
 }
 
 static struct row *add_row(struct vstate *st, const char *what, uint64_t line, double logged,
-			   double replayed, size_t result, int calls)
+			   double replayed, size_t result, int calls, double scale)
 {
 	ALLOC_GROW(st->rows, st->nrows + 1, st->alloc_rows);
 	struct row *w = &st->rows[st->nrows++];
@@ -215,6 +273,7 @@ static struct row *add_row(struct vstate *st, const char *what, uint64_t line, d
 	w->replayed = replayed;
 	w->result = result;
 	w->calls = calls;
+	w->scale = scale;
 	return w;
 }
 
@@ -247,7 +306,7 @@ static void window_spec(const struct vstate *st, const struct logged *l, struct 
 	s->family = f->family;
 	s->graphs = count32(!isnan(f->graphs) ? f->graphs : !isnan(l->a) ? l->a : 100);
 	s->nodes = !isnan(f->nodes) ? f->nodes : !isnan(l->c) ? l->c : TPR_DEF_NODES;
-	s->spread = 0.3;
+	s->spread = isnan(f->spread) ? 0.3 : f->spread;
 	s->degree = !isnan(f->degree) ? f->degree : degree;
 	s->gamma = f->gamma;
 	s->seed = f->seed;
@@ -359,7 +418,8 @@ static int replay_windows(struct vstate *st, struct strbuf *err, int *code)
 		}
 		/* the tower prints a per-graph mean: set it against the replay's per-graph time */
 		double per_graph = st->res[k].call_ms.median / (s.graphs > 0 ? s.graphs : 1);
-		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, per_graph, (size_t)k, 1);
+		struct row *w = add_row(st, "GPM pattern gen", l->line, l->b, per_graph, (size_t)k, 1,
+					1.0 / (s.graphs > 0 ? s.graphs : 1));
 		judge(st, w, first && l->b > 2 * median ? l->b / median : 0);
 		first = 0;
 	}
@@ -372,7 +432,28 @@ struct gt_point {
 	const char *what;
 	uint64_t line;
 	double logged, graphs, nodes, edges, layers;
+	int attention; /* the attention layer alone: no FLOP-model scaling */
 };
+
+/* Every variant unless --variant names one; the fastest is kept (the others stay in the timings). */
+static ssize_t replay_attention(struct vstate *st, const struct tpr_graph_spec *s, double dim,
+				double heads, struct strbuf *err, int *code)
+{
+	ssize_t best = -1;
+	for (int fused = 1; fused >= 0; fused--) {
+		struct tpr_attn_opts ao = { fused, st->f->project, st->f->precision, st->f->gemm };
+		struct tpr_result r;
+		if (st->f->variant >= 0 && st->f->variant != fused)
+			continue;
+		if (tpr_bench_attn_variant(st->be, s, (int32_t)dim, (int32_t)heads, &ao, &st->f->timing, &r,
+					   err, code) < 0)
+			return -1;
+		size_t k = add_result(st, &r);
+		if (best < 0 || r.call_ms.median < st->res[best].call_ms.median)
+			best = (ssize_t)k;
+	}
+	return best;
+}
 
 /* A model forward: replay one attention layer and scale it by the FLOP model. */
 static int replay_model(struct vstate *st, const struct gt_point *p, struct strbuf *err, int *code)
@@ -380,32 +461,43 @@ static int replay_model(struct vstate *st, const struct gt_point *p, struct strb
 	const struct tpr_logcfg *c = &st->cfg;
 	double dim = pick(st->f->hidden, c, CFG_HIDDEN, NAN), heads = pick(st->f->heads, c, CFG_HEADS, NAN);
 	double ffn = pick(NAN, c, CFG_FFN, 2 * dim);
-	struct tpr_graph_spec s = { TPR_FAM_MOLECULE, (int32_t)p->graphs, p->nodes, 0, 0, 0, st->f->seed };
-	struct tpr_result r;
-	if (isnan(dim) || isnan(heads) || isnan(p->layers) || isnan(p->nodes)) {
+	double spread = isnan(st->f->spread) ? 0 : st->f->spread;
+	struct tpr_graph_spec s = { TPR_FAM_MOLECULE, count32(p->graphs), p->nodes, spread, 0, 0, st->f->seed };
+	if (isnan(dim) || isnan(heads) || (isnan(p->layers) && !p->attention) || isnan(p->nodes)) {
 		skip(st, p->what, p->line, "hidden size, heads, layers or nodes unknown (--hidden, --heads, --layers, --nodes)");
 		return 0;
 	}
 	ssize_t k = find_shape(st->att, st->natt, &s);
 	if (k < 0) {
-		if (tpr_bench_attn_variant(st->be, &s, (int32_t)dim, (int32_t)heads, st->f->project,
-					   st->f->variant != 0, &st->f->timing, &r, err, code) < 0)
+		if ((k = replay_attention(st, &s, dim, heads, err, code)) < 0)
 			return -1;
-		k = (ssize_t)add_result(st, &r);
 		remember_shape(&st->att, &st->natt, &st->alloc_att, &s, (size_t)k);
 	}
 	const struct tpr_result *layer = &st->res[k];
-	struct tpr_gt_model m = { p->graphs, p->graphs * p->nodes, p->graphs * p->nodes * p->nodes,
-				  p->edges, dim, heads, ffn, p->layers };
-	struct tpr_gt_flops fl;
-	tpr_gt_flops(&m, &fl);
-	/* the whole forward at the rate the attention layer ran */
-	double replayed = layer->call_ms.median * fl.total / layer->flops;
-	struct row *w = add_row(st, p->what, p->line, p->logged, replayed, (size_t)k, 1);
-	snprintf(w->workload, sizeof(w->workload), "%d x %.4g nodes, d%g h%g, %g layers", (int)p->graphs,
-		 p->nodes, dim, heads, p->layers);
+	double scale = 1;
+	if (!p->attention) {
+		struct tpr_gt_model m = { p->graphs, p->graphs * p->nodes, p->graphs * p->nodes * p->nodes,
+					  p->edges, dim, heads, ffn, p->layers };
+		struct tpr_gt_flops fl;
+		tpr_gt_flops(&m, &fl);
+		scale = fl.total / layer->flops; /* the whole forward at the rate the attention layer ran */
+	}
+	struct row *w = add_row(st, p->what, p->line, p->logged, layer->call_ms.median * scale, (size_t)k, 1,
+				scale);
+	if (p->attention)
+		snprintf(w->workload, sizeof(w->workload), "%d x %.4g nodes, d%g h%g, attention%s", (int)p->graphs,
+			 p->nodes, dim, heads, st->f->project ? " with QKV" : "");
+	else
+		snprintf(w->workload, sizeof(w->workload), "%d x %.4g nodes, d%g h%g, %g layers", (int)p->graphs,
+			 p->nodes, dim, heads, p->layers);
 	judge(st, w, 0);
 	return 0;
+}
+
+/* "Attention forward", "attn", "SDPA": a time of the attention block alone. */
+static int names_attention(const char *name)
+{
+	return strcasestr(name, "attention") || strcasestr(name, "attn") || strcasestr(name, "sdpa");
 }
 
 static int runtime_point(struct vstate *st, const struct logged *l, struct gt_point *p)
@@ -415,7 +507,9 @@ static int runtime_point(struct vstate *st, const struct logged *l, struct gt_po
 	p->line = l->line;
 	p->logged = l->a;
 	p->layers = pick(st->f->layers, c, CFG_LAYERS, NAN);
-	if (!strcasestr(l->name, "forward")) {
+	p->attention = names_attention(l->name);
+	if (strcasestr(l->name, "backward") || strcasestr(l->name, "step") ||
+	    (!strcasestr(l->name, "forward") && !p->attention)) {
 		skip(st, l->name, l->line, "only forward passes are replayed");
 		return -1;
 	}
@@ -439,6 +533,7 @@ static int scaling_point(struct vstate *st, const struct logged *l, struct gt_po
 	p->line = l->line;
 	p->logged = l->b;
 	p->graphs = 1;
+	p->attention = 0;
 	if (!strcmp(l->name, "N") || !strcmp(l->name, "num_nodes")) {
 		p->nodes = l->a;
 		p->layers = pick(st->f->layers, c, CFG_LAYERS, NAN);
@@ -485,8 +580,12 @@ static void verdict_table(struct report *rep, const struct vstate *st)
 {
 	if (!st->nrows)
 		return;
-	struct rtable *t = report_table(rep, "validate", "verdicts", "Logged timings against their replay",
-					"measurement,line,workload,logged:ms,replayed:ms,ratio:x,verdict,reason");
+	char title[96];
+	snprintf(title, sizeof(title), "Logged timings against their replay (%s)",
+		 tpr_precision_name(st->f->precision));
+	struct rtable *t = report_table(rep, "validate", "verdicts", title,
+					"measurement,line,workload,logged:ms,replayed:ms,ratio:x,bound:ms,"
+					"replay_of_peak:%,logged_of_peak:%,verdict,reason");
 	for (size_t i = 0; i < st->nrows; i++) {
 		const struct row *w = &st->rows[i];
 		rt_text(t, w->what);
@@ -495,9 +594,38 @@ static void verdict_table(struct report *rep, const struct vstate *st)
 		rt_num(t, w->logged, 3);
 		rt_num(t, w->replayed, w->replayed < 1 ? 4 : 3);
 		rt_num(t, w->logged / w->replayed, 2);
+		rt_num(t, w->bound, w->bound < 1 ? 4 : 3);
+		rt_num(t, w->replay_pct, 1);
+		rt_num(t, w->logged_pct, 1);
 		rt_text(t, verdict_names[w->v]);
 		rt_text(t, w->reason);
 	}
+}
+
+/* The figures the bounds come from, and the precision assumed. */
+static void peaks_table(struct report *rep, const struct vstate *st)
+{
+	enum tpr_precision p = st->f->precision;
+	static const char *const as_run[TPR_NPRECISIONS] = {
+		"FP32 matrix products without TF32 (PyTorch's default for matmuls since 1.12)",
+		("TF32 tensor-core matrix products (torch.backends.cuda.matmul.allow_tf32 = True; "
+		 "PyTorch's default for cuDNN convolutions)"),
+		"BF16 matrix products accumulating in FP32 (torch.autocast with dtype=torch.bfloat16)",
+	};
+	report_finding(rep, SEV_INFO, "validate", "precision", NULL, st->path, 0,
+		       p == TPR_FP32 ? "--precision tf32 or bf16 for a run with TF32 or autocast" : NULL,
+		       "judged as a run at %s: %s", tpr_precision_name(p), as_run[p]);
+	if (!st->have_peaks)
+		return;
+	struct rtable *t = report_table(rep, "validate", "peaks",
+					"Device figures of the roofline bounds",
+					"device,precision,peak:GFLOP/s,bandwidth:GB/s,call_floor:ms,from");
+	rt_text(t, st->peaks.name);
+	rt_text(t, tpr_precision_name(p));
+	rt_num(t, st->peaks.gflops[p], 1);
+	rt_num(t, st->peaks.gbs, 1);
+	rt_num(t, st->peaks_gpu ? TPR_GPU_CALL_FLOOR_MS : 0, 3);
+	rt_text(t, st->peaks_from);
 }
 
 static const char *const advice[V_N] = {
@@ -507,15 +635,17 @@ static const char *const advice[V_N] = {
 	"profile the host side: a Python loop per graph, host<->device copies (pin memory, move data once), "
 	"or the work running on the CPU; one batched call per step removes per-call overhead",
 	"leave warm-up windows out of averages (tprof analyze --warmup finds where warm-up ends)",
-	"run tprof-replay --backend cuda on a machine with a GPU to judge these",
+	"run tprof-replay --backend cuda on a machine with a GPU, or give the logged GPU's figures in "
+	"TPROF_REPLAY_PEAKS (see tprof-replay(1))",
 };
 
 static const char *const what_msg[V_N] = {
-	"within the %gx-%gx band of their replay",
-	"faster than the kernel can run (below %gx of the replay; %gx is the upper band): a missing synchronize",
+	"within the %gx-%gx band of their replay, or faster than it but not below the device's roofline bound",
+	("faster than a correct replay: below the roofline bound of the device (the FLOPs at its peak, the "
+	 "inputs and outputs at its bandwidth) or the floor of a synchronized GPU call: a missing synchronize"),
 	"slower than the replay by more than the band allows (%gx-%gx): an overhead the kernel does not explain",
 	"a warm-up window outside the %gx-%gx band",
-	"faster than the CPU replay but logged on a GPU (band %gx-%gx): cannot tell here",
+	"faster than the CPU replay (band %gx-%gx) but logged on a GPU whose figures are unknown here",
 };
 
 static void verdict_findings(struct report *rep, const struct vstate *st)
@@ -536,7 +666,10 @@ static void verdict_findings(struct report *rep, const struct vstate *st)
 			continue;
 		struct strbuf msg = STRBUF_INIT;
 		strbuf_addf(&msg, "%s: %zu of %zu replayed measurements are ", verdict_names[v], n, st->nrows);
-		strbuf_addf(&msg, what_msg[v], st->f->band_lo, st->f->band_hi);
+		if (v == V_TOO_FAST)
+			strbuf_addstr(&msg, what_msg[v]);
+		else
+			strbuf_addf(&msg, what_msg[v], st->f->band_lo, st->f->band_hi);
 		strbuf_addf(&msg, " (ratios %.2fx to %.2fx)", lo, hi);
 		report_finding(rep, sev[v], "validate", verdict_names[v], NULL, st->path, st->rows[first].line,
 			       advice[v], "%s", msg.buf);
@@ -595,6 +728,7 @@ static void report_all(struct report *rep, struct vstate *st)
 	tpr_report_device(rep, st->be);
 	report_section(rep, "validate", "validate");
 	verdict_table(rep, st);
+	peaks_table(rep, st);
 	verdict_findings(rep, st);
 	flops_check(rep, st);
 	if (!st->nrows)
@@ -609,6 +743,24 @@ static void report_all(struct report *rep, struct vstate *st)
 	roofline(rep, st);
 }
 
+/* Whose figures the bounds use: TPROF_REPLAY_PEAKS's, a GPU replay's, or the CPU's for a CPU log. */
+static void judged_device(struct vstate *st)
+{
+	if (st->f->have_peaks) {
+		st->peaks = st->f->peaks;
+		st->have_peaks = st->peaks_gpu = 1;
+		st->peaks_from = "TPROF_REPLAY_PEAKS";
+	} else if (st->be->kind == TPR_BE_CUDA) {
+		tpr_peaks_of(&st->be->info, &st->peaks);
+		st->have_peaks = st->peaks_gpu = 1;
+		st->peaks_from = "the replay device";
+	} else if (!tpr_logcfg_has(&st->cfg, CFG_GPU)) {
+		tpr_peaks_of(&st->be->info, &st->peaks);
+		st->have_peaks = 1;
+		st->peaks_from = "the replay device (the log shows no GPU)";
+	}
+}
+
 int tpr_validate(struct tpr_backend *be, const char *path, const struct tpr_flags *f,
 		 struct report *rep, struct strbuf *err, int *code)
 {
@@ -619,10 +771,15 @@ int tpr_validate(struct tpr_backend *be, const char *path, const struct tpr_flag
 	st.path = path;
 	int rc = 0;
 	*code = TP_EXIT_INPUT;
-	if (read_log(&st, err) < 0 || replay_windows(&st, err, code) < 0 || replay_models(&st, err, code) < 0)
+	if (read_log(&st, err) < 0) {
 		rc = -1;
-	else
-		report_all(rep, &st);
+	} else {
+		judged_device(&st);
+		if (replay_windows(&st, err, code) < 0 || replay_models(&st, err, code) < 0)
+			rc = -1;
+		else
+			report_all(rep, &st);
+	}
 	free(st.logs);
 	free(st.rows);
 	free(st.res);

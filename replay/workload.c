@@ -16,13 +16,15 @@ void tpr_flags_default(struct tpr_flags *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->family = TPR_FAM_MOLECULE;
-	f->graphs = f->nodes = f->degree = NAN;
+	f->graphs = f->nodes = f->spread = f->degree = NAN;
 	f->gamma = TPR_DEFAULT_GAMMA;
 	f->patterns = f->pattern_size = NAN;
 	f->p = f->q = 1;
 	f->hidden = f->heads = f->layers = NAN;
 	f->variant = -1;
 	f->project = 1;
+	f->precision = TPR_FP32;
+	f->gemm = TPR_GEMM_AUTO;
 	f->seed = 42;
 	f->kernels = TPR_K_WALK | TPR_K_ATTN;
 	f->timing.warmup = 3;
@@ -30,6 +32,93 @@ void tpr_flags_default(struct tpr_flags *f)
 	f->timing.budget_s = 2;
 	f->band_lo = TPR_DEF_BAND_LO;
 	f->band_hi = TPR_DEF_BAND_HI;
+}
+
+static const char *const precision_names[TPR_NPRECISIONS] = { "fp32", "tf32", "bf16" };
+
+const char *tpr_precision_name(enum tpr_precision prec)
+{
+	return (unsigned)prec < TPR_NPRECISIONS ? precision_names[prec] : "?";
+}
+
+int tpr_precision_parse(const char *s, enum tpr_precision *prec)
+{
+	for (int i = 0; i < TPR_NPRECISIONS; i++)
+		if (!strcmp(s, precision_names[i])) {
+			*prec = (enum tpr_precision)i;
+			return 0;
+		}
+	return -1;
+}
+
+double tpr_device_peak(const struct tpr_device_info *d, enum tpr_precision prec)
+{
+	double p = prec == TPR_TF32 ? d->peak_tf32 : prec == TPR_BF16 ? d->peak_bf16 : d->peak_gflops;
+	return p > 0 ? p : d->peak_gflops;
+}
+
+void tpr_peaks_of(const struct tpr_device_info *d, struct tpr_peaks *p)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%.63s", d->name);
+	for (int i = 0; i < TPR_NPRECISIONS; i++)
+		p->gflops[i] = tpr_device_peak(d, (enum tpr_precision)i);
+	p->gbs = d->peak_gbs;
+}
+
+/* One "key=value" of a TPROF_REPLAY_PEAKS spec; the value is [v, end). */
+static int peaks_field(struct tpr_peaks *p, const char *key, size_t klen, const char *v, size_t vlen,
+		       struct strbuf *err)
+{
+	static const char *const keys[] = { "fp32", "tf32", "bf16", "bw" };
+	char num[64], *end;
+	if (klen == 4 && !memcmp(key, "name", 4)) {
+		snprintf(p->name, sizeof(p->name), "%.*s", (int)(vlen < 63 ? vlen : 63), v);
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		if (klen != strlen(keys[k]) || memcmp(key, keys[k], klen))
+			continue;
+		snprintf(num, sizeof(num), "%.*s", (int)(vlen < 63 ? vlen : 63), v);
+		double x = strtod(num, &end);
+		if (end == num || *end || !(x > 0) || !isfinite(x) || vlen >= sizeof(num)) {
+			strbuf_addf(err, "%s=%.*s: a positive number wanted", keys[k], (int)vlen, v);
+			return -1;
+		}
+		if (k < TPR_NPRECISIONS)
+			p->gflops[k] = x * 1e3; /* TFLOP/s */
+		else
+			p->gbs = x * 1e3; /* TB/s */
+		return 0;
+	}
+	strbuf_addf(err, "unknown key '%.*s' (name, fp32, tf32, bf16, bw)", (int)klen, key);
+	return -1;
+}
+
+int tpr_peaks_parse(const char *spec, struct tpr_peaks *p, struct strbuf *err)
+{
+	memset(p, 0, sizeof(*p));
+	for (const char *s = spec; *s;) {
+		size_t len = strcspn(s, ",");
+		const char *eq = memchr(s, '=', len);
+		if (!eq) {
+			strbuf_addf(err, "'%.*s' is not key=value", (int)len, s);
+			return -1;
+		}
+		if (peaks_field(p, s, (size_t)(eq - s), eq + 1, len - (size_t)(eq - s) - 1, err) < 0)
+			return -1;
+		s += len + (s[len] == ',');
+	}
+	if (!(p->gflops[TPR_FP32] > 0) || !(p->gbs > 0)) {
+		strbuf_addstr(err, "fp32 (TFLOP/s) and bw (TB/s) are needed");
+		return -1;
+	}
+	for (int i = 0; i < TPR_NPRECISIONS; i++)
+		if (!(p->gflops[i] > 0))
+			p->gflops[i] = p->gflops[TPR_FP32]; /* no tensor cores */
+	if (!p->name[0])
+		snprintf(p->name, sizeof(p->name), "the device of TPROF_REPLAY_PEAKS");
+	return 0;
 }
 
 double tpr_family_degree(enum tpr_family f)
@@ -96,6 +185,7 @@ void tpr_result_from(struct tpr_result *r, const struct tpr_measure *m)
 	tpr_stat_of(&m->d2h_pinned, &r->d2h_pin);
 	tpr_stat_of(&m->d2h_pageable, &r->d2h_page);
 	r->calls = m->calls;
+	r->precision = m->precision;
 	r->h2d_bytes = m->h2d_bytes;
 	r->d2h_bytes = m->d2h_bytes;
 }
@@ -119,13 +209,17 @@ void tpr_report_device(struct report *rep, const struct tpr_backend *be)
 	const struct tpr_device_info *d = &be->info;
 	struct rtable *t = report_table(rep, "device", "device", "Replay device",
 					"backend,device,units,clock:GHz,peak_bandwidth:GB/s,"
-					"peak_fp32:GFLOP/s,peaks_from");
+					"peak_fp32:GFLOP/s,peak_tf32:GFLOP/s,peak_bf16:GFLOP/s,"
+					"projections,peaks_from");
 	rt_text(t, d->kind);
 	rt_text(t, d->name);
 	rt_num(t, d->units, 0);
 	rt_num(t, d->clock_ghz, 2);
 	rt_num(t, d->peak_gbs, 1);
 	rt_num(t, d->peak_gflops, 1);
+	rt_num(t, tpr_device_peak(d, TPR_TF32), 1);
+	rt_num(t, tpr_device_peak(d, TPR_BF16), 1);
+	rt_text(t, d->gemm[0] ? d->gemm : "-");
 	rt_text(t, d->peak_note);
 }
 
@@ -176,11 +270,12 @@ static void roofline_row(struct rtable *t, const struct tpr_backend *be, const s
 {
 	double s = r->kernel_ms.median * 1e-3;
 	double gbs = r->bytes / s / 1e9, gfs = r->flops / s / 1e9;
-	double balance = be->info.peak_gflops / be->info.peak_gbs;
+	double peak = tpr_device_peak(&be->info, (enum tpr_precision)r->precision);
+	double balance = peak / be->info.peak_gbs;
 	double pct = 100 * gbs / be->info.peak_gbs;
 	const char *bound = "memory (random access)";
 	if (r->flops > 0) {
-		double pf = 100 * gfs / be->info.peak_gflops;
+		double pf = 100 * gfs / peak;
 		pct = pf > pct ? pf : pct;
 		bound = r->flops / r->bytes < balance ? "memory" : "compute";
 	}
@@ -207,7 +302,8 @@ void tpr_report_roofline(struct report *rep, const struct tpr_backend *be,
 		return;
 	struct rtable *t = report_table(
 		rep, "roofline", "roofline",
-		"Roofline: compulsory bytes and FLOPs per kernel run (seed 002's FLOP model) against the device's peaks",
+		"Roofline: compulsory bytes and FLOPs per kernel run (seed 002's FLOP model) against the device's peaks "
+		"(at the precision the kernel ran)",
 		"kernel,workload,time:ms,bytes:GB,flops:GFLOP,intensity:FLOP/B,bandwidth:GB/s,"
 		"compute:GFLOP/s,walk_steps:M/s,of_peak:%,bound");
 	for (size_t i = 0; i < n; i++)

@@ -596,3 +596,15 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '  IQR:    0.04 ms (4.17 to 4.21)\n'
 	printf '  5 measurements, 10 runs per measurement, 1 thread\n'
 } > "$d/torch-benchmark.log"
+
+# --- YOLOX (yolox/core/trainer.py, after_iter, through loguru) -------------------
+# progress_str = "epoch: {}/{}, iter: {}/{}"; time_str = ", ".join("{}: {:.3f}s"
+# .format(k, v.avg)) over iter_time and data_time (means of the logging
+# interval); log_str = "{}, mem: {:.0f}Mb, {}, {}, lr: {:.3e}"; logger.info(
+# "{}, size: {:d}, {}".format(log_str, input_size, "ETA: {}".format(timedelta)))
+{
+	p='2021-09-03 20:17:51.976 | INFO     | yolox.core.trainer:after_iter:246 - '
+	printf '%sepoch: 1/300, iter: 10/47, mem: 1491Mb, iter_time: %.3fs, data_time: %.3fs, total_loss: %.1f, iou_loss: 1.9, l1_loss: 0.0, conf_loss: 4.9, cls_loss: 4.0, lr: %.3e, size: 640, ETA: 1 day, 2:03:04\n' "$p" 0.487 0.002 10.7 7.073e-06
+	printf '%sepoch: 1/300, iter: 20/47, mem: 1491Mb, iter_time: %.3fs, data_time: %.3fs, total_loss: %.1f, iou_loss: 2.4, l1_loss: 0.0, conf_loss: 6.2, cls_loss: 1.5, lr: %.3e, size: 640, ETA: 1 day, 2:02:11\n' "$p" 0.191 0.000 10.0 2.829e-05
+	printf '2021-09-03 20:17:55.001 | INFO     | yolox.core.trainer:after_epoch:300 - Save weights to ./YOLOX_outputs/yolox_s\n'
+} > "$d/yolox.log"

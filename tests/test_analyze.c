@@ -43,7 +43,7 @@ Test(breakdown, seed000_stage_percentages)
 	an_opts_default(&o);
 	load(&m, "seed000.log", seed000);
 	analyze(&m, &o, &rep, NULL);
-	const struct rtable *t = table(&rep, "breakdown", "[TIMING]");
+	const struct rtable *t = table(&rep, "breakdown", "the stages");
 	cr_assert_not_null(t);
 	cr_assert_float_eq(cell(t, "stage", "Main training loop", "share"), 100 * 2345.67 / 2409.93, 1e-9);
 	cr_assert_float_eq(cell(t, "stage", "LLM model loading", "share"), 100 * 44.23 / 2409.93, 1e-9);

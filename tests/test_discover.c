@@ -15,17 +15,19 @@
 
 #define DATA "tests/data/discover/"
 
-/* Reads path through the driver with the format packs (discovery and
- * progress on, as a user runs it) into c; o may change the run, and with
- * o->chunk set the candidate search chooses the lines. */
-static struct tp_stats read_log(const char *path, struct tp_run_opts *o, struct collector *c)
+/* Reads path through the driver with the format packs named (NULL: all,
+ * "": none; discovery and progress on, as a user runs it) into c; o may
+ * change the run, and with o->chunk set the candidate search chooses the
+ * lines. */
+static struct tp_stats read_log_with(const char *path, const char *formats, struct tp_run_opts *o,
+				     struct collector *c)
 {
 	struct tp_run_opts d = { .threads = 1, .fmt = -1 };
 	if (!o)
 		o = &d;
 	struct tp_rules *rs = NULL;
 	struct strbuf err = STRBUF_INIT;
-	struct tp_rules_opts ro = { NULL, 0, NULL, 0 };
+	struct tp_rules_opts ro = { NULL, 0, formats, 0 };
 	cr_assert_eq(tp_rules_setup(&ro, &rs, &err), 0, "%s", err.buf ? err.buf : "");
 	o->fmt = -1;
 	o->sink = collect_sink(c);
@@ -38,6 +40,11 @@ static struct tp_stats read_log(const char *path, struct tp_run_opts *o, struct 
 	tp_scanner_free(sc);
 	tp_rules_free(rs);
 	return st;
+}
+
+static struct tp_stats read_log(const char *path, struct tp_run_opts *o, struct collector *c)
+{
+	return read_log_with(path, NULL, o, c);
 }
 
 static void write_text(const char *path, const char *text)
@@ -73,6 +80,16 @@ static double num(const struct tp_record *r, int slot)
 	cr_assert(tp_has(r, slot), "%s record of line %llu lacks field %d", tp_schemas[r->type].type_name,
 		  (unsigned long long)r->line, slot);
 	return r->num[slot];
+}
+
+/* The k-th timing record named name: on line, of sec seconds, with role. */
+static void expect_timing(const struct collector *c, const char *name, size_t k, uint64_t line, double sec,
+			  enum tp_role role)
+{
+	const struct tp_record *r = nth_named(c, TP_TIMING, name, k);
+	cr_assert_eq(r->line, line, "%s %zu: line %llu", name, k, (unsigned long long)r->line);
+	cr_assert_float_eq(num(r, S_SECONDS), sec, 0, "%s %zu", name, k);
+	cr_assert_eq(r->role, role, "%s %zu: role %d", name, k, (int)r->role);
 }
 
 /* The first n timing records named name: the values want, on lines
@@ -199,18 +216,19 @@ Test(progress, turned_off)
 
 /* ---- discovered templates -------------------------------------------- */
 
-/* microsoft/DeepSpeedExamples, DeepSpeed-Chat step 3's training log: the
- * deepspeed pack reads the samples/s; the durations and their shares are
- * the template's. */
+/* microsoft/DeepSpeedExamples, DeepSpeed-Chat step 3's training log,
+ * without the packs (the deepspeed pack reads these lines): the durations
+ * and their shares are the template's, the step named like one ("E2E") and
+ * the durations with a share its components. */
 Test(discover, deepspeed_chat_latencies_and_shares)
 {
 	struct collector c = { 0 };
-	struct tp_stats st = read_log(DATA "deepspeed-chat-step3.log", NULL, &c);
+	struct tp_stats st = read_log_with(DATA "deepspeed-chat-step3.log", "", NULL, &c);
 	cr_assert_eq(count_named(&c, TP_TIMING, "E2E latency"), 12);
 	const struct tp_record *r = nth_named(&c, TP_TIMING, "E2E latency", 0);
 	cr_assert_eq(r->line, 16);
 	cr_assert_float_eq(num(r, S_SECONDS), 7.99, 0);
-	cr_assert_eq(r->role, TP_ROLE_NONE);
+	cr_assert_eq(r->role, TP_ROLE_STEP);
 	r = nth_named(&c, TP_TIMING, "Generate time", 0);
 	cr_assert_float_eq(num(r, S_SECONDS), 5.26, 0);
 	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
@@ -220,11 +238,63 @@ Test(discover, deepspeed_chat_latencies_and_shares)
 	cr_assert_eq(r->line, 22);
 	cr_assert_float_eq(num(r, S_SECONDS), 0.21, 0);
 	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Gather latency", 0), S_SECONDS), 0, 0);
-	/* shares are not times; the pack's rates stay */
+	/* shares are not times; "CurSamplesPerSec=8.01" has no unit */
 	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 12 * 5);
-	cr_assert_float_eq(num(nth_named(&c, TP_RATE, "CurSamplesPerSec", 0), S_RATE_VALUE), 8.01, 0);
+	cr_assert_eq(count_named(&c, TP_RATE, NULL), 0);
 	cr_assert_eq(st.disc_series, 1);
 	cr_assert_eq(st.records[TP_TIMING], 60);
+	collector_free(&c);
+	/* with the packs the pack's records, and none of discovery's again
+	 * (the template's values are all read: it lists none) */
+	memset(&c, 0, sizeof(c));
+	st = read_log(DATA "deepspeed-chat-step3.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "E2E latency"), 12);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 12 * 5);
+	cr_assert_float_eq(num(nth_named(&c, TP_RATE, "CurSamplesPerSec", 0), S_RATE_VALUE), 8.01, 0);
+	collector_free(&c);
+}
+
+/* Roles where the values or words say them, on real logs of the answer
+ * set (tests/data/real, sources in bench/real-logs.tsv). */
+Test(discover, roles_from_values_and_words)
+{
+	/* modded-nanogpt's first steps ("step_avg:nanms", which the pack does
+	 * not read): train_time rose and doubled, a time since the start */
+	struct collector c = { 0 };
+	read_log("tests/data/real/moddednanogpt-keller.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "train_time"), 13);
+	expect_timing(&c, "train_time", 0, 608, 0.487, TP_ROLE_CLOCK);
+	expect_timing(&c, "train_time", 1, 609, 6.565, TP_ROLE_CLOCK);
+	collector_free(&c);
+	/* detectron2's evaluator: times per iteration, none named like a step */
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/detectron2-nyu.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Dataloading"), 448);
+	expect_timing(&c, "Total", 0, 925, 0.0402, TP_ROLE_AVERAGE);
+	cr_assert_eq(nth_named(&c, TP_TIMING, "Inference", 0)->role, TP_ROLE_AVERAGE);
+	collector_free(&c);
+	/* an epoch's time is no step: no role, for the analysis to infer */
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/homegrown-transolver.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "epoch_time"), 200);
+	cr_assert_eq(nth_named(&c, TP_TIMING, "epoch_time", 0)->role, TP_ROLE_NONE);
+	collector_free(&c);
+}
+
+/* stark-sim/megatron-deepspeed-lock-clock (tests/data/real): DeepSpeed's
+ * "iter time (s): 15.161 samples/sec: 1.055", a unit before its value as
+ * a label: "samples/sec" is 1.055's, not 15.161's. */
+Test(discover, a_unit_that_labels_the_next_value)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/real/megatron-deepspeed-starksim.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "iter time"), 500);
+	cr_assert_eq(count_named(&c, TP_RATE, "samples"), 500);
+	expect_timing(&c, "iter time", 0, 1565, 15.161, TP_ROLE_STEP);
+	const struct tp_record *r = nth_named(&c, TP_RATE, "samples", 0);
+	cr_assert_eq(r->line, 1565);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 1.055, 0);
+	cr_assert_str_eq(r->text, "samples/sec");
 	collector_free(&c);
 }
 
@@ -414,20 +484,25 @@ Test(discover, threads_and_the_candidate_search_give_the_records_of_one)
 	strbuf_release(&b);
 }
 
-/* --discover writes rules that read the same values; --explain and
- * --stats say what discovery did. */
+/* --discover writes rules (and nothing else) that read the same values as
+ * discovery (the packs off: they read the DeepSpeed-Chat lines); --explain
+ * and --stats say what discovery did. */
 Test(discover, rules_round_trip_explain_and_stats)
 {
 	const char *const logs[] = { "deepspeed-chat-step3.log", "keras1-kanji.log", "noprop-cifar100.log" };
 	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
-		struct tu_result r = tu_run("$B/tprof-parse --discover " DATA "%s > /tmp/tprof-disc.rules", logs[i]);
-		cr_assert_eq(r.status, 0, "%s", r.err.buf);
+		struct tu_result r = tu_run("$B/tprof-parse --no-formats --discover " DATA "%s > /tmp/tprof-disc.rules "
+					    "&& grep -v '^#\\|^@format discovered$\\|^@marker \\|^timing @more \\|^$' /tmp/tprof-disc.rules",
+					    logs[i]);
+		cr_assert_eq(r.status, 1, "%s: %s", logs[i], r.out.buf);
+		cr_assert_eq(r.out.len, 0, "%s: not a rule: %s", logs[i], r.out.buf);
 		tu_result_free(&r);
-		struct tu_result d = tu_run("$B/tprof-parse -q -t timing " DATA "%s", logs[i]);
-		struct tu_result u = tu_run("$B/tprof-parse -q --no-discovery --rules /tmp/tprof-disc.rules "
+		struct tu_result d = tu_run("$B/tprof-parse -q --no-formats -t timing " DATA "%s", logs[i]);
+		struct tu_result u = tu_run("$B/tprof-parse -q --no-formats --no-discovery --rules /tmp/tprof-disc.rules "
 					    "-t timing " DATA "%s | sed 's/,\"line\":[0-9]*//' | sort",
 					    logs[i]);
-		struct tu_result ds = tu_run("$B/tprof-parse -q -t timing " DATA "%s | sed 's/,\"line\":[0-9]*//' | sort",
+		struct tu_result ds = tu_run("$B/tprof-parse -q --no-formats -t timing " DATA "%s | "
+					     "sed 's/,\"line\":[0-9]*//' | sort",
 					     logs[i]);
 		cr_assert_eq(u.status, 0, "%s", u.err.buf);
 		cr_assert_gt(d.out.len, 100);
@@ -437,6 +512,10 @@ Test(discover, rules_round_trip_explain_and_stats)
 		tu_result_free(&ds);
 	}
 	struct tu_result r = tu_run("$B/tprof-parse --discover " DATA "deepspeed-chat-step3.log");
+	cr_assert(strstr(r.out.buf, "deepspeed-chat-step3.log: 0 templates with a timing value\n# (none)\n"), "%s",
+		  r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --no-formats --discover " DATA "deepspeed-chat-step3.log");
 	cr_assert(strstr(r.out.buf, "# template 1: 12 lines, 5 values, a series\n"), "%s", r.out.buf);
 	cr_assert(strstr(r.out.buf, "#   line 16: |E2E latency=7.99s |Gather latency=0.00s (0.00%)"));
 	cr_assert(strstr(r.out.buf, "timing @more name=\"Generate time\" role=\"component\" parent=\"E2E latency\" ^"));

@@ -573,7 +573,12 @@ Test(plot, html_screenshots_at_1400_and_420_px)
 	cr_assert_eq(slurp(html, &page), 0);
 	const char *sum = strstr(page.buf, "<section id=\"s-summary\""), *other = strstr(page.buf, "<section id=\"s-");
 	cr_assert(sum && sum == other, "the summary is the first section");
-	cr_assert(strstr(page.buf, "@media (max-width:600px)"), "a layout for phones");
+	const char *phone = strstr(page.buf, "@media (max-width:600px)");
+	cr_assert(phone, "a layout for phones");
+	/* at 420 px a chart scales to the width (its viewBox keeps all of it), never cut at the right */
+	cr_assert(strstr(phone, "figure.chart svg{width:100%;max-width:100%;height:auto}"), "%.300s", phone);
+	cr_assert_null(strstr(page.buf, "width:640px"));
+	cr_assert(strstr(page.buf, "viewBox=\"0 0 "), "the charts scale by their viewBox");
 	strbuf_release(&page);
 	static const int widths[] = { 1400, 420 };
 	for (size_t i = 0; i < ARRAY_SIZE(widths); i++) {

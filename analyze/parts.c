@@ -1,0 +1,279 @@
+/*
+ * parts.c - the step and its parts, and the phases around the steps, as a
+ * person who knows training reads them: data loading's share of the step,
+ * the largest part of a step that prints its own breakdown (generation
+ * against training in an RLHF step), evaluation, checkpoint and start-up
+ * time as shares of the wall.
+ *
+ * It reads only values whose role says what they are (model.h): a share is
+ * taken of the step the part belongs to, or of the wall, never of a table
+ * that mixes a per-step component with run totals, and a container or a
+ * clock is never a cost of its own.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analyses.h"
+
+/* What a part of a step is, by its name. */
+static const char *part_kind(const char *name)
+{
+	if (strcasestr(name, "data") || strcasestr(name, "load"))
+		return "data";
+	if (strcasestr(name, "generat") || strcasestr(name, "rollout"))
+		return "generation";
+	static const char *const comm[] = { "reduce", "gather", "scatter", "comm", "sync", "nccl", "broadcast", "p2p",
+					    "send", "recv" };
+	for (size_t i = 0; i < ARRAY_SIZE(comm); i++)
+		if (strcasestr(name, comm[i]))
+			return "communication";
+	return an_stage_kind(name);
+}
+
+/* What a phase is, by its name: evaluation, a checkpoint, start-up, the
+ * training itself (never a cost: it is where the steps run), or other. */
+const char *an_phase_kind(const char *name)
+{
+	static const struct {
+		const char *word, *kind;
+	} words[] = {
+		/* first match wins: "load-checkpoint" is a checkpoint, "data-iterators-setup" start-up */
+		{ "checkpoint", "checkpoint" }, { "sav", "checkpoint" },     { "init", "startup" },
+		{ "load", "startup" },          { "setup", "startup" },      { "build", "startup" },
+		{ "eval", "evaluation" },       { "valid", "evaluation" },   { "inference", "evaluation" },
+		{ "test", "evaluation" },       { "coco", "evaluation" },    { "train", "training" },
+		{ "loop", "training" },         { "total", "training" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strcasestr(name, words[i].word))
+			return words[i].kind;
+	return "other";
+}
+
+static const char *kind_advice(const char *kind)
+{
+	if (!strcmp(kind, "evaluation"))
+		return "evaluate less often, on a subset, or in a separate job; batch the evaluation "
+		       "larger than training (no gradients)";
+	if (!strcmp(kind, "checkpoint"))
+		return "save less often, asynchronously, or only the shards each rank owns";
+	if (!strcmp(kind, "startup"))
+		return "cache the preprocessed dataset and the compiled model between runs";
+	if (!strcmp(kind, "communication"))
+		return "communication is a large part of the step: overlap it with compute (DDP's bucket "
+		       "size, no_sync under gradient accumulation, ZeRO's overlap_comm), and check the "
+		       "interconnect's bandwidth (nccl-tests)";
+	if (!strcmp(kind, "generation"))
+		return "generation dominates the step: use a faster inference engine (vLLM, "
+		       "TensorRT-LLM) or KV-cache reuse, shorter generations, or larger generation batches";
+	return an_advice(kind);
+}
+
+/* The median of the step series a part belongs to, with its name. */
+static double parent_median(const struct an_run *run, const struct an_part *x, const char **of)
+{
+	if (x->parent[0] && strcmp(x->parent, "step")) {
+		const struct an_part *p = an_part_find(run, x->parent);
+		*of = x->parent;
+		return p && p->s.n ? tp_series_quantile(&p->s, 0.5) : NAN;
+	}
+	double scale;
+	const struct tp_series *s = an_step_series(run, of, &scale);
+	return s && s->n ? scale * tp_series_quantile(s, 0.5) : NAN;
+}
+
+/* A component's values: its own, else a window mean of it. */
+static const struct tp_series *component_values(const struct an_run *run, const char *name,
+						const struct an_part *x)
+{
+	if (x->s.n)
+		return &x->s;
+	for (size_t i = 0; i < run->parts.n; i++) {
+		const struct an_part *m = an_map_at(&run->parts, i);
+		if (m->role == TP_ROLE_RUNNING && !strcmp(m->parent, name) && m->s.n)
+			return &m->s;
+	}
+	return NULL;
+}
+
+static void part_finding(struct report *rep, const struct an_opts *o, const struct an_run *run,
+			 const char *name, const struct an_part *x, const char *of, double pct,
+			 double med, double wall)
+{
+	const char *kind = part_kind(name);
+	int data = !strcmp(kind, "data");
+	if (pct <= (data ? o->data_pct / 3 : o->optimize_pct))
+		return;
+	enum severity sev = pct > o->bottleneck_pct ? SEV_CRITICAL : pct > o->data_pct ? SEV_WARNING : SEV_NOTICE;
+	report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
+		       x->line, kind_advice(kind),
+		       "%s '%s' is %.1f%% of each step ('%s': median %.4g s of %.4g s)",
+		       data ? "data loading" : strcmp(kind, "other") && strcmp(kind, "forward") && strcmp(kind, "backward") &&
+						 strcmp(kind, "optimizer") ? kind : "the step's part",
+		       name, pct, of, med, med * 100 / pct);
+	/* data loading can be overlapped with compute entirely; a compute
+	 * part, what halving it would save */
+	if (wall > 0)
+		report_stake(rep, wall * pct / 100 * (data ? 1 : 0.5));
+}
+
+/* Parts of the step: each component's median and share of its step's.
+ * Two data parts (a step's own data time and a window mean of it) are one
+ * fact: only the larger share is a finding. */
+static void step_parts(struct report *rep, const struct an_opts *o, const struct an_run *run,
+		       int bottlenecks, double wall)
+{
+	struct rtable *t = NULL;
+	size_t data = SIZE_MAX;
+	double data_pct = -1, data_med = 0;
+	const char *data_of = NULL;
+	for (size_t i = 0; i < run->parts.n; i++) {
+		const struct an_part *x = an_map_at(&run->parts, i);
+		const char *name = an_map_key(&run->parts, i), *of = NULL;
+		if (x->role != TP_ROLE_COMPONENT)
+			continue;
+		const struct tp_series *v = component_values(run, name, x);
+		double step = parent_median(run, x, &of);
+		if (!v || !(step > 0))
+			continue;
+		double med = tp_series_quantile(v, 0.5), pct = 100 * med / step;
+		if (!t)
+			t = report_table(rep, "breakdown", "step-parts", "Parts of the step",
+					 "run,part,of,median:s,share:%,values,line");
+		rt_text(t, run->label);
+		rt_text(t, name);
+		rt_text(t, of);
+		rt_num(t, med, 4);
+		rt_num(t, pct, 1);
+		rt_num(t, (double)v->n, 0);
+		rt_num(t, (double)x->line, 0);
+		if (!bottlenecks)
+			continue;
+		if (strcmp(part_kind(name), "data"))
+			part_finding(rep, o, run, name, x, of, pct, med, wall);
+		else if (pct > data_pct)
+			data = i, data_pct = pct, data_med = med, data_of = of;
+	}
+	if (data != SIZE_MAX)
+		part_finding(rep, o, run, an_map_key(&run->parts, data), an_map_at(&run->parts, data), data_of,
+			     data_pct, data_med, wall);
+}
+
+/* Evaluation, checkpoints and start-up: declared phases, summed by kind
+ * over the run, as shares of the wall. Returns 1 if start-up was said. */
+static int phase_overheads(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+{
+	int startup = 0;
+	static const char *const kinds[] = { "evaluation", "checkpoint", "startup" };
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		double sec = 0;
+		uint64_t line = 0;
+		size_t names = 0;
+		const char *first = NULL;
+		for (size_t i = 0; i < run->stages.n; i++) {
+			const struct an_stage *s = an_map_at(&run->stages, i);
+			const char *name = an_map_key(&run->stages, i);
+			/* a phase inside another of its kind is counted there */
+			if (s->inferred || an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) ||
+			    (s->parent[0] && !strcmp(an_phase_kind(s->parent), kinds[k])))
+				continue;
+			sec += s->seconds;
+			names++;
+			if (!first)
+				first = name, line = s->line;
+		}
+		if (!first || !(wall > 0))
+			continue;
+		double pct = 100 * sec / wall;
+		if (pct < 1)
+			continue;
+		enum severity sev = pct > o->optimize_pct ? SEV_WARNING : SEV_NOTICE;
+		report_finding(rep, sev, "bottlenecks", kinds[k], run->label, run->file, line,
+			       pct >= 5 ? kind_advice(kinds[k]) : NULL, "%s ('%s'%s) took %.4g s, %.1f%% of the wall %.4g s",
+			       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall);
+		report_stake(rep, sec / 2);
+		startup |= k == 2;
+	}
+	return startup;
+}
+
+/*
+ * Time stamps around the steps: what passed before the first value printed
+ * at a step (start-up: loading the model and data, compiling) and after
+ * the last (a final evaluation, saving), as shares of the wall. Only when
+ * no declared phase says it already, and when it is a tenth of the run.
+ */
+static void around_steps(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall,
+			 int said_startup)
+{
+	if (run->first_step_ts == INT64_MIN || run->first_ts == INT64_MIN || !(wall > 0))
+		return;
+	double before = (double)(run->first_step_ts - run->first_ts);
+	double after = (double)(run->max_ts - run->last_step_ts);
+	if (!said_startup && before >= 0.1 * wall)
+		report_finding(rep, before > o->optimize_pct / 100 * wall ? SEV_WARNING : SEV_NOTICE, "bottlenecks",
+			       "startup", run->label, run->file, 0, kind_advice("startup"),
+			       "start-up: %.4g s (%.1f%% of the wall %.4g s) passed before the first step was printed",
+			       before, 100 * before / wall, wall);
+	else
+		before = 0;
+	if (before > 0)
+		report_stake(rep, before / 2);
+	if (after >= 0.1 * wall) {
+		report_finding(rep, SEV_NOTICE, "bottlenecks", "after-steps", run->label, run->file, 0, NULL,
+			       "the run went on %.4g s (%.1f%% of the wall) after its last step was printed "
+			       "(a final evaluation, saving the model)", after, 100 * after / wall);
+		report_stake(rep, after / 2);
+	}
+}
+
+/*
+ * A run that slows down shows it in its throughput (DeepSpeed's
+ * CurrSamplesPerSec falling as random-LTD keeps more tokens): a rate whose
+ * fitted line ends a fifth or more below where it starts, significantly.
+ * The time at stake is what the run lost against its starting rate. Running
+ * averages lag and evaluation rates are no training: neither is read.
+ */
+static void throughput_drift(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+{
+	static const char *const skip[] = { "avg", "average", "mean", "eval", "valid", "test" };
+	for (size_t i = 0; i < run->rates.n; i++) {
+		const struct an_named_series *x = an_map_at(&run->rates, i);
+		const char *key = an_map_key(&run->rates, i);
+		size_t k = 0;
+		while (k < ARRAY_SIZE(skip) && !strcasestr(key, skip[k]))
+			k++;
+		struct tp_fit f;
+		if (k < ARRAY_SIZE(skip) || x->s.n < 10 || tp_series_trend(&x->s, &f) < 0 || !(f.intercept > 0))
+			continue;
+		double start = f.intercept, end = f.intercept + f.slope * (double)(x->s.n - 1);
+		if (!(f.p < o->alpha / 10) || !(end < 0.8 * start))
+			continue;
+		double lost = wall > 0 ? wall * (1 - x->s.mean / start) : NAN;
+		report_finding(rep, SEV_WARNING, "bottlenecks", "slowdown", run->label, run->file, x->line,
+			       "the run gets slower as it goes: look for what grows with it (sequence length, a "
+			       "schedule that keeps more tokens, a cache, memory fragmentation, thermal throttling)",
+			       "throughput '%s' falls over the run: %.4g to %.4g (%.0f%% lower, %llu values, R^2 %.2f)",
+			       key, start, end > 0 ? end : 0, 100 * (1 - (end > 0 ? end : 0) / start),
+			       (unsigned long long)x->s.n, f.r2);
+		if (lost > 0)
+			report_stake(rep, lost);
+	}
+}
+
+void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
+{
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		double stages;
+		const char *from;
+		double wall = an_run_wall(run, &stages, &from);
+		step_parts(rep, o, run, bottlenecks, wall);
+		if (bottlenecks) {
+			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
+			throughput_drift(rep, o, run, wall);
+		}
+	}
+}
