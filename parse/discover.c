@@ -455,6 +455,27 @@ static const char *next_line_generic(const char *s, const char *e)
  * not read line by line. A unit's first byte is found by a nibble lookup:
  * s u (7x), m h (6x), c2 ce (Cx), one bit each row.
  */
+/* Past a tqdm bar opened at o: after its ']', or at its line's end, or e;
+ * 32 bytes at a time while they are readable (limit). */
+__attribute__((target("avx2"))) static const char *past_bar(const char *o, const char *e, const char *limit)
+{
+	const __m256i c_rb = _mm256_set1_epi8(']'), c_nl = _mm256_set1_epi8('\n');
+	const char *p = o;
+	for (; limit - p >= 32 && p < e; p += 32) {
+		__m256i b = _mm256_loadu_si256((const __m256i *)p);
+		uint32_t m = (uint32_t)_mm256_movemask_epi8(
+			_mm256_or_si256(_mm256_cmpeq_epi8(b, c_rb), _mm256_cmpeq_epi8(b, c_nl)));
+		if (m) {
+			p += __builtin_ctz(m);
+			return p >= e ? e : *p == ']' ? p + 1 : p;
+		}
+	}
+	for (; p < e; p++)
+		if (*p == ']' || *p == '\n')
+			return *p == ']' ? p + 1 : p;
+	return e;
+}
+
 __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s, const char *e,
 								   const char *limit)
 {
@@ -513,10 +534,7 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 				hit = q + __builtin_ctz(before);
 			} else if (open) {
 				/* a bar: on after its ']', or its line's end */
-				const char *o = q + __builtin_ctz(open);
-				const char *c = memchr(o, ']', (size_t)(e - o));
-				const char *n = memchr(o, '\n', (size_t)((c ? c : e) - o));
-				q = n ? n : c ? c + 1 : e;
+				q = past_bar(q + __builtin_ctz(open), e, limit);
 			} else {
 				q += 32;
 			}

@@ -80,10 +80,16 @@ void tp_parser_set_discover(struct tp_parser *p, void (*fn)(void *ctx, const str
 	p->disc_ctx = ctx;
 }
 
-/* A line nothing read, or rules only, to the miner if it holds a unit. */
+/* A line nothing read, or rules only, to the miner if it holds a unit (the
+ * vector test first, reading on to the buffer's end where the line is in
+ * the buffer tp_parse_buffer reads). */
 static void discover(struct tp_parser *p, const struct seg *sg)
 {
-	if (!p->disc || p->seg_bar || sg->t >= sg->e || !tp_disc_has_unit(sg->t, sg->e))
+	if (!p->disc || p->seg_bar || sg->t >= sg->e)
+		return;
+	uintptr_t t = (uintptr_t)sg->t, e = (uintptr_t)sg->e;
+	const char *limit = p->buf_end && t >= (uintptr_t)p->buf && e <= (uintptr_t)p->buf_end ? p->buf_end : sg->e;
+	if (tp_disc_next_line(sg->t, sg->e, limit) != sg->t)
 		return;
 	struct tp_disc_line ln = { sg->t,	   (size_t)(sg->e - sg->t), p->file, p->lineno,
 				   p->cur_rank, p->cur_ts, p->seen,	       p->nseen };
@@ -746,9 +752,11 @@ void tp_parser_set_scanner(struct tp_parser *p, const struct tp_scanner *sc)
 
 void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n)
 {
+	p->buf = buf;
 	p->buf_end = buf + n;
 	if (p->scan && tp_rules_scan_safe(p->rules))
 		scan_buffer(p, buf, buf + n);
 	else
 		plain_lines(p, buf, buf + n);
+	p->buf = p->buf_end = NULL;
 }

@@ -86,7 +86,8 @@ struct tp_parser {
 	struct tp_scan_scratch *scan_ss;
 	const char **cand;   /* starts of candidate lines, scan_cap of them */
 	int no_rule_marker;  /* the line being read holds no rules marker (scan.h) */
-	const char *buf_end; /* the end of the buffer tp_parse_buffer reads */
+	const char *buf;     /* the buffer tp_parse_buffer reads, while it does */
+	const char *buf_end;
 	int progress;        /* progress records for every redraw of a bar */
 	int seg_bar;         /* the segment being read is a progress bar */
 	/* discovery: the hook, and what rules read on the segment */
