@@ -1222,6 +1222,9 @@ unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const 
 {
 	struct tok t[TP_DISC_MAX_TOKENS];
 	int cut;
+	/* a NUL byte is binary, not text: no token, name or rule can hold it */
+	if (memchr(ln->s, '\0', ln->n))
+		return 0;
 	int n = tokenize(ln->s, ln->s + ln->n, t, TP_DISC_MAX_TOKENS, &cut);
 	if (!n)
 		return 0;
