@@ -123,7 +123,7 @@ $(BIN)/%: $(OBJ)/cli/%.o $(LAYER_LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TOOL_LIBS)
 
-$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h tests/antest.h $(wildcard tests/golden/*.h)
+$(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h tests/antest.h tests/packtest.h $(wildcard tests/golden/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,TEST,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) -Itests $(WARN) $(CFLAGS) -o $@ $< $(TEST_LIBDEPS) $(LIBS) $(TOOL_LIBS) $(TEST_LIBS)

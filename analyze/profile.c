@@ -50,16 +50,18 @@ static const char *const PARAMS[] = { "parameter_memory", "parameters", NULL };
 static void runtime_table(const struct an_run *run, struct report *rep)
 {
 	struct rtable *t = report_table(rep, "breakdown", "model-runtime", "Model runtime (profiling report)",
-					"run,name,mean:ms,std:ms,cv:%,min:ms,max:ms,runs");
+					"run,name,mean:ms,std:ms,cv:%,min:ms,max:ms,runs,median:ms,iqr:ms");
 	for (size_t i = 0; i < run->runtimes.n; i++) {
 		const struct an_nums *x = an_map_at(&run->runtimes, i);
-		double mean = x->num[S_RT_MEAN_MS], sd = (x->has >> S_RT_STD_MS) & 1 ? x->num[S_RT_STD_MS] : NAN;
+		/* a benchmark's measurement has a median and no mean */
+		double mean = (x->has >> S_RT_MEAN_MS) & 1 ? x->num[S_RT_MEAN_MS] : NAN;
+		double sd = (x->has >> S_RT_STD_MS) & 1 ? x->num[S_RT_STD_MS] : NAN;
 		rt_text(t, run->label);
 		rt_text(t, an_map_key(&run->runtimes, i));
 		rt_num(t, mean, 3);
 		rt_num(t, sd, 3);
 		rt_num(t, mean > 0 ? 100 * sd / mean : NAN, 1);
-		for (int s = S_RT_MIN_MS; s <= S_RT_RUNS; s++)
+		for (int s = S_RT_MIN_MS; s <= S_RT_IQR_MS; s++)
 			rt_num(t, (x->has >> s) & 1 ? x->num[s] : NAN, s == S_RT_RUNS ? 0 : 3);
 	}
 	double fwd = named_value(&run->runtimes, FORWARD, S_RT_MEAN_MS);

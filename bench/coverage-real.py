@@ -6,17 +6,19 @@ bench/real-logs.tsv lists each log (file name used here, GitHub
 repository, path, commit, framework, the lines taken, the number of
 timing values the truth below finds, a note; then the answer set's
 columns step_s, step_source, wall_s, wall_source, top, top_note, read
-by people, not by tprof: see tests/data/real/README.md). Columns are
-read by their header names. The answer set's logs are kept byte-exact
-under tests/data/real/; the first fourteen rows are not kept: to fetch
-them, download each file at its commit from GitHub
-(https://raw.githubusercontent.com/REPO/COMMIT/PATH), keep the lines the
-'lines' column names ('1-40': those lines; 'tail-10': the last ten;
-'pick': lines selected by hand, listed in the note column) and save the
-result under the 'file' name in one directory. Then, from the repository
-root after `make`:
+by people, not by tprof: see tests/data/real/README.md; and the SHA-256
+of the log, where it is known). Columns are read by their header names.
+The answer set's logs are kept byte-exact under tests/data/real/; the
+other rows are not kept: bench/fetch-real-logs.py fetches them there (it
+downloads each file at its commit from GitHub,
+https://raw.githubusercontent.com/REPO/COMMIT/PATH, keeps what the
+'lines' column names: 'all'; '1-40', those lines; 'tail-10', the last
+ten; 'ipynb-streams', a notebook's stream outputs; and checks the
+SHA-256); the rows marked 'pick' (lines selected by hand, listed in the
+note column) are to be cut by hand. Then, from the repository root after
+`make`:
 
-    python3 bench/coverage-real.py DIR          (or TPROF_REAL_LOGS=DIR)
+    python3 bench/coverage-real.py tests/data/real    (or TPROF_REAL_LOGS=DIR)
 
 A log missing from DIR is looked for in tests/data/real/. Rows whose
 framework has no truth below, or whose 'values' is '-', are listed and
@@ -55,6 +57,7 @@ import sys
 
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
 UNIT_S = {"ms": 1e-3, "us": 1e-6, "µs": 1e-6, "s": 1.0}
+SI = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 # any tqdm redraw: 'N%|bar| n/total [elapsed<remaining, rate]'
 TQDM = re.compile(r"(\d+)%\|[^|\n]*\|\s*(\d+)/(\d+)\s*\[[^\]<]*<[^\],]*,\s*"
@@ -83,6 +86,8 @@ def tqdm_values(line):
         x = float(m.group(4))
         if m.group(6):        # 's/it': seconds per item, a rate of 1/x
             out.append(1.0 / x if x else math.inf)
+        elif len(m.group(5)) > 1 and m.group(5)[0] in SI:
+            out.append(x * SI[m.group(5)[0]])   # unit_scale: '1.39MB/s'
         else:
             out.append(x)
     return out
@@ -158,8 +163,8 @@ def llamacpp_values(line):
     return out
 
 
-MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*(" + NUM + r")")
-MEGATRON_TFLOPS = re.compile(r"throughput per GPU \(TFLOP/s/GPU\):\s*(" + NUM + r")")
+MEGATRON_TIME = re.compile(r"elapsed time per iteration \((ms|s)\):\s*(" + NUM + r")")
+MEGATRON_RATE = re.compile(r"(?:throughput per GPU \(TFLOP/s/GPU\)|\| samples per second|\| TFLOPs):\s*(" + NUM + r")")
 
 
 # Megatron-DeepSpeed: DeepSpeed's engine prints its own line per step
@@ -172,9 +177,107 @@ def megatron_values(line):
         return [float(m.group(1)), float(m.group(2))]
     if not re.search(r"\biteration\s+\d+/\s*\d+\s*\|", line):
         return []
-    out = [float(x) / 1000 for x in MEGATRON_MS.findall(line)]
-    out += [float(x) for x in MEGATRON_TFLOPS.findall(line)]
+    out = [float(v) * UNIT_S[u] for u, v in MEGATRON_TIME.findall(line)]
+    out += [float(x) for x in MEGATRON_RATE.findall(line)]
     return out
+
+
+# torch.profiler key_averages() tables: every time and share cell of a row
+# (times with their unit, shares in percent), and the totals under a table
+PROF_TIME = re.compile(r"^(-?\d+\.\d+)(us|ms|s)$")
+PROF_PCT = re.compile(r"^(-?\d+\.\d+)%$")
+PROF_TOTAL = re.compile(r"^(?:Self [A-Z][A-Z0-9]*|CUDA) time total:\s+(-?\d+\.\d+)(us|ms|s)\s*$")
+
+
+def profiler_values(line):
+    m = PROF_TOTAL.match(line)
+    if m:
+        return [float(m.group(1)) * UNIT_S[m.group(2)]]
+    cells = re.split(r"\s{2,}|\t", line.strip())
+    times = [PROF_TIME.match(c) for c in cells[1:]]
+    pcts = [PROF_PCT.match(c) for c in cells[1:]]
+    if not any(times) or not any(pcts):
+        return []
+    out = []
+    for t, p in zip(times, pcts):
+        if t:
+            out.append(float(t.group(1)) * UNIT_S[t.group(2)])
+        elif p:
+            out.append(float(p.group(1)))
+    return out
+
+
+# torch.utils.benchmark: a Measurement's median and, when printed, its IQR
+# and quartiles (counted on the title line, the line after the object's
+# repr, which names them), and every cell of a Compare table in the unit of
+# its footer ("Times are in microseconds (us).")
+BENCH_OBJ = re.compile(r"<torch\.utils\.benchmark\.utils\.common\.Measurement object at 0x[0-9a-fA-F]+>\s*$")
+BENCH_MEDIAN = re.compile(r"^\s+(?:Median:\s+)?(" + NUM + r") (ns|us|ms|s)\s*$")
+BENCH_IQR = re.compile(r"^\s+IQR:\s+(" + NUM + r") (ns|us|ms|s) \((" + NUM + r") to (" + NUM + r")\)\s*$")
+BENCH_RUNS = re.compile(r"^\s+\d+ measurements?, \d+ runs")
+COMPARE_TITLE = re.compile(r"^\[-+.*-+\]\s*$")
+COMPARE_UNIT = re.compile(r"^Times are in \w+ \((ns|us|ms|s)\)\.\s*$")
+COMPARE_CELL = re.compile(r"^\s*(" + NUM + r")(?:\s*\(.*\))?\s*$")
+UNIT_S["ns"] = 1e-9
+
+
+def benchmark_truth(lines):
+    """{line: values} of a log's Measurements and Compare tables."""
+    out = {}
+    title = None
+    for n, line in enumerate(lines, 1):
+        if BENCH_OBJ.search(line):
+            title = n + 1
+            continue
+        if title is None:
+            continue
+        m = BENCH_MEDIAN.match(line)
+        if m:
+            out.setdefault(title, []).append(float(m.group(1)) * UNIT_S[m.group(2)])
+            continue
+        m = BENCH_IQR.match(line)
+        if m:
+            u = UNIT_S[m.group(2)]
+            out.setdefault(title, []).extend(float(m.group(i)) * u for i in (1, 3, 4))
+            continue
+        if BENCH_RUNS.match(line):
+            title = None
+    start = None
+    for n, line in enumerate(lines, 1):
+        if COMPARE_TITLE.match(line):
+            start = n
+        elif start and COMPARE_UNIT.match(line):
+            u = UNIT_S[COMPARE_UNIT.match(line).group(1)]
+            for k in range(start + 2, n):
+                if "|" not in lines[k - 1]:
+                    continue
+                for cell in lines[k - 1].split("|")[1:]:
+                    c = COMPARE_CELL.match(cell)
+                    if c:
+                        out.setdefault(k, []).append(float(c.group(1)) * u)
+            start = None
+    return out
+
+
+# Lightning: a finished Rich bar's elapsed time and speed ("Epoch 4/4 ━━━
+# 25/25 0:00:48 • 0:00:00 0.48it/s"; the remaining time is an ETA), the
+# SimpleProfiler's rows (mean and total), the AdvancedProfiler's and
+# cProfile's "N function calls in T seconds"; tqdm bars are counted for all
+RICH = re.compile(r"━[━╸╺\s]*\s(\d+)/(\d+) (\d+:\d\d:\d\d) •(?: [-\d:]+)? (" + NUM + r")it/s")
+SIMPLE_ROW = re.compile(r"^\|?\s*\S[^|\t]*?\s*\|\s+(" + NUM + r")\s*\|(?:\s*\d+\s*\|)?\s+(" + NUM + r")\s*\|")
+PSTATS = re.compile(r"^\s*\d+ function calls (?:\(\d+ primitive calls\) )?in (" + NUM + r") seconds")
+
+
+def lightning_values(line):
+    m = RICH.search(line)
+    if m and m.group(1) == m.group(2):
+        h, mi, se = (int(x) for x in m.group(3).split(":"))
+        return [h * 3600 + mi * 60 + se, float(m.group(4))]
+    m = SIMPLE_ROW.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = PSTATS.match(line)
+    return [float(m.group(1))] if m else []
 
 
 MMENGINE = re.compile(r"(?<![\w])(?:time|data_time): (" + NUM + r")(?!\S)")
@@ -256,6 +359,9 @@ FRAMEWORK = {
     "home-grown": home_grown_values,
     "tqdm": tqdm_only_values,
     "hf-trainer": hf_values,
+    "torch-profiler": profiler_values,
+    "torch-benchmark": None,  # whole-log truth: benchmark_truth
+    "lightning": lightning_values,
     "nanogpt": nanogpt_values,
     "detectron2": detectron2_values,
     "keras": keras_values,
@@ -271,9 +377,11 @@ def truth(path, framework):
     extract = FRAMEWORK[framework]
     out = []
     with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
-        for n, raw in enumerate(f, 1):
-            line = raw.rstrip("\n")
-            vals = extract(line) + tqdm_values(line)
+        lines = [raw.rstrip("\n") for raw in f]
+    whole = benchmark_truth(lines) if framework == "torch-benchmark" else {}
+    for n, line in enumerate(lines, 1):
+        if True:
+            vals = (extract(line) if extract else whole.get(n, [])) + tqdm_values(line)
             if vals:
                 out.append((n, "timing", vals))
             elif TQDM.search(line) or TQDM_CONT.match(line) or TQDM_NOTOTAL.search(line) or ANY_TIMING.search(line):
@@ -294,7 +402,7 @@ def values_of(r):
             continue
         if k in ("line", "rank", "index", "count", "step", "runs"):
             continue
-        if k == "seconds" or k.endswith("_s"):
+        if k == "seconds" or k.endswith("_s") or k.endswith("_pct"):
             v.append(x)
         elif k.endswith("_ms"):
             v.append(x / 1000)
@@ -354,6 +462,8 @@ def score(path, framework):
 
 def main():
     logdir = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TPROF_REAL_LOGS")
+    if not logdir and os.path.isdir("tests/data/real"):
+        logdir = "tests/data/real"
     if not logdir:
         sys.stderr.write("usage: coverage-real.py LOGDIR (or TPROF_REAL_LOGS=LOGDIR)\n")
         return 2

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -160,7 +161,15 @@ int hdb_sqlite_open(const char *path, int wait_ms, struct hdb **out, struct strb
 	static const char *const setup[] = { "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
 					     "PRAGMA foreign_keys=ON" };
 	for (size_t i = 0; i < ARRAY_SIZE(setup); i++) {
-		int st = s_exec(&d->base, setup[i], NULL, 0, NULL, NULL, err);
+		int st, tries = 0;
+		/* the first opens of a new database race to switch it to WAL, and
+		 * SQLite may answer BUSY there at once, without its busy handler:
+		 * up to a second more, 10 ms at a time */
+		while ((st = s_exec(&d->base, setup[i], NULL, 0, NULL, NULL, err)) == HDB_BUSY && tries++ < 100) {
+			struct timespec ts = { 0, 10000000L };
+			strbuf_reset(err);
+			nanosleep(&ts, NULL);
+		}
 		if (st != HDB_OK) {
 			s_close(&d->base);
 			return st;

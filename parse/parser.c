@@ -245,6 +245,50 @@ static const char *strip_rank(const char *s, const char *e, int *rank)
 	return s;
 }
 
+/* pdsh's "host: " (DeepSpeed's multi-node launcher): a lower-case host name
+ * with a '-' or '.' in it ("worker-1", "ip-10-0-0-7"), or "localhost", then
+ * ": ". Its trailing number, if any, is the rank (the node's). Names without
+ * a '-' or '.' are left alone: "epoch1: 2.5 s" is a label, not a host. */
+static const char *strip_host(const char *s, const char *e, int *rank)
+{
+	const char *q = s;
+	int sep = 0;
+	if (q >= e || !(*q >= 'a' && *q <= 'z'))
+		return s;
+	while (q < e && ((*q >= 'a' && *q <= 'z') || tp_is_digit(*q) || *q == '-' || *q == '.')) {
+		sep |= *q == '-' || *q == '.';
+		q++;
+	}
+	int local = q - s == 9 && !memcmp(s, "localhost", 9);
+	if ((!sep && !local) || q + 2 > e || q[0] != ':' || q[1] != ' ' || q[-1] == '-' || q[-1] == '.')
+		return s;
+	const char *d = q;
+	long v = 0;
+	while (d > s && tp_is_digit(d[-1]) && q - d < 6)
+		d--;
+	if (d < q) {
+		for (const char *k = d; k < q; k++)
+			v = v * 10 + (*k - '0');
+		*rank = v > MAX_RANK ? MAX_RANK : (int)v;
+	}
+	return q + 2;
+}
+
+/* Launcher prefixes, nested as launchers stack them ("0: [default3]:",
+ * "[default0]:[rank0]:", "worker-1: [rank5]:"); the innermost gives the rank. */
+static const char *strip_prefixes(const char *s, const char *e, int *rank)
+{
+	for (int k = 0; k < 3; k++) {
+		const char *q = strip_rank(s, e, rank);
+		if (q == s)
+			q = strip_host(s, e, rank);
+		if (q == s)
+			break;
+		s = tp_skip_blanks(q, e);
+	}
+	return s;
+}
+
 static const char *const levels[] = { "INFO", "WARNING", "WARN", "DEBUG", "ERROR",
 				      "CRITICAL", "NOTICE", "TRACE" };
 
@@ -424,7 +468,8 @@ static int try_rules(struct tp_parser *p, int pass, const struct seg *sg, const 
 		     const char *raw_e, int bar)
 {
 	struct tp_rules_line ln = { sg->t, (size_t)(sg->e - sg->t), raw, (size_t)(raw_e - raw),
-				    bar, p->file, p->lineno, p->st.rule_hits, p->no_rule_marker };
+				    bar, p->file, p->lineno, p->st.rule_hits, p->no_rule_marker,
+				    p->cur_rank, p->cur_ts };
 	int rc = tp_rules_match_pass(p->rules, p->scratch, pass, &ln, &p->rules_sink);
 	if (rc > 0)
 		p->emitted++; /* a block or context rule takes a line without a record */
@@ -452,11 +497,12 @@ static int cut_bar(const char *s, const char *e)
 	       !memchr(pct + 2, '|', (size_t)(e - pct - 2)) && !memchr(pct + 2, '[', (size_t)(e - pct - 2));
 }
 
-/* The last progress bar of a physical line, for @bar rules. */
-static void bar_rules(struct tp_parser *p, const char *s, const char *e)
+/* The last progress bar of a physical line, for @bar rules; rank: its
+ * launcher prefix's. */
+static void bar_rules(struct tp_parser *p, const char *s, const char *e, int rank)
 {
 	struct seg sg = { s, e, s };
-	p->cur_rank = -1;
+	p->cur_rank = rank;
 	p->cur_ts = NULL;
 	for (int pass = 0; pass < 2; pass++)
 		if (tp_rules_has_bar(p->rules, pass) && try_rules(p, pass, &sg, s, e, 1))
@@ -478,18 +524,35 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 		const char *j = p->joined.buf, *je = j + p->joined.len;
 		const char *end = tp_progress_tqdm(p, j, je, 0, &lastbar);
 		if (end > j + wl) {
-			bar_rules(p, j, end);
+			bar_rules(p, j, end, -1);
 			s += end - j - wl;
 			if (s >= e)
 				return;
 		}
 	}
-	/* a bar first: most bytes of many logs are redraws; a print() that
-	 * follows one on the same screen starts after its closing ']' */
+	/* a bar first: most bytes of many logs are redraws; a launcher's
+	 * prefix may stand before it ("[default1]:100%|███"), and a print()
+	 * that follows one on the same screen starts after its closing ']' */
 	const char *bar = s;
-	s = tp_progress_tqdm(p, s, e, 1, &lastbar);
+	int bar_rank = -1;
+	if (s < e && (*s == '[' || tp_is_digit(*s))) {
+		int rank = -1;
+		const char *b = strip_prefixes(s, e, &rank), *end = b;
+		if (b > s) {
+			p->cur_rank = rank; /* the bar's records are its rank's */
+			end = tp_progress_tqdm(p, b, e, 1, &lastbar);
+			p->cur_rank = -1;
+		}
+		if (end > b) {
+			bar = b;
+			bar_rank = rank;
+			s = end;
+		}
+	}
+	if (bar == s)
+		s = tp_progress_tqdm(p, s, e, 1, &lastbar);
 	if (s > bar && p->rules && (last || s < e) && bar_done(lastbar, s))
-		bar_rules(p, lastbar, s); /* the final redraw, or one a print() follows */
+		bar_rules(p, lastbar, s, bar_rank); /* the final redraw, or one a print() follows */
 	if (s >= e)
 		return;
 	const char *cb = tp_skip_blanks(s, e); /* a terminal pads the line before */
@@ -508,7 +571,7 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	p->seg_bar = tp_progress_other(p, s, e);
 	struct seg sg;
 	sg.s = tp_skip_blanks(s, e);
-	sg.s = strip_rank(sg.s, e, &p->cur_rank);
+	sg.s = strip_prefixes(sg.s, e, &p->cur_rank);
 	sg.e = trim_end(sg.s, e);
 	if (sg.s >= sg.e && p->cur_rank < 0)
 		return;
@@ -611,6 +674,8 @@ void tp_parser_note_record(struct tp_parser *p, const struct tp_record *r)
 
 void tp_parser_finish(struct tp_parser *p)
 {
+	if (p->rules)
+		tp_rules_finish(p->rules, p->scratch, &p->rules_sink);
 	for (size_t i = 0; i < p->nranks; i++) {
 		struct rank_state *rs = p->ranks[i];
 		if (!rs)

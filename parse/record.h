@@ -49,7 +49,7 @@ enum tp_type {
 	TP_NTYPES
 };
 
-#define TP_NUM_SLOTS 8
+#define TP_NUM_SLOTS 16
 
 /* How a schema field is stored in the record. */
 enum tp_field_kind {
@@ -95,6 +95,7 @@ enum {
 	S_WU_FIRST_S = 0, S_WU_STEADY_S = 1, S_WU_OVERHEAD_S = 2, S_WU_OVERHEAD_PCT = 3,
 	/* runtime */
 	S_RT_MEAN_MS = 0, S_RT_STD_MS = 1, S_RT_MIN_MS = 2, S_RT_MAX_MS = 3, S_RT_RUNS = 4,
+	S_RT_MEDIAN_MS = 5, S_RT_IQR_MS = 6, S_RT_Q1_MS = 7, S_RT_Q3_MS = 8,
 	/* scaling */
 	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2, S_SC_PEAK_MB = 3, S_SC_GFLOPS = 4,
 	/* memory / flops */
@@ -105,8 +106,10 @@ enum {
 	S_BAT_INDEX = 1, S_BAT_GPU_MB = 2, S_BAT_CPU_MB = 3, S_BAT_LOSS = 4,
 	/* epoch: seconds in 0 (epochs are numbered by the analysis, in order) */
 	S_EP_GPU_MB = 2, S_EP_RESERVED_MB = 3, S_EP_PEAK_MB = 4,
-	/* aggregate */
+	/* aggregate; a profiler row's own side in self/total, its device side in device_* */
 	S_AGG_COUNT = 0, S_AGG_TOTAL_S = 1, S_AGG_MEAN_S = 2, S_AGG_MIN_S = 3, S_AGG_MAX_S = 4,
+	S_AGG_SELF_S = 5, S_AGG_SELF_PCT = 6, S_AGG_TOTAL_PCT = 7, S_AGG_DEV_SELF_S = 8,
+	S_AGG_DEV_SELF_PCT = 9, S_AGG_DEV_TOTAL_S = 10, S_AGG_DEV_TOTAL_PCT = 11, S_AGG_DEV_MEAN_S = 12,
 	/* perf: seconds in 0 */
 	S_PERF_CPU_DELTA_MB = 1, S_PERF_GPU_DELTA_MB = 2, S_PERF_GPU_PEAK_MB = 3,
 	/* rate: value per second, its unit ("samples/s") in text */

@@ -146,6 +146,16 @@ static int fspec_lookup(enum tp_type t, const char *name, size_t n, struct fspec
 	return 1;
 }
 
+int tp_rules_duration_field(enum tp_type t, const char *name, size_t n, int *slot, double *unit)
+{
+	struct fspec f;
+	if (!fspec_lookup(t, name, n, &f) || (f.conv != CV_SEC && f.conv != CV_MS))
+		return 0;
+	*slot = f.slot;
+	*unit = f.conv == CV_MS ? 0.001 : 1.0;
+	return 1;
+}
+
 /* The fields a rule can set: its type's, or ctx for a context rule. */
 static int rule_field(const struct rule *ru, const char *name, size_t n, struct fspec *out)
 {
@@ -194,6 +204,17 @@ static int only_unit_left(const char *q, const char *end, const char *unit)
 	return q == end || (q + 1 == end && (*q == 's' || *q == 'S'));
 }
 
+double tp_rules_rescale(double v, double bare, double target)
+{
+	if (bare == target)
+		return v;
+	/* the units' ratio, a whole number when it is one (1e-3 / 1e-6 is not 1000 in doubles) */
+	double r = bare < target ? target / bare : bare / target, w = round(r);
+	if (fabs(r - w) <= 1e-9 * w)
+		r = w;
+	return bare < target ? v / r : v * r;
+}
+
 /*
  * A duration in target seconds-per-unit: a bare number counts in bare
  * seconds-per-unit (converted exactly when the units agree, so "1.2" ms
@@ -205,7 +226,7 @@ static int read_dur(const char *p, const char *end, double bare, double target, 
 	const char *q;
 	double v, sec;
 	if (tp_read_number(p, end, &v, &q) && tp_skip_blanks(q, end) == end) {
-		*out = bare == target ? v : bare < target ? v / (target / bare) : v * (bare / target);
+		*out = tp_rules_rescale(v, bare, target);
 		return 1;
 	}
 	if (tp_read_clock(p, end, &sec)) {
@@ -255,7 +276,7 @@ const char *tp_rules_expectation(enum conv c)
 	case CV_SEC: case CV_MS: return "a duration";
 	case CV_MB: return "a memory size";
 	case CV_TS: return "a timestamp (YYYY-MM-DD HH:MM:SS[.fff])";
-	case CV_RANK: return "a rank (integer >= 0)";
+	case CV_RANK: return "a rank (integer from 0 to 10^9)";
 	case CV_RATE: return "a rate (number with optional k/M/G/T)";
 	case CV_ROLE: return "a role (step, component, phase, running, average, clock, rate, eta, quantity)";
 	default: return "a number";
@@ -266,7 +287,8 @@ static int read_rank(const char *p, const char *end, double *v)
 {
 	unsigned long long u;
 	const char *q;
-	if (!tp_read_uint(p, end, &u, &q) || q != end || u > INT_MAX)
+	/* the bound tprof-analyze reads back from NDJSON (ndjson_in.c) */
+	if (!tp_read_uint(p, end, &u, &q) || q != end || u > 1000000000)
 		return 0;
 	*v = (double)u;
 	return 1;
@@ -357,31 +379,45 @@ static size_t ident_len(const char *p, const char *end)
 	return k;
 }
 
-static int has_constant(const struct rule *ru, int id)
+/* Is field id given already: a constant (column 0) or a column (1)? A name
+ * template and a column may both give the name: the template uses it. */
+static int has_constant(const struct rule *ru, int id, int column, int tmpl)
 {
 	for (size_t i = 0; i < ru->nconsts; i++)
-		if (ru->consts[i].f.id == id)
+		if (ru->consts[i].f.id == id && !(column && ru->consts[i].tmpl))
 			return 1;
 	for (size_t i = 0; i < ru->ncolrefs; i++)
-		if (ru->colrefs[i].f.id == id)
+		if (ru->colrefs[i].f.id == id && !tmpl)
 			return 1;
 	return 0;
 }
 
 /* FIELD=@"Column": the field's value is the row's cell under that column. */
 static int add_colref(const struct src *s, const char *at, struct rule *ru, const struct fspec *f,
-		      struct strbuf *val)
+		      struct strbuf *val, int each)
 {
-	if (!val->len || val->len > COLUMN_NAME_MAX) {
-		strbuf_addf(load_error(s, at), "a column name of 1 to %d bytes, please", COLUMN_NAME_MAX);
-		return -1;
+	/* one name, or several separated by '|' (the column under any of them);
+	 * "" is the column with a blank heading */
+	for (size_t b = 0, e; val->len && b <= val->len; b = e + 1) {
+		const char *bar = memchr(val->buf + b, '|', val->len - b);
+		e = bar ? (size_t)(bar - val->buf) : val->len;
+		if (e == b || e - b > COLUMN_NAME_MAX) {
+			strbuf_addf(load_error(s, at), "a column name of 1 to %d bytes, or several "
+				    "separated by '|', please", COLUMN_NAME_MAX);
+			return -1;
+		}
 	}
 	if (f->conv == CV_CTX || f->conv == CV_TS || f->conv == CV_RANK) {
 		strbuf_addf(load_error(s, at), "field '%s' cannot come from a column", f->name);
 		return -1;
 	}
+	for (size_t i = 0; each && i < ru->ncolrefs; i++)
+		if (ru->colrefs[i].each) {
+			strbuf_addstr(load_error(s, at), "one field of a rule takes @*, please");
+			return -1;
+		}
 	ALLOC_GROW(ru->colrefs, ru->ncolrefs + 1, ru->colrefs_alloc);
-	ru->colrefs[ru->ncolrefs++] = (struct colref){ *f, xmemdup(val->buf, val->len) };
+	ru->colrefs[ru->ncolrefs++] = (struct colref){ *f, xmemdup(val->buf ? val->buf : "", val->len), each };
 	return 0;
 }
 
@@ -426,7 +462,10 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 	const char *p = *pp;
 	size_t k = ident_len(p, end);
 	int column = end - p >= (ptrdiff_t)k + 3 && p[k] == '=' && p[k + 1] == '@' && p[k + 2] == '"';
-	if (!k || end - p < (ptrdiff_t)k + 2 || p[k] != '=' || (p[k + 1] != '"' && !column))
+	/* FIELD=@*: every column that no other field names */
+	int each = end - p >= (ptrdiff_t)k + 3 && p[k] == '=' && p[k + 1] == '@' && p[k + 2] == '*' &&
+		   (end - p == (ptrdiff_t)k + 3 || is_blank(p[k + 3]));
+	if (!k || end - p < (ptrdiff_t)k + 2 || p[k] != '=' || (p[k + 1] != '"' && !column && !each))
 		return 0;
 	struct fspec f;
 	if (!rule_field(ru, p, k, &f)) {
@@ -437,15 +476,14 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 				 "written (?:)FIELD=\"...\")");
 		return -1;
 	}
-	if (has_constant(ru, f.id)) {
-		strbuf_addf(load_error(s, p), "field '%s' given twice", f.name);
-		return -1;
-	}
 	struct strbuf val = STRBUF_INIT;
 	const char *open = p + k + 2 + column;
-	const char *close = unquote(open, end, &val);
+	const char *close = each ? p + k + 2 : unquote(open, end, &val);
+	column |= each;
 	int rc = -1;
-	if (!close)
+	if (close && has_constant(ru, f.id, column, !column && is_template(&f, &val)))
+		strbuf_addf(load_error(s, p), "field '%s' given twice", f.name);
+	else if (!close)
 		strbuf_addstr(load_error(s, p + k + 1), "unterminated \"");
 	else if (close + 1 < end && !is_blank(close[1]))
 		strbuf_addstr(load_error(s, close + 1), "expected a blank after the closing \"");
@@ -453,7 +491,7 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 		strbuf_addf(load_error(s, p + k + 1), "%.*s=@\"...\" takes a column: the rule needs @columns",
 			    (int)k, p);
 	else if (column)
-		rc = add_colref(s, open, ru, &f, &val);
+		rc = add_colref(s, open, ru, &f, &val, each);
 	else
 		rc = add_constant(s, open, ru, &f, &val);
 	strbuf_release(&val);
@@ -484,13 +522,14 @@ static int parse_need(const struct src *s, const char **pp, const char *end, str
 	return 1;
 }
 
-/* Options after the type: @each @more @raw @bar @snake @columns. Returns 1 if one
- * was read (and *pp moved past it), 0 if *pp is not an option. */
+/* Options after the type: @each @more @raw @bar @snake @columns @add. Returns 1
+ * if one was read (and *pp moved past it), 0 if *pp is not an option. */
 static int parse_option(const char **pp, const char *end, struct rule *ru)
 {
 	static const struct { const char *w; unsigned f; } opts[] = {
 		{ "@each", RF_EACH }, { "@more", RF_MORE }, { "@raw", RF_RAW },
 		{ "@bar", RF_BAR }, { "@snake", RF_SNAKE }, { "@columns", RF_COLUMNS },
+		{ "@add", RF_ADD },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const char *q = tp_eat(*pp, end, opts[i].w);
@@ -556,10 +595,10 @@ static int map_group(const struct src *s, const char *pat, size_t plen, struct r
 	size_t base = sep ? (size_t)(sep - name) : strlen(name);
 	const char *suffix = sep ? sep + 2 : NULL;
 	struct fspec f;
-	if (ru->kind == RK_HEADER) {
+	if (ru->kind == RK_HEADER || ru->kind == RK_END) {
 		if (!suffix || strcmp(suffix, "u"))
 			return unknown_group(s, pat, plen, ru, name,
-					     "a header rule captures units only, as FIELD__u");
+					     "a header or end rule captures units only, as FIELD__u");
 		struct capture *c = &ru->caps[ru->ncaps++];
 		c->group = group;
 		c->unit_of = 1;
@@ -640,7 +679,7 @@ static int check_name(const struct src *s, const char *at, struct rule *ru)
 	for (int i = 0; i < sc->nfields; i++)
 		if (sc->fields[i].kind == TP_F_NAME)
 			ru->name_id = i;
-	if (ru->name_id < 0 || has_constant(ru, ru->name_id))
+	if (ru->name_id < 0 || (ru->flags & RF_ADD) || has_constant(ru, ru->name_id, 0, 0))
 		return 0;
 	for (size_t i = 0; i < ru->ncaps; i++)
 		if (ru->caps[i].f.id == ru->name_id)
@@ -808,18 +847,28 @@ static int open_block(const struct src *s, const char *p, const char *end, struc
 		strbuf_addstr(load_error(s, p), "@block wants a NAME");
 		return -1;
 	}
-	struct rblock b = { xmemdup(p, k), ld->group, 3, 0 };
+	struct rblock b = { xmemdup(p, k), ld->group, 3, 0, 0, 0, 0 };
 	const char *q = tp_skip_blanks(p + k, end);
-	const char *v = tp_eat(q, end, "lines=");
-	unsigned long long n = 0;
-	if (q < end && (!v || !tp_read_uint(v, end, &n, &q) || tp_skip_blanks(q, end) != end ||
-			n < 1 || n > 1000)) {
-		strbuf_addstr(load_error(s, q), "expected lines=N (1 to 1000) after the block name");
-		free(b.name);
-		return -1;
+	while (q < end) {
+		const char *v = tp_eat(q, end, "lines="), *h = tp_eat(q, end, "hold"), *o = tp_eat(q, end, "one");
+		unsigned long long n = 0;
+		if (h && (h == end || is_blank(*h)) && !b.hold) {
+			b.hold = 1;
+			q = tp_skip_blanks(h, end);
+		} else if (o && (o == end || is_blank(*o)) && !b.one) {
+			b.hold = b.one = 1; /* one record, held until the block ends */
+			q = tp_skip_blanks(o, end);
+		} else if (v && tp_read_uint(v, end, &n, &v) && (v == end || is_blank(*v)) && n >= 1 &&
+			   n <= 1000) {
+			b.lines = (unsigned)n;
+			q = tp_skip_blanks(v, end);
+		} else {
+			strbuf_addstr(load_error(s, q), "expected lines=N (1 to 1000), hold or one "
+							"after the block name");
+			free(b.name);
+			return -1;
+		}
 	}
-	if (n)
-		b.lines = (unsigned)n;
 	struct tp_rules *rs = ld->rs;
 	ALLOC_GROW(rs->blocks, rs->nblocks + 1, rs->balloc);
 	rs->blocks[rs->nblocks] = b;
@@ -895,8 +944,21 @@ static int load_line(struct loading *ld, const struct src *s, const char *end)
 		rule_release(&ru);
 		return -1;
 	}
+	const char *why = NULL;
+	struct rblock *b = ld->block >= 0 ? &rs->blocks[ld->block] : NULL;
+	if ((ru.flags & RF_ADD) && (ru.kind != RK_RECORD || !b || !b->hold))
+		why = "@add is for the record rules of a hold block (@block NAME hold)";
+	else if (ru.kind == RK_END && ru.ncaps && !b->hold)
+		why = "an end rule gives units to the rows of a hold block only (@block NAME hold)";
+	if (why) {
+		strbuf_addstr(load_error(s, p), why);
+		rule_release(&ru);
+		return -1;
+	}
 	if (ru.kind == RK_START)
-		rs->blocks[ld->block].has_start = 1;
+		b->has_start = 1;
+	if (ru.kind == RK_END && ru.ncaps)
+		b->end_units = 1;
 	struct strbuf o = STRBUF_INIT;
 	strbuf_addf(&o, "%s:%u", rs->groups[ld->group].source, s->lineno);
 	ru.origin = o.buf;

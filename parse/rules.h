@@ -134,6 +134,8 @@ struct tp_rules_line {
 	uint64_t *hits;   /* per-rule match counters (TP_RULE_STATS), or NULL */
 	int no_marker;    /* the candidate search saw none of the rules' markers on the
 			   * physical line (0: not known, the gate looks itself) */
+	int rank;         /* the line's launcher rank, -1 if none */
+	const char *ts;   /* the line's timestamp (ISO 8601), or NULL */
 };
 
 /*
@@ -158,5 +160,10 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
 		   const char *line, size_t n, const char *file, uint64_t lineno,
 		   const struct tp_sink *sink);
+
+/* At the end of an input: the records a held block still keeps (see
+ * @block ... hold) go to sink, and the block closes. */
+void tp_rules_finish(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
+		     const struct tp_sink *sink);
 
 #endif

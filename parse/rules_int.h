@@ -97,13 +97,15 @@ enum {
 	RF_RAW = 4,   /* match the line before prefix stripping */
 	RF_BAR = 8,   /* match the last progress bar of a line */
 	RF_SNAKE = 16, /* name lower-cased, non-alphanumerics to '_' */
-	RF_COLUMNS = 32 /* header: names the block's columns; row: fields from them */
+	RF_COLUMNS = 32, /* header: names the block's columns; row: fields from them */
+	RF_ADD = 64      /* in a hold block: adds its fields to the last held record */
 };
 
 /* A FIELD=@"Column" of a @columns row: the field takes that column's cell. */
 struct colref {
 	struct fspec f;
-	char *col;
+	char *col;  /* the column's heading, or several separated by '|' ("" a blank one) */
+	int each;   /* FIELD=@*: every column no other field names, a record each */
 };
 
 /* Columns a @columns header may name, and the longest name kept. */
@@ -152,6 +154,21 @@ struct rblock {
 	int group;
 	unsigned lines; /* lines without a row that close it */
 	int has_start;
+	int hold;       /* its records wait for the block's end (@block ... hold) */
+	int one;        /* it makes one record, which @add rules fill (@block ... one) */
+	int end_units;  /* an end rule gives the unit of the held bare numbers */
+};
+
+/* Records a hold block keeps at most; the rows past them are dropped, with a warning. */
+#define MAX_HELD 1024
+
+/* A record a hold block keeps until its end: strings as offsets into the
+ * scratch's held text (SIZE_MAX: none), and which slots hold a bare number
+ * that the block's end may give a unit. */
+struct held {
+	struct tp_record r;
+	size_t name, text, ts, parent;
+	unsigned bare;
 };
 
 struct tp_rules {
@@ -187,6 +204,7 @@ struct tp_rules_scratch {
 	pcre2_jit_stack *jit;
 	struct strbuf msg;  /* warning text, reused */
 	struct strbuf name; /* expanded name templates */
+	struct strbuf text; /* expanded text templates (section="torch.profiler {1}") */
 	struct strbuf parent; /* expanded parent templates */
 	char ts[TP_TS_MAX];    /* the record's normalised timestamp */
 	char unit[64];      /* a rate unit rewritten from s/X to X/s */
@@ -197,7 +215,8 @@ struct tp_rules_scratch {
 	int open_block;
 	unsigned misses;
 	struct hunit {
-		const char *field;
+		const char *field; /* the FIELD of a FIELD__u group (not NUL-terminated) */
+		size_t len;
 		double unit;
 	} hunits[MAX_HEADER_UNITS];
 	int nhunits;
@@ -207,6 +226,10 @@ struct tp_rules_scratch {
 		double unit; /* seconds per bare number, from "(ms)" in the name; 0: none */
 	} hcols[MAX_COLUMNS];
 	int nhcols;
+	/* the records of an open hold block */
+	struct held *held;
+	size_t nheld, held_alloc, held_dropped;
+	struct strbuf held_text;
 	/* context from a previous line */
 	char ctx[CTX_MAX];
 	size_t ctx_len;
@@ -223,6 +246,11 @@ static inline int group_pass(const struct rgroup *g)
 }
 
 /* Shared helpers (rules.c). */
+/* v, read as a number of bare seconds-per-unit, in target seconds-per-unit
+ * (exact when the units agree). */
+double tp_rules_rescale(double v, double bare, double target);
+/* Is field name[0,n) of type t a duration? Its slot and seconds per unit. */
+int tp_rules_duration_field(enum tp_type t, const char *name, size_t n, int *slot, double *unit);
 int tp_rules_read_value(const struct fspec *f, const char *p, size_t n, double bare,
 			struct value *v, char *tsbuf);
 void tp_rules_add_excerpt(struct strbuf *sb, const char *p, size_t n);

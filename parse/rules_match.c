@@ -1,7 +1,9 @@
 /*
  * rules_match.c - matching log lines against loaded rules (see rules.h):
  * the marker gate, block and context state, @each/@more/@raw/@bar, name
- * templates, units per capture, and the record each match makes.
+ * templates, units per capture, @columns cells, the records a hold block
+ * keeps until it ends (@add, its end line's units), and the record each
+ * match makes.
  *
  * Everything that changes while matching lives in the scratch, so a rule
  * set is shared read-only between threads.
@@ -49,7 +51,10 @@ void tp_rules_scratch_free(struct tp_rules_scratch *s)
 	pcre2_jit_stack_free(s->jit);
 	strbuf_release(&s->msg);
 	strbuf_release(&s->name);
+	strbuf_release(&s->text);
 	strbuf_release(&s->parent);
+	strbuf_release(&s->held_text);
+	free(s->held);
 	free(s->gate);
 	free(s);
 }
@@ -200,9 +205,18 @@ static double bare_unit(const struct attempt *a, const struct capture *c)
 	}
 	if (a->ru->block >= 0 && a->s->open_block == a->ru->block)
 		for (int i = 0; i < a->s->nhunits; i++)
-			if (!strcmp(a->s->hunits[i].field, c->f.name))
+			if (a->s->hunits[i].len == strlen(c->f.name) &&
+			    !memcmp(a->s->hunits[i].field, c->f.name, a->s->hunits[i].len))
 				return a->s->hunits[i].unit;
 	return 0;
+}
+
+/* Is [p, p + n) a number and nothing else (a duration with no unit of its own)? */
+static int plain_number(const char *p, size_t n)
+{
+	double v;
+	const char *q;
+	return tp_read_number(p, p + n, &v, &q) && tp_skip_blanks(q, p + n) == p + n;
 }
 
 static int is_numeric(enum conv c)
@@ -215,7 +229,7 @@ static int is_numeric(enum conv c)
  * numeric value that reads as nan or inf leaves its field out (*dropped
  * counts them) rather than losing the record.
  */
-static int fill_captures(const struct attempt *a, struct tp_record *r, int *dropped)
+static int fill_captures(const struct attempt *a, struct tp_record *r, int *dropped, unsigned *bare)
 {
 	unsigned done = 0; /* fields set by a group: the first set group wins */
 	for (size_t i = 0; i < a->ru->ncaps; i++) {
@@ -225,11 +239,14 @@ static int fill_captures(const struct attempt *a, struct tp_record *r, int *drop
 		struct value v;
 		if ((done >> c->f.id) & 1u || !group_text(a, c->group, &p, &n))
 			continue;
-		if (!tp_rules_read_value(&c->f, p, n, bare_unit(a, c), &v, a->s->ts)) {
+		double unit = bare_unit(a, c);
+		if (!tp_rules_read_value(&c->f, p, n, unit, &v, a->s->ts)) {
 			warn_value(a, &c->f, p, n);
 			return -1;
 		}
 		done |= 1u << c->f.id;
+		if ((c->f.conv == CV_SEC || c->f.conv == CV_MS) && unit == 0 && plain_number(p, n))
+			*bare |= 1u << c->f.slot;
 		if (is_numeric(c->f.conv) && !isfinite(v.num)) {
 			(*dropped)++;
 			continue;
@@ -260,9 +277,12 @@ static void expand(const struct attempt *a, const char *t, size_t n, const struc
 		size_t kn = (size_t)(close - k);
 		const char *p;
 		size_t pn;
-		if (kn == 3 && !memcmp(k, "ctx", 3)) {
+		if (kn >= 3 && !memcmp(k, "ctx", 3) && (kn == 3 || k[3] == '|')) {
+			/* {ctx|TEXT}: TEXT when no context is live */
 			if (a->s->ctx_len && a->ln->lineno <= a->s->ctx_line + CTX_LINES)
 				strbuf_add(sb, a->s->ctx, a->s->ctx_len);
+			else if (kn > 3)
+				strbuf_add(sb, k + 4, kn - 4);
 		} else if (kn == 4 && !memcmp(k, "name", 4)) {
 			if (r->name_len)
 				strbuf_add(sb, r->name, r->name_len);
@@ -323,22 +343,30 @@ static void finish_parent(const struct attempt *a, struct tp_record *r)
 	r->parent_len = sb->len;
 }
 
-/* Name templates and @snake, into the scratch's name buffer. */
+/* Name templates and @snake, into the scratch's name buffer; then a text
+ * template (which may use the name), into its text buffer. */
 static void finish_name(const struct attempt *a, struct tp_record *r)
 {
 	const struct constant *tmpl = template_of(a->ru, CV_NAME);
-	if (!tmpl && !(a->ru->flags & RF_SNAKE))
-		return;
-	struct strbuf *sb = &a->s->name;
-	strbuf_reset(sb);
-	if (tmpl)
+	if (tmpl || (a->ru->flags & RF_SNAKE)) {
+		struct strbuf *sb = &a->s->name;
+		strbuf_reset(sb);
+		if (tmpl)
+			expand(a, tmpl->v.str, tmpl->v.len, r, sb);
+		else if (r->name_len)
+			strbuf_add(sb, r->name, r->name_len);
+		if (a->ru->flags & RF_SNAKE)
+			snake(sb);
+		r->name = sb->buf ? sb->buf : "";
+		r->name_len = sb->len;
+	}
+	if ((tmpl = template_of(a->ru, CV_TEXT))) {
+		struct strbuf *sb = &a->s->text;
+		strbuf_reset(sb);
 		expand(a, tmpl->v.str, tmpl->v.len, r, sb);
-	else if (r->name_len)
-		strbuf_add(sb, r->name, r->name_len);
-	if (a->ru->flags & RF_SNAKE)
-		snake(sb);
-	r->name = sb->buf ? sb->buf : "";
-	r->name_len = sb->len;
+		r->text = sb->buf ? sb->buf : "";
+		r->text_len = sb->len;
+	}
 }
 
 /* A rate printed per item ("3.2s/it", tqdm's slow mode) becomes items/s. */
@@ -370,12 +398,7 @@ static void take_header(const struct attempt *a)
 			continue;
 		/* the unit name is "FIELD__u"; rows look it up by FIELD */
 		size_t k = (size_t)(strstr(c->unit_name, "__") - c->unit_name);
-		static const char *const fields[] = { "seconds", "mean_s", "total_s", "min_s",
-						      "max_s", "avg_s", "first_s", "steady_s",
-						      "mean_ms", "min_ms", "max_ms", "std_ms" };
-		for (size_t f = 0; f < ARRAY_SIZE(fields); f++)
-			if (strlen(fields[f]) == k && !memcmp(fields[f], c->unit_name, k))
-				s->hunits[s->nhunits++] = (struct hunit){ fields[f], u };
+		s->hunits[s->nhunits++] = (struct hunit){ c->unit_name, k, u };
 	}
 }
 
@@ -397,10 +420,13 @@ static int split_cells(const char *s, size_t n, struct cell *out, int max)
 	s = tp_skip_blanks(s, e);
 	while (e > s && is_blank(e[-1]))
 		e--;
-	if (bars && s < e && *s == '|')
+	/* '|' at both ends are borders; one at one end only stands beside a
+	 * blank first or last cell (Compare's heading of its row labels, a row
+	 * whose last column was not measured) */
+	if (bars && e - s > 1 && *s == '|' && e[-1] == '|') {
 		s++;
-	if (bars && e > s && e[-1] == '|')
 		e--;
+	}
 	while (s <= e && k < max) {
 		const char *q = s;
 		if (bars && !(q = memchr(s, '|', (size_t)(e - s))))
@@ -438,22 +464,168 @@ static void take_columns(const struct attempt *a)
 	}
 }
 
+/* Is name one of the '|'-separated names in alts? */
+static int column_named(const char *alts, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *a = alts;; a++) {
+		const char *bar = strchr(a, '|');
+		size_t k = bar ? (size_t)(bar - a) : strlen(a);
+		if (k == n && !memcmp(a, name, n))
+			return 1;
+		if (!bar)
+			return 0;
+		a = bar;
+	}
+}
+
+/* ---- hold blocks: records that wait for the block's end ---------------------- */
+
+/* Copies [p, p + n) into the held text: its offset, or SIZE_MAX for none. */
+static size_t held_str(struct tp_rules_scratch *s, const char *p, size_t n)
+{
+	if (!p)
+		return SIZE_MAX;
+	size_t off = s->held_text.len;
+	strbuf_add(&s->held_text, p, n);
+	strbuf_addch(&s->held_text, '\0');
+	return off;
+}
+
+/* Keeps r (strings copied) until its block ends; bare: its slots that hold
+ * a plain number, which the block's end line may give a unit. */
+static void hold(const struct attempt *a, const struct tp_record *r, unsigned bare)
+{
+	struct tp_rules_scratch *s = a->s;
+	if (s->nheld >= MAX_HELD) {
+		if (!s->held_dropped++) {
+			strbuf_addf(warn_start(a), "a hold block keeps %d records: the rows past them are "
+						   "left out", MAX_HELD);
+			warn_send(a);
+		}
+		return;
+	}
+	ALLOC_GROW(s->held, s->nheld + 1, s->held_alloc);
+	struct held *h = &s->held[s->nheld++];
+	h->r = *r;
+	if (h->r.rank < 0)
+		h->r.rank = a->ln->rank;
+	const char *ts = r->ts ? r->ts : a->ln->ts;
+	h->name = held_str(s, r->name, r->name_len);
+	h->text = held_str(s, r->text, r->text_len);
+	h->ts = held_str(s, ts, ts ? strlen(ts) : 0);
+	h->parent = held_str(s, r->parent, r->parent_len);
+	h->bare = bare;
+}
+
+/* @add: r's numbers (and text) go to the last held record of its type,
+ * into the fields it does not have yet; 0 when there is none, or when it
+ * has them all (the line is not this rule's). */
+static int add_to_held(const struct attempt *a, const struct tp_record *r, unsigned bare)
+{
+	struct tp_rules_scratch *s = a->s;
+	if (!s->nheld || s->held[s->nheld - 1].r.type != r->type)
+		return 0;
+	struct held *h = &s->held[s->nheld - 1];
+	int added = 0;
+	for (int k = 0; k < TP_NUM_SLOTS; k++)
+		if (tp_has(r, k) && !tp_has(&h->r, k)) {
+			tp_set(&h->r, k, r->num[k]);
+			h->bare |= bare & (1u << k);
+			added = 1;
+		}
+	if (r->text && h->text == SIZE_MAX) {
+		h->text = held_str(s, r->text, r->text_len);
+		h->r.text_len = r->text_len;
+		added = 1;
+	}
+	return added;
+}
+
+/* The held records of the open block go to sink, in order, and the block
+ * forgets them. A block whose end line gives the unit of its numbers and
+ * that ended without it leaves out the records still waiting for one. */
+static void flush_held(const struct tp_rules *rs, struct tp_rules_scratch *s, const struct tp_sink *sink)
+{
+	int need_unit = s->open_block >= 0 && rs->blocks[s->open_block].end_units;
+	const char *t = s->held_text.buf;
+	for (size_t i = 0; i < s->nheld; i++) {
+		struct held *h = &s->held[i];
+		struct tp_record r = h->r;
+		r.name = h->name == SIZE_MAX ? NULL : t + h->name;
+		r.text = h->text == SIZE_MAX ? NULL : t + h->text;
+		r.ts = h->ts == SIZE_MAX ? NULL : t + h->ts;
+		r.parent = h->parent == SIZE_MAX ? NULL : t + h->parent;
+		if (need_unit && h->bare) {
+			if (sink->warn)
+				sink->warn(sink->ctx, r.file, r.line,
+					   "the table ended without the line that gives the unit of its "
+					   "numbers: this row is left out");
+			continue;
+		}
+		sink->emit(sink->ctx, &r);
+	}
+	s->nheld = 0;
+	s->held_dropped = 0;
+	strbuf_reset(&s->held_text);
+}
+
+/* An end rule's FIELD__u groups: the unit of the held records' plain numbers. */
+static void units_to_held(const struct attempt *a)
+{
+	struct tp_rules_scratch *s = a->s;
+	for (size_t i = 0; i < a->ru->ncaps; i++) {
+		const struct capture *c = &a->ru->caps[i];
+		const char *p;
+		size_t n;
+		double u, target;
+		int slot;
+		if (!c->unit_of || !group_text(a, c->group, &p, &n) || !whole_time_unit(p, n, &u))
+			continue;
+		size_t k = (size_t)(strstr(c->unit_name, "__") - c->unit_name);
+		for (size_t j = 0; j < s->nheld; j++) {
+			struct held *h = &s->held[j];
+			if (!tp_rules_duration_field(h->r.type, c->unit_name, k, &slot, &target) ||
+			    !(h->bare & (1u << slot)))
+				continue;
+			h->r.num[slot] = tp_rules_rescale(h->r.num[slot], u, target);
+			h->bare &= ~(1u << slot);
+		}
+	}
+}
+
+/* A record made: held while its hold block is open, else emitted. */
+static void deliver(const struct attempt *a, struct tp_record *r, unsigned bare)
+{
+	per_second(a->s, r);
+	if (a->ru->block >= 0 && a->rs->blocks[a->ru->block].hold && a->s->open_block == a->ru->block)
+		hold(a, r, bare);
+	else
+		a->sink->emit(a->sink->ctx, r);
+}
+
 /*
- * The fields of a @columns row from its cells under the header's names: 1,
- * 0 when the line is not a row of that table (another number of cells, or
- * no header yet), -1 after warning about a value. A column the header does
- * not have leaves its field out (another version of the table).
+ * The fields of a @columns row from its cells (c, n of them) under the
+ * header's names: 1, 0 when the line is not a row of that table (another
+ * number of cells, or no header yet), -1 after warning about a value. A
+ * column the header does not have leaves its field out (another version of
+ * the table). *each: the rule's FIELD=@* reference, if it has one.
  */
-static int fill_columns(const struct attempt *a, struct tp_record *r, int *dropped)
+static int fill_columns(const struct attempt *a, struct tp_record *r, int *dropped, unsigned *bare,
+			struct cell *c, const struct colref **each)
 {
 	const struct tp_rules_scratch *s = a->s;
-	struct cell c[MAX_COLUMNS];
+	*each = NULL;
 	if (!s->nhcols || split_cells(a->line, a->n, c, MAX_COLUMNS) != s->nhcols)
 		return 0;
 	for (size_t i = 0; i < a->ru->ncolrefs; i++) {
 		const struct colref *cr = &a->ru->colrefs[i];
+		if (cr->each) {
+			*each = cr;
+			continue;
+		}
 		int j = 0;
-		while (j < s->nhcols && strcmp(s->hcols[j].name, cr->col))
+		while (j < s->nhcols && !column_named(cr->col, s->hcols[j].name))
 			j++;
 		if (j == s->nhcols || !c[j].n)
 			continue;
@@ -466,9 +638,53 @@ static int fill_columns(const struct attempt *a, struct tp_record *r, int *dropp
 			(*dropped)++;
 			continue;
 		}
+		if ((cr->f.conv == CV_SEC || cr->f.conv == CV_MS) && !s->hcols[j].unit && plain_number(c[j].p, c[j].n))
+			*bare |= 1u << cr->f.slot;
 		store_value(r, &cr->f, &v);
 	}
 	return 1;
+}
+
+/* FIELD=@*: a record per column that no other field names, the field its
+ * cell (a number with a note after it, "90 (! 14%)", reads as the number)
+ * and the type's text field its heading; blank cells make none. */
+static void each_column(const struct attempt *a, const struct tp_record *row, unsigned bare,
+			const struct cell *c, const struct colref *each)
+{
+	const struct tp_rules_scratch *s = a->s;
+	const struct tp_schema *sc = &tp_schemas[row->type];
+	int text = 0;
+	for (int i = 0; i < sc->nfields; i++)
+		text |= sc->fields[i].kind == TP_F_TEXT;
+	for (int j = 0; j < s->nhcols; j++) {
+		int named = 0;
+		for (size_t i = 0; i < a->ru->ncolrefs && !named; i++)
+			named = !a->ru->colrefs[i].each && column_named(a->ru->colrefs[i].col, s->hcols[j].name);
+		if (named || !c[j].n)
+			continue;
+		struct value v;
+		size_t n = c[j].n;
+		const char *note = memmem(c[j].p, n, " (", 2);
+		if (!tp_rules_read_value(&each->f, c[j].p, n, s->hcols[j].unit, &v, a->s->ts) &&
+		    (!note || !tp_rules_read_value(&each->f, c[j].p, n = (size_t)(note - c[j].p),
+						   s->hcols[j].unit, &v, a->s->ts))) {
+			warn_value(a, &each->f, c[j].p, c[j].n);
+			continue;
+		}
+		if (is_numeric(each->f.conv) && !isfinite(v.num))
+			continue;
+		struct tp_record r = *row;
+		unsigned b = bare;
+		store_value(&r, &each->f, &v);
+		if ((each->f.conv == CV_SEC || each->f.conv == CV_MS) && !s->hcols[j].unit &&
+		    plain_number(c[j].p, n))
+			b |= 1u << each->f.slot;
+		if (text && !r.text) {
+			r.text = s->hcols[j].name;
+			r.text_len = strlen(s->hcols[j].name);
+		}
+		deliver(a, &r, b);
+	}
 }
 
 /* What a matched pseudo rule does; 1: the line is taken. */
@@ -477,6 +693,8 @@ static int pseudo(const struct attempt *a)
 	struct tp_rules_scratch *s = a->s;
 	switch (a->ru->kind) {
 	case RK_START:
+		if (s->open_block >= 0)
+			flush_held(a->rs, s, a->sink);
 		s->open_block = a->ru->block;
 		s->misses = 0;
 		s->nhunits = 0;
@@ -485,6 +703,8 @@ static int pseudo(const struct attempt *a)
 			take_columns(a);
 		break;
 	case RK_END:
+		units_to_held(a);
+		flush_held(a->rs, s, a->sink);
 		s->open_block = -1;
 		break;
 	case RK_HEADER:
@@ -495,6 +715,7 @@ static int pseudo(const struct attempt *a)
 	case RK_CONTEXT: {
 		struct tp_record r;
 		int dropped = 0;
+		unsigned bare = 0;
 		s->ctx_len = 0;
 		for (size_t i = 0; i < a->ru->nconsts; i++)
 			if (a->ru->consts[i].f.conv == CV_CTX) {
@@ -504,7 +725,7 @@ static int pseudo(const struct attempt *a)
 				s->ctx_len = k;
 			}
 		record_init(&r, a);
-		(void)fill_captures(a, &r, &dropped);
+		(void)fill_captures(a, &r, &dropped, &bare);
 		s->ctx_line = a->ln->lineno;
 		break;
 	}
@@ -514,34 +735,45 @@ static int pseudo(const struct attempt *a)
 	return 1;
 }
 
-/* Builds and emits the record of the current match; 1, or -1 (warned). */
+/* Builds and emits (or holds, or adds) the record of the current match; 1,
+ * 0 (not this rule's line after all), or -1 (warned). */
 static int make_record(const struct attempt *a)
 {
 	struct tp_record r;
 	int dropped = 0;
+	unsigned bare = 0;
+	struct cell c[MAX_COLUMNS];
+	const struct colref *each = NULL;
 	record_init(&r, a);
-	if (fill_captures(a, &r, &dropped) < 0)
+	if (fill_captures(a, &r, &dropped, &bare) < 0)
 		return -1;
 	if (a->ru->flags & RF_COLUMNS) {
-		int rc = fill_columns(a, &r, &dropped);
+		int rc = fill_columns(a, &r, &dropped, &bare, c, &each);
 		if (rc <= 0)
 			return rc;
 	}
 	finish_name(a, &r);
 	finish_parent(a, &r);
+	if (a->ru->flags & RF_ADD)
+		return add_to_held(a, &r, bare);
+	if (a->ru->block >= 0 && a->rs->blocks[a->ru->block].one && a->s->nheld)
+		return 0; /* the block's one record is made */
 	if (a->ru->name_id >= 0 && !r.name_len) {
 		strbuf_addf(warn_start(a), "matched but its '%s' is empty",
 			    tp_schemas[a->ru->type].fields[a->ru->name_id].name);
 		warn_send(a);
 		return -1;
 	}
+	if (each) {
+		each_column(a, &r, bare, c, each);
+		return 1;
+	}
 	if (dropped && !r.has) {
 		strbuf_addstr(warn_start(a), "every number on the line is nan or inf: no record");
 		warn_send(a);
 		return -1;
 	}
-	per_second(a->s, &r);
-	a->sink->emit(a->sink->ctx, &r);
+	deliver(a, &r, bare);
 	return 1;
 }
 
@@ -765,10 +997,12 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 	/* a block closes after lines that none of its rules read */
 	if (open >= 0 && scratch->open_block == open && !l.bar &&
 	    group_pass(&rules->groups[rules->blocks[open].group]) == pass) {
-		if (block_hit)
+		if (block_hit) {
 			scratch->misses = 0;
-		else if (++scratch->misses >= rules->blocks[open].lines)
+		} else if (++scratch->misses >= rules->blocks[open].lines) {
+			flush_held(rules, scratch, sink);
 			scratch->open_block = -1;
+		}
 	}
 	tp_rules_scratch_free(own);
 	return result;
@@ -778,6 +1012,16 @@ int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratc
 		   const char *line, size_t n, const char *file, uint64_t lineno,
 		   const struct tp_sink *sink)
 {
-	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL, 0 };
+	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL, 0, -1, NULL };
 	return tp_rules_match_pass(rules, scratch, 0, &ln, sink);
+}
+
+void tp_rules_finish(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
+		     const struct tp_sink *sink)
+{
+	if (!rules || !scratch || scratch->rules != rules)
+		return;
+	if (scratch->open_block >= 0)
+		flush_held(rules, scratch, sink);
+	scratch->open_block = -1;
 }

@@ -528,7 +528,8 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 		if (!pt->nends)
 			m.tb = 0;
 		uint64_t eol = m.nl | m.cr;
-		uint64_t want = (eol & ((m.tb << 1) | carry)) | m.cand;
+		uint64_t ends = eol & ((m.tb << 1) | carry); /* line ends a marker may come before */
+		uint64_t want = ends | m.cand;
 		const unsigned char *next = blk + len;
 		carry = m.tb >> 63;
 		if (pend) {
@@ -557,13 +558,12 @@ td_scan_body(const struct tp_scanner *sc, struct tp_scan_scratch *ss, const unsi
 			uint64_t below = ((uint64_t)1 << i) - 1;
 			pass_line_ends(blk, eol & below, m.nl & below, &seg, &ls);
 			int kind = 0;
-			if (m.cand >> i & 1) {
-				unsigned bk = td_buckets(td, e, q, mb[i]);
-				if (!bk || !(kind = td_verify(td, s, e, q, bk, track ? TD_RULES_TOO : TD_ANY)))
-					continue;
-			} else if (!seg_ends_in_marker(pt, seg, q)) {
+			unsigned bk = m.cand >> i & 1 ? td_buckets(td, e, q, mb[i]) : 0;
+			/* a line end can be a window's false candidate too: then its
+			 * segment may still end in a marker */
+			if ((!bk || !(kind = td_verify(td, s, e, q, bk, track ? TD_RULES_TOO : TD_ANY))) &&
+			    (!(ends >> i & 1) || !seg_ends_in_marker(pt, seg, q)))
 				continue;
-			}
 			/* a literal, or a segment ending in a marker */
 			const unsigned char *line = ls;
 			starts[k++] = (const char *)ls;

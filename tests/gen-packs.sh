@@ -25,6 +25,10 @@ mkdir -p "$d"
 	printf "[INFO|trainer.py:3478] 2024-05-01 12:00:00,123 >>   %-24s = %11s\n" train_samples_per_second 16.248
 	printf "***** eval metrics *****\n"
 	printf "  %-23s = %10s\n" eval_runtime "1 day, 0:00:01.50"
+	# transformers 5.x: the logged numbers formatted to 4 significant digits and
+	# quoted (f"{v:.4g}"), the dict padded to the bar's width by tqdm.write
+	printf "{'loss': '3.704', 'grad_norm': '0.006008', 'learning_rate': '8.8e-07', 'epoch': '0.992'}%40s\n" ""
+	printf "{'train_runtime': '2.035e+04', 'train_samples_per_second': '0.983', 'train_steps_per_second': '0.061', 'train_loss': '3.779', 'epoch': '1'}%20s\n" ""
 } > "$d/hf-trainer.log"
 
 # --- tqdm (tqdm/std.py, tqdm.format_meter) ------------------------------------
@@ -42,6 +46,10 @@ mkdir -p "$d"
 	printf '100%%|██████████| 1.00M/1.00M [00:01<00:00, 612kit/s]\n'
 	# a bar that did not finish: no rate
 	printf ' 37%%|███▋      | 370/1000 [00:10<00:17, 36.52it/s]\n'
+	# a library's message written right after a redraw, on the same line (Unsloth
+	# saving a checkpoint): the redraw is still the bar's
+	printf ' 90%%|█████████ | 100/111 [05:47<00:36,  3.34s/it]Unsloth: Restored added_tokens_decoder metadata in checkpoint-100/tokenizer_config.json.\n'
+	printf '100%%|██████████| 111/111 [06:41<00:00,  3.38s/it]Unsloth: Restored added_tokens_decoder metadata in checkpoint-111/tokenizer_config.json.\n'
 } > "$d/tqdm.log"
 
 # --- PyTorch Lightning profilers ----------------------------------------------
@@ -96,6 +104,18 @@ mkdir -p "$d"
 	printf 'Epoch 9/9  ━━━━━━━━━━━━━━━━━━━━ 938/938 0:00:12 • 0:00:00 75.83it/s v_num: 0 train_loss: 0.123\n'
 	printf 'Epoch 3/9  ━━━━━━━━━━╸━━━━━━━━━ 469/938 0:00:06 • 0:00:06 74.10it/s v_num: 0 train_loss: 0.301\n'
 	printf 'Testing DataLoader 0 ━━━━━━━━━━━━━━━━━━━━ 313/313 0:00:01 • 0:00:00 250.41it/s\n'
+	printf 'Validation ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 7/7 0:00:03 • 0:00:00 2.32it/s \n'
+	# stdout not a terminal: rich's Console is 80 columns wide, the bar is drawn once and
+	# the table's cells wrap in their columns: the metrics under the bar, and with a
+	# longer description the time column's remaining time too
+	printf 'Epoch 4/4  ━━━━━━━━━━━━━━━━━ 25/25 0:00:48 • 0:00:00 0.48it/s v_num: 2.000      \n'
+	printf '                                                              train_loss: 0.430 \n'
+	printf '                                                              val_loss: 0.007   \n'
+	printf 'Epoch 12/99 ━━━━━━━━━━━━━━━━━━━━━ 938/938 0:01:12 •       83.10it/s v_num: 0    \n'
+	printf '                                         0:00:00                    val_loss:   \n'
+	printf '                                                                    0.512       \n'
+	# cProfile's own print_stats (no profiler report around it)
+	printf '         172246818 function calls (172209983 primitive calls) in 156.669 seconds\n'
 } > "$d/lightning.log"
 # Lightning 1.0-1.2 (one version per run: its own log)
 {
@@ -141,6 +161,9 @@ mkdir -p "$d"
 	printf 'max time across ranks (ms):\n'
 	printf '    %s: %.2f\n' 'forward-backward ................................' 1498.20
 	printf '    %s: %.2f\n' 'optimizer .......................................' 12.34
+	# forks that print the elapsed time in seconds, here under torchrun --tee
+	printf '[default3]: iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (s): %.4f | learning rate: %.3E | global batch size: %5d | lm loss: %.6E | loss scale: 4096.0 | grad norm: 42.627 | number of skipped iterations:   0 | number of nan iterations:   0 | samples per second: %.3f | TFLOPs: %.2f |\n' \
+		10 292968 10240 35.8651 4.734E-06 1024 13.32803 28.551 199.03
 } > "$d/megatron-variants.log"
 
 # --- DeepSpeed --------------------------------------------------------------
@@ -539,12 +562,27 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '%s\n' "$sep6"
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' model_inference 5.97% 1.020ms 100.00% 17.087ms 17.087ms 1
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::conv2d 0.25% 43.000us 64.83% 11.077ms 553.850us 20
+	# self time below zero happens (a child's time rounded past its parent's)
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::batch_norm -0.05% -31.000us 21.39% 3.655ms 182.750us 20
+	printf '%s\n' "$sep6"
+	printf 'Self CPU time total: 17.087ms\n'
+	printf '\n'
+	# the same profile again, sorted by self CPU time: its rows replace the first table's
+	printf '%s\n' "$sep6"
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' Name "Self CPU %" "Self CPU" "CPU total %" "CPU total" "CPU time avg" "# of Calls"
+	printf '%s\n' "$sep6"
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' model_inference 5.97% 1.020ms 100.00% 17.087ms 17.087ms 1
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::conv2d 0.25% 43.000us 64.83% 11.077ms 553.850us 20
 	printf '%s\n' "$sep6"
 	printf 'Self CPU time total: 17.087ms\n'
 	printf '\n'
 	printf '%s\n' "$sep10"
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' Name "Self CPU %" "Self CPU" "CPU total %" "CPU total" "CPU time avg" "Self CUDA" "Self CUDA %" "CUDA total" "CUDA time avg" "# of Calls"
 	printf '%s\n' "$sep10"
+	# with_function("model_inference") also records the range on the GPU: a row of the
+	# same name whose CPU cells are zero; its Self CUDA % passes 100 (the total counts
+	# kernels only, which the range holds)
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' model_inference 0.00% 0.000us 0.00% 0.000us 0.000us 12.519ms 107.31% 12.519ms 12.519ms 1
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' model_inference 2.41% 1.152ms 100.00% 47.812ms 47.812ms 0.000us 0.00% 11.666ms 11.666ms 1
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::conv2d 0.09% 43.000us 11.45% 5.475ms 273.750us 0.000us 0.00% 8.235ms 411.750us 20
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' cudaLaunchKernel 21.58% 10.318ms 21.58% 10.318ms 17.163us 0.000us 0.00% 0.000us 0.000us 601
@@ -553,13 +591,33 @@ sep10='-------------------------------------------------------  ------------  --
 	printf 'Self CPU time total: 47.812ms\n'
 	printf 'Self CUDA time total: 11.666ms\n'
 	printf '\n'
+	# another profile (profile_memory=True): its total is added to the first's
 	printf '%s\n' "$sep8"
 	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' Name "Self CPU %" "Self CPU" "CPU total %" "CPU total" "CPU time avg" "CPU Mem" "Self CPU Mem" "# of Calls"
 	printf '%s\n' "$sep8"
-	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::empty 0.94% 160.000us 0.94% 160.000us 1.739us "94.79 Mb" "94.79 Mb" 92
+	printf '%55s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n' aten::empty 3.95% 160.000us 3.95% 160.000us 1.739us "94.79 Mb" "94.79 Mb" 92
 	printf '%s\n' "$sep8"
-	printf 'Self CPU time total: 17.087ms\n'
+	printf 'Self CPU time total: 4.050ms\n'
 } > "$d/torch-profiler.log"
+
+# PyTorch 1.0-1.7 (torch/autograd/profiler.py build_table, also torch.utils.bottleneck):
+# row_format "{: <W}  " for the name (W the longest name) and "{: <15}  " for the others,
+# headers "Name", "Self CPU total %", "Self CPU total", "CPU total %", "CPU total",
+# "CPU time avg", ["CUDA total %", "CUDA total", "CUDA time avg"], "Number of Calls",
+# ["Input Shapes"]; after the table "Self CPU time total: %s" and "CUDA time total: %s"
+{
+	row1='%-10s  %-15s  %-15s  %-15s  %-15s  %-15s  %-15s  %-15s  %-15s  %-15s  \n'
+	dash1='----------  ---------------  ---------------  ---------------  ---------------  ---------------  ---------------  ---------------  ---------------  ---------------  '
+	printf '%s\n' "$dash1"
+	printf "$row1" Name "Self CPU total %" "Self CPU total" "CPU total %" "CPU total" "CPU time avg" "CUDA total %" "CUDA total" "CUDA time avg" "Number of Calls"
+	printf '%s\n' "$dash1"
+	printf "$row1" matmul 7.60% 3.024ms 7.60% 3.024ms 3.024ms 19.20% 1.912ms 1.912ms 1
+	printf "$row1" to 7.61% 3.029ms 7.61% 3.029ms 3.029ms 5.46% 544.000us 544.000us 1
+	printf "$row1" to 7.43% 2.958ms 7.43% 2.958ms 2.958ms 5.16% 514.000us 514.000us 1
+	printf '%s\n' "$dash1"
+	printf 'Self CPU time total: 39.803ms\n'
+	printf 'CUDA time total: 9.958ms\n'
+} > "$d/torch-profiler-1.x.log"
 
 # --- torch.utils.benchmark Measurement.__repr__ (torch/utils/benchmark/utils/common.py) ----
 # f"{super().__repr__()}\n{self.task_spec.summarize()}\n"
@@ -595,6 +653,30 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '  Median: 4.19 ms\n'
 	printf '  IQR:    0.04 ms (4.17 to 4.21)\n'
 	printf '  5 measurements, 10 runs per measurement, 1 thread\n'
+	# Timer(label="naive_allpole", description="Naive All-Pole Filter", num_threads=4):
+	# the title is the label; the description (a size, often) is the case
+	printf '<torch.utils.benchmark.utils.common.Measurement object at 0x7f5b4423b260>\n'
+	printf 'naive_allpole\n'
+	printf 'Naive All-Pole Filter\n'
+	printf '  Median: 168.93 ms\n'
+	printf '  IQR:    0.54 ms (168.57 to 169.11)\n'
+	printf '  6 measurements, 1 runs per measurement, 4 threads\n'
+	# Compare (utils/compare.py Table.render): f"[{(' ' + label + ' ').center(w - 2, '-')}]",
+	# the heading "  |  ".join of the descriptions centered (the row names' blank),
+	# f"{n} threads: ".ljust(w, '-') before a group, rows "  " + (sub_label or stmt)
+	# then the cells "{:>L.Df}" centered (blank when not measured; with
+	# highlight_warnings f" (! {iqr/median*100:.0f}%)" after), then a blank line,
+	# f"Times are in {unit_to_english(unit)}s ({unit})." and the warnings' legend
+	printf '[-------------------- matmul --------------------]\n'
+	printf '                |     256      |       1024      \n'
+	printf '1 threads: ---------------------------------------\n'
+	printf '      mm        |    12.3      |      610.5      \n'
+	printf '      bmm       |    15.1      |                 \n'
+	printf '      einsum    |    20.0      |  880.2 (! 14%%)  \n'
+	printf '\n'
+	printf 'Times are in microseconds (us).\n'
+	printf '(! XX%%) Measurement has high variance, where XX is the IQR / median * 100.\n'
+	printf '\n'
 } > "$d/torch-benchmark.log"
 
 # --- YOLOX (yolox/core/trainer.py, after_iter, through loguru) -------------------

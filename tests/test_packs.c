@@ -13,103 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/parse.h"
-#include "testutil.h"
-
-static struct tp_rules *all_packs(void)
-{
-	struct tp_rules *rs = NULL;
-	struct strbuf err = STRBUF_INIT;
-	struct tp_rules_opts o = { NULL, 0, NULL, 0 };
-	cr_assert_eq(tp_rules_setup(&o, &rs, &err), 0, "%s", err.buf ? err.buf : "");
-	cr_assert_not_null(rs);
-	strbuf_release(&err);
-	return rs;
-}
-
-/* Parses text, named file, with every pack, through the candidate search of
- * the named backend (NULL: the plain per-line path), into c. */
-static void parse_packs_with(const char *file, const char *text, size_t n, const char *backend,
-			     struct collector *c)
-{
-	struct tp_rules *rs = all_packs();
-	struct tp_sink sink = collect_sink(c);
-	struct tp_parser *p = tp_parser_new(file, &sink, rs);
-	struct tp_scanner *sc = NULL;
-	if (backend) {
-		setenv("TPROF_SCAN", backend, 1);
-		sc = tp_scanner_for_run(rs);
-		unsetenv("TPROF_SCAN");
-		cr_assert_not_null(sc, "no %s scanner for the packs", backend);
-		tp_parser_set_scanner(p, sc);
-	}
-	char *copy = xmemdup(text, n); /* exact size: a read past the end is caught by ASan */
-	tp_parse_buffer(p, copy, n);
-	tp_parser_finish(p);
-	tp_parser_free(p);
-	tp_scanner_free(sc);
-	tp_rules_free(rs);
-	free(copy);
-}
-
-/* Parses tests/data/packs/NAME.log with every pack into c. */
-static void parse_pack_log(const char *name, struct collector *c)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "tests/data/packs/%s.log", name);
-	struct strbuf text = STRBUF_INIT;
-	cr_assert_eq(tu_slurp(path, &text), 0, "cannot read %s (run tests/gen-packs.sh)", path);
-	parse_packs_with(path, text.buf, text.len, NULL, c);
-	strbuf_release(&text);
-	cr_expect_eq(c->nwarn, 0, "%s: %zu warnings, first: %s", name, c->nwarn,
-		     c->nwarn ? c->warnings[0] : "");
-}
-
-/* The k-th record (from 0) of type t, or a failed test. */
-static const struct tp_record *nth(const struct collector *c, enum tp_type t, size_t k)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].rec.type == t && k-- == 0)
-			return &c->v[i].rec;
-	cr_assert_fail("no record %zu of type %s", k, tp_schemas[t].type_name);
-	return NULL;
-}
-
-static const struct tp_record *named(const struct collector *c, enum tp_type t, const char *name)
-{
-	const struct tp_record *r = collected_find(c, t, name);
-	cr_assert_not_null(r, "no %s record named '%s'", tp_schemas[t].type_name, name);
-	return r;
-}
-
-/* The k-th record (from 0) of type t named name, or a failed test. */
-static const struct tp_record *named_nth(const struct collector *c, enum tp_type t, const char *name, size_t k)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		const struct tp_record *r = &c->v[i].rec;
-		if (r->type == t && r->name && strcmp(r->name, name) == 0 && k-- == 0)
-			return r;
-	}
-	cr_assert_fail("no record %zu of type %s named '%s'", k, tp_schemas[t].type_name, name);
-	return NULL;
-}
-
-/* How many records of type t are named name. */
-static size_t named_count(const struct collector *c, enum tp_type t, const char *name)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < c->n; i++)
-		n += c->v[i].rec.type == t && c->v[i].rec.name && strcmp(c->v[i].rec.name, name) == 0;
-	return n;
-}
-
-static double num(const struct tp_record *r, int slot)
-{
-	cr_assert(tp_has(r, slot), "%s record: slot %d not set", tp_schemas[r->type].type_name, slot);
-	return r->num[slot];
-}
-
-#define EQ(a, b) cr_expect_float_eq((a), (double)(b), 1e-9 * (fabs((double)(b)) + 1), "%.17g != %.17g", (double)(a), (double)(b))
+#include "packtest.h"
 
 /* The k-th batch record (from 0) has that index, duration and loss. */
 static void expect_batch(const struct collector *c, size_t k, double index, double seconds, double loss)
@@ -157,6 +61,9 @@ Test(packs, hf_trainer)
 	EQ(num(r, S_RATE_VALUE), 16.248);
 	cr_expect_str_eq(r->text, "samples/s");
 	EQ(num(named(&c, TP_RATE, "train_tokens_per_second"), S_RATE_VALUE), 4567.8);
+	/* transformers 5.x: every number quoted, an exponent, the dict padded */
+	EQ(num(nth(&c, TP_SUMMARY, 5), S_SECONDS), 20350);
+	EQ(num(named_nth(&c, TP_RATE, "train_steps_per_second", 1), S_RATE_VALUE), 0.061);
 	size_t meta = 0;
 	for (size_t i = 0; i < c.n; i++)
 		meta += c.v[i].rec.type == TP_META && strncmp(c.v[i].rec.name, "log ", 4) != 0;
@@ -168,7 +75,7 @@ Test(packs, tqdm_final_rate_and_seconds_per_item)
 {
 	struct collector c = { 0 };
 	parse_pack_log("tqdm", &c);
-	cr_assert_eq(collected_count(&c, TP_RATE), 4, "one rate per finished bar, none for the bar at 37%%");
+	cr_assert_eq(collected_count(&c, TP_RATE), 5, "one rate per finished bar, none for the bars at 37 and 90%%");
 	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 1.67);
 	EQ(num(nth(&c, TP_RATE, 1), S_RATE_VALUE), 1 / 3.20); /* 3.20s/it */
 	cr_expect_str_eq(nth(&c, TP_RATE, 1)->text, "it/s");
@@ -176,6 +83,8 @@ Test(packs, tqdm_final_rate_and_seconds_per_item)
 	cr_expect_str_eq(nth(&c, TP_RATE, 2)->text, "examples/s");
 	EQ(num(nth(&c, TP_RATE, 3), S_RATE_VALUE), 612000); /* unit_scale: 612kit/s */
 	cr_expect_str_eq(nth(&c, TP_RATE, 3)->text, "it/s");
+	EQ(num(nth(&c, TP_RATE, 4), S_RATE_VALUE), 1 / 3.38); /* a message glued after the redraw */
+	cr_expect_eq(nth(&c, TP_RATE, 4)->line, 7);
 	collector_free(&c);
 }
 
@@ -204,13 +113,24 @@ Test(packs, lightning_simple_and_advanced)
 	EQ(num(r, S_AGG_TOTAL_S), 1.0818);
 	cr_expect(!tp_has(r, S_AGG_COUNT));
 	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 7, "the pstats rows are no aggregates");
-	cr_expect_eq(collected_count(&c, TP_TIMING), 2);
+	/* cProfile's own dump, with no profiler report around it */
+	EQ(num(named(&c, TP_TIMING, "cProfile"), S_SECONDS), 156.669);
 	/* RichProgressBar: finished bars only */
-	cr_assert_eq(collected_count(&c, TP_EPOCH), 1, "469/938 is not a finished epoch");
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 3, "469/938 is not a finished epoch");
 	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 12); /* elapsed 0:00:12 */
-	cr_expect_eq(named_count(&c, TP_RATE, "train"), 1);
+	cr_expect_eq(named_count(&c, TP_RATE, "train"), 3);
 	EQ(num(named(&c, TP_RATE, "train"), S_RATE_VALUE), 75.83);
 	EQ(num(named(&c, TP_RATE, "Testing DataLoader 0"), S_RATE_VALUE), 250.41);
+	EQ(num(named(&c, TP_TIMING, "Testing DataLoader 0 elapsed"), S_SECONDS), 1);
+	EQ(num(named(&c, TP_RATE, "Validation"), S_RATE_VALUE), 2.32);
+	EQ(num(named(&c, TP_TIMING, "Validation elapsed"), S_SECONDS), 3);
+	/* drawn once, 80 columns wide, its cells wrapped under it */
+	EQ(num(nth(&c, TP_EPOCH, 1), S_SECONDS), 48);
+	EQ(num(named_nth(&c, TP_RATE, "train", 1), S_RATE_VALUE), 0.48);
+	/* the remaining time wrapped onto the next line */
+	EQ(num(nth(&c, TP_EPOCH, 2), S_SECONDS), 72);
+	EQ(num(named_nth(&c, TP_RATE, "train", 2), S_RATE_VALUE), 83.10);
+	cr_expect_eq(collected_count(&c, TP_TIMING), 5);
 	collector_free(&c);
 }
 
@@ -256,7 +176,7 @@ Test(packs, megatron_older_fields_and_max_timers)
 {
 	struct collector c = { 0 };
 	parse_pack_log("megatron-variants", &c);
-	cr_assert_eq(collected_count(&c, TP_BATCH), 2);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
 	expect_batch(&c, 1, 200, 1.5224, 6.123452);
 	const struct tp_record *r = named_nth(&c, TP_RATE, "samples per second", 1);
 	EQ(num(r, S_RATE_VALUE), 332.09);
@@ -268,6 +188,11 @@ Test(packs, megatron_older_fields_and_max_timers)
 	EQ(num(t, S_RT_MAX_MS), 1498.2);
 	cr_expect(!tp_has(t, S_RT_MIN_MS), "max-only timers have no min");
 	EQ(num(named(&c, TP_RUNTIME, "optimizer"), S_RT_MAX_MS), 12.34);
+	/* "elapsed time per iteration (s):", behind torchrun --tee's prefix */
+	expect_batch(&c, 2, 10, 35.8651, 13.32803);
+	cr_expect_eq(nth(&c, TP_BATCH, 2)->rank, 3);
+	EQ(num(named_nth(&c, TP_RATE, "samples per second", 2), S_RATE_VALUE), 28.551);
+	EQ(num(named_nth(&c, TP_RATE, "TFLOPs", 2), S_RATE_VALUE), 199.03);
 	collector_free(&c);
 }
 
@@ -673,6 +598,9 @@ Test(packs, the_candidate_search_reads_what_the_plain_path_reads)
 				    i % 2 ? "100%|##########| 10/10 [00:10<00:00,  1.25it/s]" : " 50%|#####     | 5/10");
 		if (i % 17 == 0 && i > TP_CONFIG_LINES) /* a finished bar the terminal wrapped */
 			strbuf_addstr(&all, "100%|#########\n#| 10/10 [00:10<00:00,  2.50it/s]\n");
+		if (i % 19 == 0 && i > TP_CONFIG_LINES) /* a built-in block opened by a line's end */
+			strbuf_addstr(&all, "KAN Inference Benchmark:\n----------------------------------------\n"
+					    "  Mean latency:        4.016 ms\n  Throughput:          249.0 samples/sec\n");
 	}
 	for (size_t g = 0; g < tp_npacks; g++) {
 		char path[256];
@@ -863,51 +791,142 @@ Test(packs, analyze_compares_rates_lower_is_slower)
 	tu_rmtree(dir);
 }
 
-Test(packs, torch_profiler_table)
+/* PyTorch 2.x (and 1.8 on) key_averages().table(): every cell of a row in
+ * one record, by its heading; a range's GPU row and a kernel are the
+ * device's; the totals are summary rows a later table replaces. */
+Test(packs, torch_profiler_2x_every_column)
 {
 	struct collector c = { 0 };
 	parse_pack_log("torch-profiler", &c);
-	const struct tp_record *r = named(&c, TP_AGGREGATE, "aten::conv2d");
-	EQ(num(r, S_AGG_TOTAL_S), 0.011077);
-	EQ(num(r, S_AGG_MEAN_S), 0.00055385);
-	EQ(num(r, S_AGG_COUNT), 20);
-	EQ(num(named(&c, TP_TIMING, "self CPU time total"), S_SECONDS), 0.017087);
-	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "read by the pack, not as a runtime");
-	/* the table with CUDA columns: CPU and device sides of each row */
-	r = named_nth(&c, TP_AGGREGATE, "aten::conv2d", 1);
-	EQ(num(r, S_AGG_TOTAL_S), 0.005475);
-	EQ(num(r, S_AGG_MEAN_S), 273.75e-6);
-	r = named(&c, TP_AGGREGATE, "aten::conv2d (device)");
-	EQ(num(r, S_AGG_TOTAL_S), 0.008235);
-	EQ(num(r, S_AGG_MEAN_S), 411.75e-6);
-	EQ(num(r, S_AGG_COUNT), 20);
-	EQ(num(named(&c, TP_AGGREGATE, "cudaLaunchKernel"), S_AGG_COUNT), 601);
-	cr_expect_null(collected_find(&c, TP_AGGREGATE, "cudaLaunchKernel (device)"), "0.000us is no device time");
-	r = named(&c, TP_AGGREGATE, "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f3... (device)");
-	EQ(num(r, S_AGG_TOTAL_S), 0.006245);
+	expect_cpu(&c, "aten::conv2d", 0, 0.25, 43e-6, 64.83, 0.011077, 553.850e-6);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "aten::conv2d", 0), S_AGG_COUNT), 20);
+	expect_cpu(&c, "aten::batch_norm", 0, -0.05, -31e-6, 21.39, 0.003655, 182.750e-6);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "aten::batch_norm", 0), S_AGG_COUNT), 20); /* below zero, as printed */
+	cr_expect(!tp_has(named(&c, TP_AGGREGATE, "aten::conv2d"), S_AGG_DEV_TOTAL_S), "a CPU-only table");
+	/* the table with CUDA columns: a row's device side in the same record */
+	expect_cpu(&c, "aten::conv2d", 2, 0.09, 43e-6, 11.45, 0.005475, 273.750e-6);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "aten::conv2d", 2), S_AGG_COUNT), 20);
+	expect_device(&c, "aten::conv2d", 2, 0, 0, 0.008235, 411.750e-6); /* 0.000us is read */
+	expect_device(&c, "cudaLaunchKernel", 0, 0, 0, 0, 0);
+	/* with_function("model_inference"): its CPU row and its GPU row, which is the device's */
+	expect_cpu(&c, "model_inference", 2, 2.41, 0.001152, 100, 0.047812, 0.047812);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "model_inference", 2), S_AGG_COUNT), 1);
+	expect_device(&c, "model_inference", 2, 0, 0, 0.011666, 0.011666);
+	expect_cpu(&c, "model_inference (device)", 0, 0, 0, 0, 0, 0);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "model_inference (device)", 0), S_AGG_COUNT), 1);
+	expect_device(&c, "model_inference (device)", 0, 0.012519, 107.31, 0.012519, 0.012519);
+	expect_device(&c, "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f3... (device)", 0, 0.006245, 53.53,
+		      0.006245, 312.250e-6);
 	cr_expect_null(collected_find(&c, TP_AGGREGATE, "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f3..."),
-		       "a kernel has no CPU time");
-	EQ(num(named(&c, TP_TIMING, "self CUDA time total"), S_SECONDS), 0.011666);
-	/* profile_memory: memory columns before the calls */
-	r = named(&c, TP_AGGREGATE, "aten::empty");
-	EQ(num(r, S_AGG_TOTAL_S), 160e-6);
-	EQ(num(r, S_AGG_COUNT), 92);
-	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 9);
+		       "a kernel is the device's");
+	/* profile_memory: memory columns are not times */
+	expect_cpu(&c, "aten::empty", 0, 3.95, 160e-6, 3.95, 160e-6, 1.739e-6);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "aten::empty", 0), S_AGG_COUNT), 92);
+	cr_expect_eq(collected_count(&c, TP_AGGREGATE), 11);
+	/* the totals: a section per device */
+	const struct tp_record *t = named_nth(&c, TP_SUMMARY, "self CPU time total", 2);
+	EQ(num(t, S_SECONDS), 0.047812);
+	cr_expect_str_eq(t->text, "torch.profiler CPU");
+	t = named(&c, TP_SUMMARY, "self CUDA time total");
+	EQ(num(t, S_SECONDS), 0.011666);
+	cr_expect_str_eq(t->text, "torch.profiler CUDA");
+	cr_expect_eq(collected_count(&c, TP_SUMMARY), 5);
+	cr_expect_eq(collected_count(&c, TP_TIMING) + collected_count(&c, TP_RUNTIME), 0, "read by the pack alone");
 	collector_free(&c);
 }
 
-Test(packs, torch_benchmark_measurements_named_by_their_statement)
+/* PyTorch 1.0-1.7: names left-aligned, "Self CPU total %", "CUDA total %",
+ * "Number of Calls", and "CUDA time total:" after the table. */
+Test(packs, torch_profiler_1x_headings)
+{
+	struct collector c = { 0 };
+	parse_pack_log("torch-profiler-1.x", &c);
+	expect_cpu(&c, "matmul", 0, 7.60, 0.003024, 7.60, 0.003024, 0.003024);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "matmul", 0), S_AGG_COUNT), 1);
+	const struct tp_record *r = named(&c, TP_AGGREGATE, "matmul");
+	EQ(num(r, S_AGG_DEV_TOTAL_PCT), 19.20);
+	EQ(num(r, S_AGG_DEV_TOTAL_S), 0.001912);
+	EQ(num(r, S_AGG_DEV_MEAN_S), 0.001912);
+	cr_expect(!tp_has(r, S_AGG_DEV_SELF_S), "1.x has no device self time");
+	expect_cpu(&c, "to", 1, 7.43, 0.002958, 7.43, 0.002958, 0.002958);
+	EQ(num(named_nth(&c, TP_AGGREGATE, "to", 1), S_AGG_COUNT), 1); /* events, not averages: names repeat */
+	EQ(num(named(&c, TP_SUMMARY, "self CPU time total"), S_SECONDS), 0.039803);
+	r = named(&c, TP_SUMMARY, "CUDA time total");
+	EQ(num(r, S_SECONDS), 0.009958);
+	cr_expect_str_eq(r->text, "torch.profiler CUDA");
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "not the built-in 'Label: N ms' reader's");
+	cr_expect_eq(c.n, 5);
+	collector_free(&c);
+}
+
+/* A second table of the same profile (sorted otherwise) replaces the
+ * first: its CPU total, a phase of the run, counts once (17.087 ms), another
+ * profile's is added (47.812 ms, 4.050 ms); the device's total, beside the
+ * CPU's, is its section's row, and the rows are components, not phases. */
+Test(packs, torch_profiler_tables_again_replace_not_add)
+{
+	struct collector c = { 0 };
+	parse_pack_log("torch-profiler", &c);
+	const struct tp_record *t = named_nth(&c, TP_SUMMARY, "self CPU time total", 0);
+	cr_expect_eq(t->role, TP_ROLE_PHASE);
+	cr_expect_eq(named(&c, TP_SUMMARY, "self CUDA time total")->role, TP_ROLE_NONE);
+	t = named(&c, TP_AGGREGATE, "model_inference (device)");
+	cr_expect_eq(t->role, TP_ROLE_COMPONENT);
+	cr_expect_eq(t->parent_len, strlen("self CUDA time total"));
+	cr_expect(t->parent && !memcmp(t->parent, "self CUDA time total", t->parent_len));
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-analyze --breakdown tests/data/packs/torch-profiler.log");
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "wall 0.0689 s (the phases), in stages 0.0689 s"), "%s", r.out.buf);
+	const char *p = strstr(r.out.buf, "Where the time went: the phases of the run");
+	cr_assert(p, "%s", r.out.buf);
+	cr_expect(strstr(p, "self CPU time total         0.07      100.0"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "'torch.profiler CUDA'"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
+/* Measurement printouts: one runtime record each, named by the title (the
+ * statement or label), the description as its case; and Compare tables,
+ * whose unit comes in their footer. */
+Test(packs, torch_benchmark_measurements_and_compare_tables)
 {
 	struct collector c = { 0 };
 	parse_pack_log("torch-benchmark", &c);
-	EQ(num(named(&c, TP_TIMING, "batched_dot_mul_sum(x, x)"), S_SECONDS), 379.29e-6);
-	EQ(num(named(&c, TP_TIMING, "batched_dot_bmm(x, x)"), S_SECONDS), 6.62e-6);
-	/* a setup of several lines, indented: the statement still names the time */
-	EQ(num(named(&c, TP_TIMING, "x * y"), S_SECONDS), 2.34e-6);
-	EQ(num(named(&c, TP_TIMING, "GEMM Benchmark: PyTorch Native Matmul"), S_SECONDS), 4.19e-3);
-	cr_expect_eq(collected_count(&c, TP_TIMING), 4, "IQR and the run counts are not timings");
-	cr_expect_eq(collected_count(&c, TP_RUNTIME), 0, "Median and IQR are the pack's, not runtimes");
+	const struct tp_record *r = named(&c, TP_RUNTIME, "batched_dot_mul_sum(x, x)");
+	EQ(num(r, S_RT_MEDIAN_MS), 0.37929); /* one measurement: no "Median:" */
+	EQ(num(r, S_RT_RUNS), 1);
+	cr_expect(!tp_has(r, S_RT_IQR_MS), "no IQR below 4 measurements");
+	r = named(&c, TP_RUNTIME, "batched_dot_bmm(x, x)");
+	EQ(num(r, S_RT_MEDIAN_MS), 0.00662);
+	EQ(num(r, S_RT_IQR_MS), 0.00013);
+	EQ(num(r, S_RT_Q1_MS), 0.00656);
+	EQ(num(r, S_RT_Q3_MS), 0.00669);
+	EQ(num(r, S_RT_RUNS), 26);
+	/* a setup of several lines, indented: the statement still names it */
+	EQ(num(named(&c, TP_RUNTIME, "x * y"), S_RT_MEDIAN_MS), 0.00234);
+	EQ(num(named(&c, TP_RUNTIME, "GEMM Benchmark: PyTorch Native Matmul"), S_RT_Q3_MS), 4.21);
+	r = named(&c, TP_RUNTIME, "naive_allpole");
+	cr_expect_str_eq(r->text, "Naive All-Pole Filter");
+	EQ(num(r, S_RT_MEDIAN_MS), 168.93);
+	EQ(num(r, S_RT_IQR_MS), 0.54);
+	EQ(num(r, S_RT_RUNS), 6);
+	cr_expect_null(collected_find(&c, TP_RUNTIME, "Naive All-Pole Filter"), "not named by the description");
+	/* Compare: label: row, the column's heading as the case, the footer's unit */
+	r = named_nth(&c, TP_RUNTIME, "matmul: mm", 1);
+	cr_expect_str_eq(r->text, "1024");
+	EQ(num(r, S_RT_MEDIAN_MS), 0.6105);
+	cr_expect_eq(named_count(&c, TP_RUNTIME, "matmul: bmm"), 1, "a blank cell is no measurement");
+	EQ(num(named_nth(&c, TP_RUNTIME, "matmul: einsum", 1), S_RT_MEDIAN_MS), 0.8802); /* "(! 14%)" */
+	cr_expect_eq(collected_count(&c, TP_RUNTIME), 10);
+	cr_expect_eq(c.n, 10, "the IQR, run counts and footers are in their records");
 	collector_free(&c);
+	/* the analysis shows the median and IQR, not a mean of 0 */
+	struct tu_result a = tu_run("$B/tprof-analyze --breakdown tests/data/packs/torch-benchmark.log");
+	cr_expect_eq(a.status, 0, "%s", a.err.buf);
+	cr_expect(strstr(a.out.buf, "median [ms]  iqr [ms]"), "%s", a.out.buf);
+	cr_expect(strstr(a.out.buf, "  naive_allpole                                                                              6        168.9     0.540\n"),
+		  "%s", a.out.buf);
+	tu_result_free(&a);
 }
 
 /* The Graph-LLaVA sample prints both [TIMING] stages and the Trainer's

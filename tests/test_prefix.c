@@ -142,3 +142,72 @@ Test(prefix, name_level_colon)
 	cr_assert_eq(d.n, 0, "%zu records", d.n);
 	collector_free(&d);
 }
+
+/* Launchers stack their prefixes: torchrun --tee's "[default3]:" inside
+ * srun --label's "0: ", PyTorch's own "[rank0]:" inside the tee's, pdsh's
+ * host inside nothing. All are removed; the innermost names the rank. */
+Test(prefix, launcher_prefixes_nest_and_the_innermost_is_the_rank)
+{
+	struct collector c = { 0 };
+	parse_str("0: [default3]: [TIMING] step: 1.50s\n"
+		  "[default0]:[rank5]: [TIMING] step: 2.50s\n"
+		  "worker-1: [TIMING] step: 3.50s\n"
+		  "ip-10-0-0-7: [rank2]: [TIMING] step: 4.50s\n"
+		  "localhost: [TIMING] step: 5.50s\n",
+		  &c);
+	cr_assert_eq(c.nwarn, 0, "%s", c.nwarn ? c.warnings[0] : "");
+	cr_assert_eq(c.n, 5, "%zu records", c.n);
+	static const int ranks[] = { 3, 5, 1, 2, -1 };
+	for (size_t i = 0; i < c.n; i++) {
+		cr_expect_str_eq(c.v[i].name, "step");
+		cr_expect_float_eq(c.v[i].rec.num[S_SECONDS], 1.5 + (double)i, 1e-12);
+		cr_expect_eq(c.v[i].rec.rank, ranks[i], "line %zu: rank %d", i + 1, c.v[i].rec.rank);
+	}
+	collector_free(&c);
+}
+
+/* A host prefix needs a '-' or '.' in its lower-case name (or localhost):
+ * a label that ends in a digit keeps its line. */
+Test(prefix, a_label_is_no_host)
+{
+	struct collector c = { 0 };
+	parse_str("epoch1: 12.5 ms\n", &c);
+	const struct tp_record *r = one(&c, TP_RUNTIME, "epoch1");
+	cr_assert_float_eq(r->num[S_RT_MEAN_MS], 12.5, 1e-12);
+	cr_assert_eq(r->rank, -1);
+	collector_free(&c);
+}
+
+/* torchrun --tee puts its prefix before a tqdm bar too: the bar is still
+ * read as one (its final redraw, by @bar rules), with the prefix's rank. */
+Test(prefix, a_bar_behind_a_launcher_prefix)
+{
+	static const char rules[] = "rate @bar name=\"bar\" 100%\\|[^|]*\\|[^,]*,\\s*(?<value>[\\d.]+)it/s\n";
+	static const char log[] = "[default1]: 40%|####      | 4/10 [00:01<00:01,  3.50it/s]\r"
+				  "[default1]:100%|##########| 10/10 [00:02<00:00,  4.75it/s]\n";
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *rs = tp_rules_compile(rules, sizeof(rules) - 1, "t.rules", &err);
+	cr_assert_not_null(rs, "%s", err.buf ? err.buf : "");
+	struct collector c = { 0 };
+	struct tp_sink s = collect_sink(&c);
+	struct tp_parser *p = tp_parser_new("p.log", &s, rs);
+	tp_parse_buffer(p, log, sizeof(log) - 1);
+	tp_parser_finish(p);
+	tp_parser_free(p);
+	/* each redraw a progress record, the last one the rule's: all rank 1 */
+	cr_assert_eq(c.n, 3);
+	static const double n[] = { 4, 10 };
+	for (size_t i = 0; i < 2; i++) {
+		cr_assert_eq(c.v[i].rec.type, TP_PROGRESS);
+		cr_assert_float_eq(c.v[i].rec.num[S_PRG_N], n[i], 0);
+		cr_assert_eq(c.v[i].rec.rank, 1);
+	}
+	const struct tp_record *r = &c.v[2].rec;
+	cr_assert_eq(r->type, TP_RATE);
+	cr_assert_str_eq(c.v[2].name, "bar");
+	cr_assert_float_eq(r->num[S_RATE_VALUE], 4.75, 1e-12);
+	cr_assert_eq(r->rank, 1);
+	collector_free(&c);
+	tp_rules_free(rs);
+	strbuf_release(&err);
+}

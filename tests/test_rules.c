@@ -104,6 +104,14 @@ static char *rt_load_error(const char *text)
 	return err.buf;
 }
 
+/* Rules text that must fail to load with a message holding want. */
+static void rt_expect_load_error(const char *text, const char *want)
+{
+	char *e = rt_load_error(text);
+	cr_expect(strstr(e, want), "%s: %s", want, e);
+	free(e);
+}
+
 /* Matches one line against rules, collecting into k; returns tp_rules_match's result. */
 static int rt_match(const struct tp_rules *r, struct rt_sink *k, const char *line)
 {
@@ -667,7 +675,7 @@ static int rt_match2(const struct tp_rules *r, struct tp_rules_scratch *s, struc
 		     const char *line, uint64_t lineno, uint64_t *hits)
 {
 	struct tp_sink sink = { rt_emit, rt_warn, k };
-	struct tp_rules_line ln = { line, strlen(line), line, strlen(line), 0, "log", lineno, hits, 0 };
+	struct tp_rules_line ln = { line, strlen(line), line, strlen(line), 0, "log", lineno, hits, 0, -1, NULL };
 	return tp_rules_match_pass(r, s, 0, &ln, &sink);
 }
 
@@ -917,6 +925,157 @@ Test(rules_v2, columns_named_by_a_header)
 	free(e);
 }
 
+/*
+ * A hold block keeps its records until it ends: torch.utils.benchmark's
+ * Compare prints the unit of its cells after them ("Times are in
+ * microseconds (us)."), which the end rule gives to every held plain
+ * number. @* makes a record per column no other field names (its heading
+ * the type's text), @"" is the column with a blank heading, and a column
+ * may go by several names ("A|B").
+ */
+Test(rules_v2, hold_blocks_wait_for_their_unit_and_each_column_is_a_record)
+{
+	struct tp_rules *r = rt_load("context @more ^\\[-+ (?<ctx>.*?) -+\\]$\n"
+				     "@block compare lines=2 hold\n"
+				     "start ^\\[-+ .*? -+\\]$\n"
+				     "header @columns ^\\|\n"
+				     "skip ^\\d+ threads: -+$\n"
+				     "runtime @columns name=\"{ctx}: {name}\" name=@\"\" median_ms=@* ^[^|\\s][^|]*\\|\n"
+				     "end ^Times are in \\w+ \\((?<median_ms__u>[mun]?s)\\)\\.$\n"
+				     "@endblock\n");
+	struct tp_rules_scratch *s = tp_rules_scratch_new(r);
+	struct rt_sink k = { 0 };
+	const char *lines[] = {
+		"[------------ softmax ------------]",
+		"|  B=8, K=128  |  B=8, K=256",
+		"1 threads: ----------------------",
+		"dense         |     12.8     |    141.9",
+		"sputnik: 0.50 |     32.8     |",
+		"sputnik: 0.80 |  90 (! 14%)  |     50.8",
+		"Times are in microseconds (us).",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		rt_match2(r, s, &k, lines[i], i + 1, NULL);
+		if (i + 1 < ARRAY_SIZE(lines))
+			cr_assert_eq(k.n, 0, "a row is held until the unit comes (line %zu)", i + 1);
+	}
+	cr_assert_eq(k.n, 5, "%zu records: a blank cell makes none", k.n);
+	cr_expect_str_eq(k.recs[0].name, "softmax: dense");
+	cr_expect_str_eq(k.recs[0].text, "B=8, K=128");
+	RT_EQ(rec_num(&k.recs[0], S_RT_MEDIAN_MS), 0.0128);
+	cr_expect_str_eq(k.recs[1].text, "B=8, K=256");
+	RT_EQ(rec_num(&k.recs[1], S_RT_MEDIAN_MS), 0.1419);
+	cr_expect_eq(k.recs[1].line, 4);
+	cr_expect_str_eq(k.recs[2].name, "softmax: sputnik: 0.50");
+	RT_EQ(rec_num(&k.recs[3], S_RT_MEDIAN_MS), 0.09); /* "90 (! 14%)": the note is not the number */
+	cr_expect_eq(k.nwarn, 0, "%s", k.last_warn);
+	/* a table that ends without its unit: its rows are left out, with a warning */
+	rt_clear(&k);
+	rt_match2(r, s, &k, "[------------ bmm ------------]", 20, NULL);
+	rt_match2(r, s, &k, "|  B=8", 21, NULL);
+	rt_match2(r, s, &k, "dense  |  31.0", 22, NULL);
+	tp_rules_finish(r, s, &(struct tp_sink){ rt_emit, rt_warn, &k });
+	cr_expect_eq(k.n, 0);
+	cr_expect_eq(k.nwarn, 1);
+	cr_expect(strstr(k.last_warn, "without the line that gives the unit"), "%s", k.last_warn);
+	cr_expect(tp_rules_scratch_idle(s, 20 + 17), "finish closes the block");
+	rt_clear(&k);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+}
+
+/* A block of one record ("one"): @add puts a later line's fields into it
+ * (a Measurement's median and IQR under its title), each field once, so
+ * that the lines after a cut printout close the block (lines=) rather than
+ * fill it; the block gives its record as it closes. {ctx|TEXT} is TEXT
+ * without a live context. */
+Test(rules_v2, add_fills_the_held_record_and_ctx_has_a_default)
+{
+	struct tp_rules *r = rt_load("@block m lines=2 one\n"
+				     "start ^<Measurement>$\n"
+				     "runtime @add ^Median: (?<median_ms>[\\d.]+ [mun]?s)$\n"
+				     "runtime @add ^IQR: (?<iqr_ms__ms>[\\d.]+)$\n"
+				     "runtime @add ^(?<case>size \\d+)$\n"
+				     "runtime ^(?<name>\\S.*)$\n"
+				     "@endblock\n"
+				     "timing name=\"{ctx|cProfile}\" ^(?<seconds>[\\d.]+) seconds$\n");
+	struct tp_rules_scratch *s = tp_rules_scratch_new(r);
+	struct rt_sink k = { 0 };
+	const char *lines[] = { "<Measurement>", "bmm(x, x)", "size 256", "Median: 6.62 us", "IQR: 0.13",
+				"noise", "noise", "1.5 seconds" };
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		rt_match2(r, s, &k, lines[i], i + 1, NULL);
+	cr_assert_eq(k.n, 2, "%zu records", k.n);
+	cr_expect_str_eq(k.recs[0].name, "bmm(x, x)");
+	cr_expect_str_eq(k.recs[0].text, "size 256");
+	cr_expect_eq(k.recs[0].line, 2);
+	RT_EQ(rec_num(&k.recs[0], S_RT_MEDIAN_MS), 0.00662);
+	RT_EQ(rec_num(&k.recs[0], S_RT_IQR_MS), 0.13);
+	cr_expect_str_eq(k.recs[1].name, "cProfile");
+	RT_EQ(rec_num(&k.recs[1], S_SECONDS), 1.5);
+	rt_clear(&k);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+	/* @add with nothing held reads nothing */
+	r = rt_load("@block m one\nstart ^<M>$\nruntime @add ^Median: (?<median_ms>\\S+ ms)$\n@endblock\n");
+	s = tp_rules_scratch_new(r);
+	rt_match2(r, s, &k, "<M>", 1, NULL);
+	cr_expect_eq(rt_match2(r, s, &k, "Median: 1 ms", 2, NULL), 0);
+	tp_rules_finish(r, s, &(struct tp_sink){ rt_emit, rt_warn, &k });
+	cr_expect_eq(k.n + k.nwarn, 0);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+	rt_expect_load_error("@block b\nstart x\nruntime @add ^(?<median_ms>\\d+)$\n@endblock\n",
+			     "@add is for the record rules of a hold block");
+	rt_expect_load_error("@block b\nstart x\nend ^(?<seconds__u>\\w+)$\n@endblock\n",
+			     "gives units to the rows of a hold block only");
+	rt_expect_load_error("@block b hold\nstart x\nend ^(?<seconds>\\w+)$\n@endblock\n",
+			     "a header or end rule captures units only");
+	rt_expect_load_error("@block b hold hold\nstart x\n@endblock\n", "expected lines=N (1 to 1000), hold or one");
+	rt_expect_load_error("@block b hold\nstart @columns x\n"
+			     "runtime @columns name=@\"\" mean_ms=@* median_ms=@* ^x\n@endblock\n",
+			     "one field of a rule takes @*");
+	rt_expect_load_error("@block b\nstart @columns x\naggregate @columns name=@\"a||b\" ^x\n@endblock\n",
+			     "or several separated by '|'");
+}
+
+/* A text field's constant can be a template too, filled like a name's. */
+Test(rules_v2, a_text_template)
+{
+	struct tp_rules *r = rt_load("summary section=\"prof {1}\" name=\"{1} total\" ^(\\w+) total: (?<seconds>\\S+)$\n");
+	struct rt_sink k = { 0 };
+	rt_match(r, &k, "CUDA total: 3.586ms");
+	cr_assert_eq(k.n, 1);
+	cr_expect_str_eq(k.recs[0].text, "prof CUDA");
+	cr_expect_str_eq(k.recs[0].name, "CUDA total");
+	RT_EQ(rec_num(&k.recs[0], S_SECONDS), 0.003586);
+	rt_clear(&k);
+	tp_rules_free(r);
+}
+
+/* A hold block keeps at most MAX_HELD records: the rest are left out with
+ * one warning, and the rows it kept still come out. */
+Test(rules_v2, a_hold_block_keeps_a_bounded_number_of_rows)
+{
+	struct tp_rules *r = rt_load("@block t lines=2 hold\nstart ^table$\n"
+				     "timing name=\"row\" ^(?<seconds>\\d+)$\nend ^end$\n@endblock\n");
+	struct tp_rules_scratch *s = tp_rules_scratch_new(r);
+	struct rt_sink k = { 0 };
+	rt_match2(r, s, &k, "table", 1, NULL);
+	for (int i = 0; i < 1100; i++) {
+		char row[16];
+		snprintf(row, sizeof(row), "%d", i);
+		rt_match2(r, s, &k, row, (uint64_t)i + 2, NULL);
+	}
+	rt_match2(r, s, &k, "end", 1102, NULL);
+	cr_expect_eq(k.n, 1024, "%zu records", k.n);
+	cr_expect_eq(k.nwarn, 1);
+	cr_expect(strstr(k.last_warn, "keeps 1024 records"), "%s", k.last_warn);
+	rt_clear(&k);
+	tp_rules_scratch_free(s);
+	tp_rules_free(r);
+}
+
 Test(rules_v2, markers_gate_a_group_and_need_gates_a_rule)
 {
 	struct tp_rules *r = rt_load("@marker \"[iter]\"\n"
@@ -953,7 +1112,7 @@ Test(rules_v2, raw_sees_the_prefix_and_stacked_files_keep_order)
 	cr_expect_str_eq(ri.origin, "b.rules:1");
 	struct rt_sink k = { 0 };
 	struct tp_sink sink = { rt_emit, rt_warn, &k };
-	struct tp_rules_line ln = { "step 3", 6, "[rank0]: step 3", 15, 0, "log", 1, NULL, 0 };
+	struct tp_rules_line ln = { "step 3", 6, "[rank0]: step 3", 15, 0, "log", 1, NULL, 0, -1, NULL };
 	tp_rules_match_pass(r, NULL, 0, &ln, &sink);
 	cr_assert_eq(k.n, 1);
 	cr_expect_str_eq(k.recs[0].name, "raw");
