@@ -1,6 +1,6 @@
 /*
  * progress.c - what the redraws of progress bars say (progress records,
- * one per redraw, parse/progress.c): per bar, the time per step, its
+ * one per redraw, parse/discover/progress.c): per bar, the time per step, its
  * stalls, and how far its ETA was off.
  *
  * A bar is one description (its digits masked: tqdm descriptions often

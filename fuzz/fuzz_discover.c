@@ -1,6 +1,6 @@
 /*
  * fuzz_discover.c - libFuzzer target for the template miner
- * (parse/discover.c) and the progress reader (parse/progress.c).
+ * (parse/discover/discover.c) and the progress reader (parse/discover/progress.c).
  *
  * The input is one log buffer, parsed with progress records and template
  * discovery on (the miner fed in input order, as the driver does on one
@@ -21,9 +21,9 @@
  * this file with FUZZ_NO_MAIN defined and calls fuzz_discover_one().
  */
 #include "fuzz_common.h"
-#include "parse/discover.h"
-#include "parse/rules.h"
-#include "parse/scan.h"
+#include "parse/discover/discover.h"
+#include "parse/rules/rules.h"
+#include "parse/scan/scan.h"
 
 struct fz_disc {
 	struct tp_miner *miner;

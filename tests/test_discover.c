@@ -1,6 +1,6 @@
 /*
- * test_discover.c - progress bars as time series (parse/progress.c) and
- * timing templates discovered from repetition (parse/discover.c), on real
+ * test_discover.c - progress bars as time series (parse/discover/progress.c) and
+ * timing templates discovered from repetition (parse/discover/discover.c), on real
  * logs committed to public repositories (tests/data/discover/README.md
  * names each source) and on the packs' logs of the frameworks' own format
  * strings (tests/data/packs/).
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "parse/discover.h"
+#include "parse/discover/discover.h"
 #include "parse/parse.h"
 #include "testutil.h"
 

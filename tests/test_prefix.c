@@ -1,6 +1,6 @@
 /*
  * test_prefix.c - logging libraries' prefixes are stripped before any
- * format is recognized (parse/prefix.c): one test per form, each asserting
+ * format is recognized (parse/lines/prefix.c): one test per form, each asserting
  * the record behind the prefix, its values and the prefix's timestamp.
  */
 #include "golden.h"

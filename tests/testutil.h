@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/parser.h"
+#include "parse/lines/parser.h"
 #include "parse/record.h"
 #include "base/util.h"
 

@@ -29,8 +29,8 @@
 #include <stdint.h>
 
 #include "gate.h"
-#include "markers.h"
-#include "parser.h"
+#include "parse/scan/markers.h"
+#include "parse/lines/parser.h"
 #include "base/base.h"
 
 /* Largest rules file tp_rules_load reads (a guard against reading a device). */

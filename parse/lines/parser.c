@@ -18,8 +18,8 @@
 
 #include "base/base.h"
 #include "config.h"
-#include "rules.h"
-#include "scan.h"
+#include "parse/rules/rules.h"
+#include "parse/scan/scan.h"
 
 #define MAX_RANK 65535
 #define SCAN_CAP 4096 /* candidate lines found per call of the matcher */

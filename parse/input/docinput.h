@@ -38,7 +38,7 @@
 
 #include <stddef.h>
 
-#include "parser.h"
+#include "parse/lines/parser.h"
 #include "base/base.h"
 
 enum tp_doc_kind {

@@ -28,7 +28,7 @@
  * second pass finds the bytes in the cache.
  */
 #include "scan_int.h"
-#include "rules.h"
+#include "parse/rules/rules.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "record.h"
+#include "parse/record.h"
 
 static int is_blank(char c)
 {

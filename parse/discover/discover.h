@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "parser.h"
+#include "parse/lines/parser.h"
 
 #define TP_DISC_MAX_TEMPLATES 512
 #define TP_DISC_PENDING 16     /* lines held per template until it qualifies */

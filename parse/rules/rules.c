@@ -20,7 +20,7 @@
 #include <strings.h>
 
 #include "base/base.h"
-#include "record.h"
+#include "parse/record.h"
 
 /* Where the line being loaded is, for "name:LINE:COL:" messages. */
 struct src {

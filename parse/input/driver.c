@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
+#include "parse/discover/discover.h"
 #include "follow.h"
 #include "input.h"
-#include "scan.h"
+#include "parse/scan/scan.h"
 
 #define DEFAULT_CHUNK (2 * 1024 * 1024)
 #define FLUSH_AT (256 * 1024)

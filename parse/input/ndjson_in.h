@@ -7,7 +7,7 @@
 #define TPROF_NDJSON_IN_H
 
 #include "base/base.h"
-#include "record.h"
+#include "parse/record.h"
 
 /*
  * Fills r from one parsed object. Keys: "type" (required, a type name),

@@ -17,7 +17,7 @@
  * hold none of them.
  */
 #include "scan_int.h"
-#include "gate.h"
+#include "parse/rules/gate.h"
 
 #include <limits.h>
 #include <math.h>

@@ -7,8 +7,8 @@
 #ifndef TPROF_EXPLAIN_H
 #define TPROF_EXPLAIN_H
 
-#include "driver.h"
-#include "rules.h"
+#include "parse/input/driver.h"
+#include "parse/rules/rules.h"
 
 /* Explains files[0..nfiles) ("-" or none: standard input) to standard
  * output, progress records and discovery as o says; returns the tool's

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "parser_int.h"
+#include "parse/lines/parser_int.h"
 
 /* Past a run of CSI escapes (ESC [ params final) and blanks at s. */
 static const char *skip_escapes(const char *s, const char *e)

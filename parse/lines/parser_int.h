@@ -6,7 +6,7 @@
 #ifndef TPROF_PARSER_INT_H
 #define TPROF_PARSER_INT_H
 
-#include "discover.h"
+#include "parse/discover/discover.h"
 #include "parser.h"
 
 #define TP_NAME_MAX 256

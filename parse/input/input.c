@@ -15,7 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "parser.h"
+#include "parse/lines/parser.h"
 
 #define ZIN_SIZE (256 * 1024)
 

@@ -8,7 +8,7 @@
 
 #include "base/base.h"
 #include "docinput.h"
-#include "emit.h"
+#include "parse/emit.h"
 #include "input.h"
 #include "ndjson_in.h"
 

@@ -13,8 +13,8 @@
 #ifndef TPROF_DRIVER_H
 #define TPROF_DRIVER_H
 
-#include "emit.h"
-#include "parser.h"
+#include "parse/emit.h"
+#include "parse/lines/parser.h"
 
 struct tp_run_opts {
 	int threads;               /* <= 1: one thread */

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record.h"
+#include "parse/record.h"
 
 #define TP_MAX_LINE (64 * 1024)
 

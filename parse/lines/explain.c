@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "discover.h"
-#include "emit.h"
-#include "input.h"
+#include "parse/discover/discover.h"
+#include "parse/emit.h"
+#include "parse/input/input.h"
 #include "parser.h"
 
 struct explainer {
