@@ -38,7 +38,7 @@ BASE_SRC := $(wildcard base/*.c)
 BASE_OBJ := $(BASE_SRC:%.c=$(OBJ)/%.o)
 LIBBASE := $(OBJ)/libtprof-base.a
 
-PARSE_SRC := $(wildcard parse/*.c)
+PARSE_SRC := $(wildcard parse/*.c parse/*/*.c)
 PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o) $(OBJ)/parse/packs_data.o
 LIBTPROF := $(OBJ)/libtprof-parse.a
 # The format packs, compiled in so that bin/ works without installing.

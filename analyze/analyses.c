@@ -4,6 +4,7 @@
  * numbers are, and how runs compare.
  */
 #include "analyses.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,6 +54,7 @@ int an_analyze(const struct an_model *m, const struct an_opts *o, struct report 
 		an_profile(m, o, rep);
 	if (o->which & (AN_WARMUP | AN_VARIANCE | AN_RANKS | AN_CONVERGENCE | AN_THROUGHPUT))
 		an_series(m, o, rep);
+	an_progress_report(m, o, rep);
 	if (o->which & AN_SPEEDUP)
 		an_speedup(m, o, rep);
 	if (o->which & AN_SCALING)

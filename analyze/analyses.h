@@ -85,6 +85,7 @@ enum an_table_kind {
 	AT_TIMELINE,       /* data: stage start and end */
 	AT_SCALING_POINTS, /* data: the points of each fit; row key group = the fit */
 	AT_TREND,          /* the run history: one series across stored runs */
+	AT_PROGRESS,       /* per progress bar: steps, step time, stalls, ETA error */
 	AT_NKINDS
 };
 

@@ -580,7 +580,7 @@ static double row_share(const struct an_run *run, const char *name)
 
 /*
  * The conclusions seed 004's snippets print (meta records named as printed,
- * parse/lines.c), beside tprof's own figure where it has one: the share of
+ * parse/lines/lines.c), beside tprof's own figure where it has one: the share of
  * the named operation (the snippet rates each printed row; tprof sums the
  * rows of one operation).
  */

@@ -4,6 +4,7 @@
  * what is a finding: that is analyses.c.
  */
 #include "model.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -231,6 +232,7 @@ static void run_free(struct an_run *r)
 	an_map_free(&r->memory, NULL);
 	an_map_free(&r->flops, NULL);
 	an_map_free(&r->meta, NULL);
+	an_progress_free(r->progress);
 	tp_series_free(&r->gpm_pattern_ms);
 	tp_series_free(&r->gpm_total_ms);
 	tp_series_free(&r->gpm_avg_nodes);
@@ -331,6 +333,13 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 		run->max_ts = t;
 	if (r->line == run->last_ts_line) /* another record of the same line */
 		return t;
+	/* a line read late (a discovered template's waiting lines, given when
+	 * it qualifies) is no step of the clock */
+	if (run->last_ts != INT64_MIN && r->line < run->last_ts_line) {
+		if (t < run->first_ts)
+			run->first_ts = t;
+		return t;
+	}
 	if (run->last_ts != INT64_MIN) {
 		if (t < run->last_ts) {
 			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
@@ -952,6 +961,9 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		break;
 	case TP_RATE:
 		feed_rate(run, r);
+		break;
+	case TP_PROGRESS:
+		an_progress_feed(&run->progress, r);
 		break;
 	case TP_STAGE:
 	case TP_CONFIG: /* workload sizes: tprof-replay's, not an analysis's */

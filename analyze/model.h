@@ -123,6 +123,8 @@ struct an_named_series {
 	uint64_t line;
 };
 
+struct an_progress;
+
 struct an_clock_issue {
 	uint64_t line, prev_line;
 	int kind; /* 0 timestamp went backwards, 1 stage longer than the time since the previous line */
@@ -168,6 +170,7 @@ struct an_run {
 	struct an_map flops;      /* name -> record numbers */
 	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
 	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
+	struct an_progress *progress; /* progress bars (progress.h), NULL: none */
 	struct an_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
 	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */

@@ -157,6 +157,21 @@ int tp_read_number(const char *p, const char *end, double *v, const char **next)
 	return 1;
 }
 
+int tp_read_si(const char *p, const char *end, double *v, const char **next)
+{
+	static const double mult[] = { 1e3, 1e3, 1e6, 1e9, 1e12 };
+	const char *q, *pre;
+	if (!tp_read_number(p, end, v, &q))
+		return 0;
+	const char *r = tp_skip_blanks(q, end);
+	if (r < end && *r != '\0' && (pre = strchr("kKMGT", *r)) != NULL) {
+		*v *= mult[pre - "kKMGT"];
+		q = r + 1;
+	}
+	*next = q;
+	return 1;
+}
+
 int tp_read_uint(const char *p, const char *end, unsigned long long *v, const char **next)
 {
 	const char *q = p;
@@ -435,7 +450,7 @@ static double compound_unit(const char *p, const char *end, const char **next)
 	return 0;
 }
 
-/* "1h2m3s", "0m4.912s", "2m8.77s" (Go, bash time): two parts or more. */
+/* "1h2m3s", "0m4.912s", "2m8.77s" (Go, bash time), "0m 53s": two parts or more. */
 static int read_compound(const char *p, const char *end, double *sec)
 {
 	double total = 0;
@@ -444,7 +459,10 @@ static int read_compound(const char *p, const char *end, double *sec)
 	while (q < end) {
 		double v, u;
 		const char *r;
-		if (!tp_is_digit(*q) || !tp_read_number(q, end, &v, &r) || !(u = compound_unit(r, end, &q)))
+		if (parts)
+			q = tp_skip_blanks(q, end); /* "0m 53s" */
+		if (q >= end || !tp_is_digit(*q) || !tp_read_number(q, end, &v, &r) ||
+		    !(u = compound_unit(r, end, &q)))
 			return 0;
 		total += v * u;
 		parts++;
@@ -474,4 +492,41 @@ int tp_read_clock(const char *p, const char *end, double *sec)
 		}
 	}
 	return read_colon_clock(p, end, sec) || read_compound(p, end, sec);
+}
+
+int tp_read_clock_at(const char *p, const char *end, double *sec, const char **next)
+{
+	/* read_colon_clock's rules in one pass: a progress bar shows two per redraw */
+	double s = 0;
+	const char *q = p;
+	int np = 0;
+	for (;;) {
+		long v = 0;
+		int k = 0;
+		while (q + k < end && tp_is_digit(q[k]) && k < 9)
+			v = v * 10 + (q[k++] - '0');
+		if (!k || (np > 0 && (k != 2 || v > 59)))
+			return 0;
+		s = s * 60 + (double)v;
+		q += k;
+		np++;
+		if (np < 3 && end - q >= 2 && *q == ':' && tp_is_digit(q[1])) {
+			q++;
+			continue;
+		}
+		break;
+	}
+	if (np < 2 || (q < end && (tp_is_digit(*q) || *q == ':')))
+		return 0;
+	if (q < end && *q == '.' && q + 1 < end && tp_is_digit(q[1])) {
+		double frac;
+		const char *f;
+		if (!tp_read_number(q, end, &frac, &f))
+			return 0;
+		s += frac;
+		q = f;
+	}
+	*sec = s;
+	*next = q;
+	return 1;
 }

@@ -19,6 +19,11 @@
  */
 int tp_read_number(const char *p, const char *end, double *v, const char **next);
 
+/* A number with an optional SI prefix right after it or after blanks
+ * ("612k", "1.00M", "3.2 G": k K M G T), as tqdm's unit_scale and rates
+ * print them; the prefix is applied. */
+int tp_read_si(const char *p, const char *end, double *v, const char **next);
+
 /* Unsigned decimal integer with optional thousands separators. */
 int tp_read_uint(const char *p, const char *end, unsigned long long *v, const char **next);
 
@@ -41,10 +46,14 @@ int tp_read_duration_to(const char *p, const char *end, double default_unit, dou
 /*
  * A clock or compound duration filling all of [p, end): "h:mm:ss[.f]",
  * "mm:ss[.f]", "N day[s], h:mm:ss[.f]", or two or more number-unit parts
- * run together ("1h2m3s", "0m4.912s", "2m8.77s"; units d h m s ms us µs
- * ns). Result in seconds.
+ * run together or apart ("1h2m3s", "0m4.912s", "2m8.77s", "0m 53s"; units
+ * d h m s ms us µs ns). Result in seconds.
  */
 int tp_read_clock(const char *p, const char *end, double *sec);
+
+/* A colon clock ("12:34", "1:02:03", "0:00:01.35") at p, up to the end of
+ * its run of digits, ':' and '.'. */
+int tp_read_clock_at(const char *p, const char *end, double *sec, const char **next);
 
 /* A duration unit alone ("ms", "sec", "µs"...): seconds per unit. */
 int tp_read_time_unit(const char *p, const char *end, double *seconds, const char **next);

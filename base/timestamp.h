@@ -1,9 +1,9 @@
 /*
  * timestamp.h - the one reader of the date-times that logs and documents
  * print, into the record's form "YYYY-MM-DDTHH:MM:SS[.fraction]" (ISO 8601
- * without a time zone). The line prefixes (parse/parser.c), the rules'
- * ts captures (parse/rules.c) and the documents' timestamp members
- * (parse/docinput.c) all go through it, so a timestamp reads the same
+ * without a time zone). The line prefixes (parse/lines/parser.c), the rules'
+ * ts captures (parse/rules/rules.c) and the documents' timestamp members
+ * (parse/input/docinput.c) all go through it, so a timestamp reads the same
  * wherever it stands.
  */
 #ifndef TPROF_BASE_TIMESTAMP_H

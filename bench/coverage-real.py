@@ -24,6 +24,10 @@ A log missing from DIR is looked for in tests/data/real/. Rows whose
 framework has no truth below, or whose 'values' is '-', are listed and
 not scored.
 
+TPROF_REAL_MANIFEST=bench/discover-logs.tsv reads another manifest (the
+logs of template discovery, issue 23); TPROF_PARSE=PATH another
+tprof-parse (to compare a tree before and after a change).
+
 The truth is made without tprof: per framework, a regular expression
 that finds the timing values a person counts on each physical line (a
 duration or a rate the line prints for the run; ETAs, configuration
@@ -163,7 +167,14 @@ MEGATRON_TIME = re.compile(r"elapsed time per iteration \((ms|s)\):\s*(" + NUM +
 MEGATRON_RATE = re.compile(r"(?:throughput per GPU \(TFLOP/s/GPU\)|\| samples per second|\| TFLOPs):\s*(" + NUM + r")")
 
 
+# Megatron-DeepSpeed: DeepSpeed's engine prints its own line per step
+DS_STEPS = re.compile(r"^steps: \d+ loss: " + NUM + r" iter time \(s\): (" + NUM + r") samples/sec: (" + NUM + r")\s*$")
+
+
 def megatron_values(line):
+    m = DS_STEPS.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
     if not re.search(r"\biteration\s+\d+/\s*\d+\s*\|", line):
         return []
     out = [float(v) * UNIT_S[u] for u, v in MEGATRON_TIME.findall(line)]
@@ -293,7 +304,60 @@ def nccl_values(line):
     return [float(m.group(1))] if m else []
 
 
+DSCHAT_E2E = re.compile(r"\|E2E latency=(" + NUM + r")s \|Gather latency=(" + NUM + r")s \(" + NUM + r"%\) "
+                        r"\|Generate time=(" + NUM + r")s \(" + NUM + r"%\) \|Training time=(" + NUM + r")s "
+                        r"\(" + NUM + r"%\) \|Others=(" + NUM + r") \(" + NUM + r"%\)\|CurSamplesPerSec=(" + NUM +
+                        r") \|AvgSamplesPerSec=(" + NUM + r")")
+DSCHAT_TPUT = re.compile(r"Latency: (" + NUM + r")s, TFLOPs: (" + NUM + r"), Samples/sec: (" + NUM +
+                         r"), Time/seq (" + NUM + r")s")
+DS_TIMER = re.compile(r"RunningAvgSamplesPerSec=(" + NUM + r"), CurrSamplesPerSec=(" + NUM + r")")
+DS_OPLOAD = re.compile(r"^Time to load \w+ op: (" + NUM + r") seconds")
+
+
+def deepspeed_chat_values(line):
+    """DeepSpeed-Chat (DeepSpeedExamples): the step-3 timer line, print_throughput,
+    DeepSpeed's timer.py samples/s and the op loading time."""
+    m = DSCHAT_E2E.search(line)
+    if m:
+        return [float(x) for x in m.groups()]
+    m = DSCHAT_TPUT.search(line)
+    if m:
+        return [float(x) for x in m.groups()]
+    m = DS_TIMER.search(line)
+    if m:
+        return [float(x) for x in m.groups()]
+    m = DS_OPLOAD.search(line)
+    return [float(m.group(1))] if m else []
+
+
+KERAS1_EPOCH = re.compile(r"^\s*(\d+)s - loss: ")
+MODEL_COMPILED = re.compile(r"Model compiled in (" + NUM + r")s")
+
+
+def keras1_values(line):
+    """Keras 1 fit(verbose=2): '224s - loss: ...'; a script's 'Model compiled in 3.91s'."""
+    m = KERAS1_EPOCH.match(line) or MODEL_COMPILED.search(line)
+    return [float(m.group(1))] if m else []
+
+
+HOME_SECONDS = re.compile(r"(?:\| (?:train|infer) |\bin |\b(?:heun|single):)(" + NUM + r")s\b")
+
+
+def home_grown_values(line):
+    """gaggenwaschke/NoProp's trainer: '| train 2.5s', '| infer 4.5s', 'done ... in 12.3s',
+    'heun:1.2s single:0.4s'."""
+    return [float(x) for x in HOME_SECONDS.findall(line)]
+
+
+def tqdm_only_values(line):
+    return []
+
+
 FRAMEWORK = {
+    "deepspeed-chat": deepspeed_chat_values,
+    "keras1": keras1_values,
+    "home-grown": home_grown_values,
+    "tqdm": tqdm_only_values,
     "hf-trainer": hf_values,
     "torch-profiler": profiler_values,
     "torch-benchmark": None,  # whole-log truth: benchmark_truth
@@ -328,8 +392,11 @@ def truth(path, framework):
 
 
 def values_of(r):
-    """Durations (in seconds) and rates a record holds."""
+    """Durations (in seconds) and rates a record holds; a progress record is a
+    bar's redraw, progress display in the truth's terms, and holds none."""
     v = []
+    if r.get("type") == "progress":
+        return v
     for k, x in r.items():
         if not isinstance(x, (int, float)) or isinstance(x, bool):
             continue
@@ -348,8 +415,11 @@ def close(a, b):
     return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-9) + 1e-12
 
 
+TPROF_PARSE = os.environ.get("TPROF_PARSE", "bin/tprof-parse")
+
+
 def records(path):
-    out = subprocess.run(["bin/tprof-parse", "-j1", "-q", path], capture_output=True, text=True)
+    out = subprocess.run([TPROF_PARSE, "-j1", "-q", path], capture_output=True, text=True)
     recs = {}
     for l in out.stdout.splitlines():
         r = json.loads(l)
@@ -399,7 +469,8 @@ def main():
         return 2
     verbose = "-v" in sys.argv[2:]
     rows = []
-    with open("bench/real-logs.tsv", encoding="utf-8") as f:
+    manifest = os.environ.get("TPROF_REAL_MANIFEST", "bench/real-logs.tsv")
+    with open(manifest, encoding="utf-8") as f:
         head = f.readline().rstrip("\n").split("\t")
         for l in f:
             if l.strip() and not l.startswith("#"):

@@ -1,5 +1,5 @@
 /*
- * scanbench.c - times the candidate search alone (parse/scan.c) on a log,
+ * scanbench.c - times the candidate search alone (parse/scan/scan.c) on a log,
  * with the built-in markers and with the built-in markers plus the
  * markers of every format pack shipped (formats/), on each matcher built in. CPU time of this thread, best of 3,
  * the log read into memory first.

@@ -15,7 +15,8 @@
 
 #define TOOL "tprof-parse"
 
-enum { OPT_STRICT = 256, OPT_MAX_WARNINGS, OPT_LIST_FORMATS, OPT_EXPLAIN };
+enum { OPT_STRICT = 256, OPT_MAX_WARNINGS, OPT_LIST_FORMATS, OPT_EXPLAIN, OPT_NO_PROGRESS,
+       OPT_NO_DISCOVERY, OPT_DISCOVER_MIN, OPT_DISCOVER };
 
 static const struct cli_option options[] = {
 	{ "format", 'f', "FMT", "%F (default: ndjson)", "@formats" },
@@ -31,6 +32,13 @@ static const struct cli_option options[] = {
 	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the format packs and their markers, then exit", NULL },
 	{ "explain", OPT_EXPLAIN, NULL, "for each input line, say which reader or rule took\n"
 					"it and what it extracted (one thread, text output)", NULL },
+	{ "discover", OPT_DISCOVER, NULL, "list the timing templates found in the inputs (lines no\n"
+					  "reader knows, repeated with varying values), with\n"
+					  "counts, a sample line and a rules entry for each", NULL },
+	{ "no-discovery", OPT_NO_DISCOVERY, NULL, "no records from discovered templates", NULL },
+	{ "discover-min", OPT_DISCOVER_MIN, "N", "times a template is seen before its values are\n"
+						 "records (default 3)", NULL },
+	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress records (one per progress bar redraw)", NULL },
 	{ "count", 'c', NULL, "print record counts per type instead of records", NULL },
 	{ "follow", 'F', NULL, "keep reading FILE as it grows, through rotation and\n"
 			       "truncation, until interrupted (SIGINT/SIGTERM)", NULL },
@@ -144,6 +152,10 @@ static void print_stats(const struct tp_stats *st, unsigned long warnings)
 	if (st->long_lines)
 		fprintf(stderr, "overlong lines:      %llu (parsed on their first %d KiB)\n",
 			(unsigned long long)st->long_lines, TP_MAX_LINE / 1024);
+	if (st->disc_lines)
+		fprintf(stderr, "discovery:           %llu lines, %llu templates, %llu series, %llu evicted\n",
+			(unsigned long long)st->disc_lines, (unsigned long long)st->disc_templates,
+			(unsigned long long)st->disc_series, (unsigned long long)st->disc_evicted);
 }
 
 static int print_counts(struct ctx *c, const struct tp_stats *st, unsigned mask)
@@ -169,7 +181,7 @@ struct opts {
 	struct tp_run_opts o;
 	const char *output;
 	struct cli_rules rules;
-	int stats, strict, follow, list, explain;
+	int stats, strict, follow, list, explain, discover;
 };
 
 /* Lines per rule; a user rule that matched nothing is a warning (a
@@ -240,6 +252,14 @@ static int set_option(void *vctx, int key, const char *arg)
 		return cli_rules_option(TOOL, &x->rules, key, arg) < 0 ? -1 : 0;
 	case OPT_LIST_FORMATS: x->list = 1; return 0;
 	case OPT_EXPLAIN: x->explain = 1; return 0;
+	case OPT_DISCOVER: x->discover = 1; return 0;
+	case OPT_NO_DISCOVERY: x->o.no_discovery = 1; return 0;
+	case OPT_NO_PROGRESS: x->o.no_progress = 1; return 0;
+	case OPT_DISCOVER_MIN:
+		if (cli_int(TOOL, "--discover-min", arg, 1, 1000000, &l) < 0)
+			return -1;
+		x->o.discover_min = (unsigned)l;
+		return 0;
 	case 'c': x->o.count_only = 1; return 0;
 	case 'F': x->follow = 1; return 0;
 	case 's': x->stats = 1; return 0;
@@ -379,13 +399,15 @@ int main(int argc, char **argv)
 		x.rules.o = (struct tp_rules_opts){ NULL, 0, x.rules.o.formats, 0 };
 	if (cli_load_rules(TOOL, &x.rules, &rules) < 0)
 		return TP_EXIT_INPUT;
-	if (x.list || x.explain) {
+	if (x.list || x.explain || x.discover) {
 		struct strbuf err = STRBUF_INIT;
 		rc = TP_EXIT_OK;
 		if (x.list && rules)
 			list_formats(rules);
 		else if (x.explain)
-			rc = tp_explain(argc - first, argv + first, rules, &err);
+			rc = tp_explain(argc - first, argv + first, rules, &x.o, &err);
+		else if (x.discover)
+			rc = tp_discover_report(argc - first, argv + first, rules, &x.o, &err);
 		strbuf_release(&err);
 		tp_rules_free(rules);
 		return rc;
@@ -394,7 +416,7 @@ int main(int argc, char **argv)
 	/* the candidate search, compiled once for all files, if one is large enough to use it */
 	struct tp_scanner *scanner = x.follow || !tp_inputs_want_scanner(argv + first, argc - first, x.o.chunk)
 					     ? NULL
-					     : tp_scanner_for_run(rules);
+					     : tp_scanner_for(rules, tp_run_wants_progress(&x.o));
 	x.o.scanner = scanner;
 	signal(SIGPIPE, SIG_IGN);
 	rc = run(&x, argv + first, argc - first);

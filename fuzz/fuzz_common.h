@@ -25,8 +25,8 @@
 
 #include "parse/emit.h"
 #include "base/json.h"
-#include "parse/ndjson_in.h"
-#include "parse/parser.h"
+#include "parse/input/ndjson_in.h"
+#include "parse/lines/parser.h"
 #include "parse/record.h"
 #include "base/util.h"
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_docs.c - libFuzzer target for the whole-document inputs
- * (parse/docinput.c): seed 002's JSON report, seed 001's CSV and JSON
+ * (parse/input/docinput.c): seed 002's JSON report, seed 001's CSV and JSON
  * timing exports, seed 000's timing_data.json.
  *
  * The input goes to tp_doc_detect, then to tp_doc_parse as every kind (the
@@ -14,7 +14,7 @@
  * tests/test_regress.c includes this file with FUZZ_NO_MAIN defined and
  * calls fuzz_docs_one().
  */
-#include "parse/docinput.h"
+#include "parse/input/docinput.h"
 #include "fuzz_common.h"
 
 /* "fuzz.doc:LINE:COL: " with LINE, COL >= 1. */

@@ -1,6 +1,6 @@
 /*
  * fuzz_lines.c - libFuzzer target for the streaming line parser (all the
- * built-in formats of parse/lines.c, parse/blocks.c and parse/parser.c).
+ * built-in formats of parse/lines/lines.c, parse/lines/blocks.c and parse/lines/parser.c).
  *
  * The input is split into lines on '\n', each line copied into its own
  * exact-size allocation, and fed to a tp_parser three times:
@@ -16,7 +16,7 @@
  * this file with FUZZ_NO_MAIN defined and calls fuzz_lines_one().
  */
 #include "fuzz_common.h"
-#include "parse/rules.h"
+#include "parse/rules/rules.h"
 
 static const char fz_lines_rules_text[] =
 	"# a small rules set touching every kind of captured value\n"

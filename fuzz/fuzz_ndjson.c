@@ -1,6 +1,6 @@
 /*
  * fuzz_ndjson.c - libFuzzer target for the JSON parser (base/json.c) and
- * the NDJSON record reader (parse/ndjson_in.c), the path tprof-analyze
+ * the NDJSON record reader (parse/input/ndjson_in.c), the path tprof-analyze
  * takes for the output of tprof-parse.
  *
  * Each line of the input (as tprof-analyze reads them: one document reused

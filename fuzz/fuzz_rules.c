@@ -1,6 +1,6 @@
 /*
  * fuzz_rules.c - libFuzzer target for the rules-file compiler and matcher
- * (parse/rules.c).
+ * (parse/rules/rules.c).
  *
  * Input layout: the rules text, then the log lines. If the input holds a
  * line "%%", the rules are everything before it and the log everything
@@ -21,7 +21,7 @@
  * calls fuzz_rules_one().
  */
 #include "fuzz_common.h"
-#include "parse/rules.h"
+#include "parse/rules/rules.h"
 
 static void fz_rules_split(const char *buf, size_t n, size_t *rules_n, const char **log,
 			   size_t *log_n)

@@ -1,5 +1,5 @@
 /*
- * fuzz_scan.c - libFuzzer target for the candidate search (parse/scan.c,
+ * fuzz_scan.c - libFuzzer target for the candidate search (parse/scan/scan.c,
  * issue 16): the input is parsed as one buffer by the plain per-line path
  * and with the candidate search on each matcher (Vectorscan where built in,
  * Teddy where the CPU runs it, the portable one), with the built-in readers
@@ -12,8 +12,8 @@
  * this file with FUZZ_NO_MAIN defined and calls fuzz_scan_one().
  */
 #include "fuzz_common.h"
-#include "parse/packs.h"
-#include "parse/scan.h"
+#include "parse/rules/packs.h"
+#include "parse/scan/scan.h"
 
 static int fz_scan_emit(void *ctx, const struct tp_record *r)
 {

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seeds=${1:-/work/shared/seeds}
 C=fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C/lines" "$C/rules" "$C/ndjson" "$C/docs" "$C/num"
+mkdir -p "$C/lines" "$C/rules" "$C/ndjson" "$C/docs" "$C/num" "$C/discover"
 
 # ---- lines: every sample log and seed document, 25 lines a file
 for f in samples/*.log; do
@@ -89,6 +89,16 @@ for s in '12.34' '1,234.5' '10,000' '1,23' '2345.67s (39.09min)' '39.09min (2345
 	printf '%s' "$s" >"$C/num/$(printf '%03d' $i)"
 	i=$((i + 1))
 done
-for t in lines rules ndjson docs num; do
+# ---- discover: real logs with templates and progress bars, 25 lines a file
+for f in tests/data/discover/*.log tests/data/packs/tqdm.log tests/data/packs/mmengine.log \
+	tests/data/packs/lightning.log tests/data/packs/keras.log; do
+	b=$(basename "$f" .log)
+	split -l 25 -d -a 3 "$f" "$C/discover/$b-"
+done
+printf 'step    1 | loss 0.0262 | step_time 18.1 ms | data 0.16 ms | samples/s 3536\nstep    2 | loss 0.0251 | step_time 18.4 ms | data 0.17 ms | samples/s 3501\nstep    3 | loss 0.0249 | step_time 17.9 ms | data 0.15 ms | samples/s 3570\n' >"$C/discover/units-after-and-before"
+printf 'batch 0.231s (0.245s)\nbatch 0.228s (0.237s)\nbatch 0.229s (0.234s)\nEpoch Time: 0m 53s\nEpoch Time: 0m 42s\nEpoch Time: 1m 2s\n' >"$C/discover/mean-and-compound"
+printf '  0%%|          | 0/613 [00:00<?, ?it/s]  0%%|          | 1/613 [03:12<32:40:54, 192.25s/it]\r 30%%|###       | 3/10 [00:00<00:01,  7.50it/s]\033[A\n' >"$C/discover/tqdm-glued-escape"
+
+for t in lines rules ndjson docs num discover; do
 	echo "fuzz/corpus/$t: $(ls "$C/$t" | wc -l) files, $(cat "$C/$t"/* | wc -c) bytes"
 done

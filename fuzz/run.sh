@@ -24,6 +24,7 @@ for t in "$@"; do
 	docs) len=16384 ;;
 	num) len=256 ;;
 	scan) len=8192 ;;
+	discover) len=8192 ;;
 	*) len=4096 ;;
 	esac
 	bin=$dir/fuzz_$t

@@ -14,7 +14,7 @@
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 10
-FUZZ_TARGETS ?= lines rules ndjson docs num scan
+FUZZ_TARGETS ?= lines rules ndjson docs num scan discover
 FUZZ_DIR     := $(OBJ)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN)

@@ -126,7 +126,8 @@ static const char *const csv_columns[] = {
 	"total_ms", "avg_nodes", "peak_mb", "factor", "baseline", "baseline_s", "mean_ms",
 	"min_ms", "max_ms", "throughput", "first_s", "steady_s", "overhead_s", "overhead_pct",
 	"std_ms", "runs", "mb", "gflops", "step", "avg_s", "total_s", "count", "index", "loss",
-	"reserved_mb", "mean_s", "min_s", "max_s", "cpu_delta_mb", "gpu_delta_mb", "role", "parent",
+	"reserved_mb", "mean_s", "min_s", "max_s", "cpu_delta_mb", "gpu_delta_mb", "n", "total",
+	"elapsed_s", "remaining_s", "rate", "unit", "role", "parent",
 };
 /* The two last columns, every type's: what a value is and what it belongs to. */
 #define CSV_ROLE (ARRAY_SIZE(csv_columns) - 2)

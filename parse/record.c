@@ -82,6 +82,11 @@ const struct tp_schema tp_schemas[TP_NTYPES] = {
 	[TP_CONFIG] = { "config", 2, { NAME("key"), { "value", TP_F_VALUE, S_META_VALUE, "" } } },
 	[TP_RATE] = { "rate", 3,
 		      { NAME("name"), NUM("value", S_RATE_VALUE, "/s"), TEXT("unit") } },
+	[TP_PROGRESS] = { "progress", 7,
+			  { NAME("name"), INT("n", S_PRG_N), INT("total", S_PRG_TOTAL),
+			    NUM("elapsed_s", S_PRG_ELAPSED_S, "s"),
+			    NUM("remaining_s", S_PRG_REMAINING_S, "s"), NUM("rate", S_PRG_RATE, "/s"),
+			    TEXT("unit") } },
 };
 
 void tp_type_names(struct strbuf *sb, const char *sep)
@@ -144,6 +149,8 @@ enum tp_role tp_role_of(const struct tp_record *r)
 		return TP_ROLE_STEP;
 	case TP_RATE:
 		return TP_ROLE_RATE;
+	case TP_PROGRESS:
+		return TP_ROLE_CLOCK;
 	case TP_MEMORY:
 	case TP_FLOPS:
 	case TP_CONFIG:

@@ -45,6 +45,7 @@ enum tp_type {
 	TP_PERF,
 	TP_CONFIG,
 	TP_RATE,
+	TP_PROGRESS,
 	TP_NTYPES
 };
 
@@ -112,7 +113,10 @@ enum {
 	/* perf: seconds in 0 */
 	S_PERF_CPU_DELTA_MB = 1, S_PERF_GPU_DELTA_MB = 2, S_PERF_GPU_PEAK_MB = 3,
 	/* rate: value per second, its unit ("samples/s") in text */
-	S_RATE_VALUE = 0
+	S_RATE_VALUE = 0,
+	/* progress: one redraw of a progress bar; its description in name, the
+	 * rate's unit ("it/s") in text */
+	S_PRG_N = 0, S_PRG_TOTAL = 1, S_PRG_ELAPSED_S = 2, S_PRG_REMAINING_S = 3, S_PRG_RATE = 4
 };
 
 /*

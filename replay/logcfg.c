@@ -1,6 +1,6 @@
 /*
  * logcfg.c - the workload sizes of a log, from its config records (see
- * logcfg.h; the parser finds them, parse/config.c).
+ * logcfg.h; the parser finds them, parse/lines/config.c).
  */
 #include <math.h>
 #include <string.h>

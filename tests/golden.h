@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "analyze/analyses.h"
-#include "parse/docinput.h"
+#include "parse/input/docinput.h"
 #include "antest.h" /* table, col, cell, finding */
 #include "testutil.h"
 

@@ -461,3 +461,43 @@ Test(breakdown, many_stages_are_summed_beyond_200_rows)
 	an_model_free(&m);
 	strbuf_release(&sb);
 }
+
+/* A tqdm bar of 100 one-second items that stalls for 120 s before item 51,
+ * redrawn after every item with tqdm's estimate of the time left. */
+Test(progress, steps_stall_and_eta_from_redraws)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int e = 0;
+	for (int n = 1; n <= 100; n++) {
+		e += 1 + (n == 51 ? 120 : 0);
+		int rem = (int)((double)e / n * (100 - n));
+		strbuf_addf(&sb, "train: %3d%%|#####     | %d/100 [%02d:%02d<%02d:%02d,  %.2fit/s]\r", n, n, e / 60,
+			    e % 60, rem / 60, rem % 60, (double)n / e);
+	}
+	strbuf_addstr(&sb, "\ndone\n");
+	struct an_model m;
+	an_model_init(&m, NAN);
+	load(&m, "bar.log", sb.buf);
+	strbuf_release(&sb);
+	struct an_opts o;
+	an_opts_default(&o);
+	struct report rep;
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "progress", NULL);
+	cr_assert_not_null(t);
+	cr_assert_float_eq(cell(t, "bar", "train", "redraws"), 100, 0);
+	cr_assert_float_eq(cell(t, "bar", "train", "steps"), 100, 0);
+	cr_assert_float_eq(cell(t, "bar", "train", "step_median"), 1, 1e-9);
+	cr_assert_float_eq(cell(t, "bar", "train", "stalls"), 1, 0);
+	cr_assert_float_eq(cell(t, "bar", "train", "stall_time"), 120, 1e-9);
+	/* the predicted ends (elapsed + remaining) of items 1-99 against the end, 220 s */
+	cr_assert_float_eq(cell(t, "bar", "train", "eta_error"), 42.72197278736839, 1e-9);
+	cr_assert_float_eq(cell(t, "bar", "train", "eta_bias"), -38.03030303030303, 1e-9);
+	const struct finding *f = finding(&rep, "stall", "progress bar 'train' stalled 1 time for 120 s");
+	cr_assert_not_null(f);
+	cr_assert_eq(f->line, 1);
+	cr_assert_float_eq(f->at_stake, 120, 1e-9);
+	cr_assert_not_null(finding(&rep, "eta-off", "its ETA was off by 43%"));
+	report_free(&rep);
+	an_model_free(&m);
+}

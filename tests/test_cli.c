@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <zlib.h>
 
-#include "parse/driver.h"
+#include "parse/input/driver.h"
 #include "testutil.h"
 
 #define result tu_result

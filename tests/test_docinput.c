@@ -1,5 +1,5 @@
 /*
- * test_docinput.c - unit tests of whole-document inputs (parse/docinput.c):
+ * test_docinput.c - unit tests of whole-document inputs (parse/input/docinput.c):
  * the seed 002 JSON report verbatim, the seed 001 CSV and JSON exports of
  * the timers {'MLP': 120.0, 'SIREN': 90.0, 'KAN': 150.0}, seed 000's
  * timing_data.json, detection (NDJSON is never a document), and errors
@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "parse/docinput.h"
+#include "parse/input/docinput.h"
 #include "testutil.h"
 
 /* The "JSON Output" example of seed 002, verbatim. */

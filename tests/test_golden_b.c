@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "antest.h"
-#include "parse/docinput.h"
+#include "parse/input/docinput.h"
 #include "golden/gen_all.h"
 
 #define GOLDEN "tests/data/golden/"

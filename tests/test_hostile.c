@@ -405,7 +405,7 @@ Test(hostile, fifo_with_writer, .timeout = 20)
 
 /*
  * BUG (reported): a FIFO named *.json or *.csv whose content is a log.
- * tp_doc_load (parse/docinput.c) reads the FIFO to its end to sniff a
+ * tp_doc_load (parse/input/docinput.c) reads the FIFO to its end to sniff a
  * document, finds none and returns TP_DOC_NONE; the log reader then opens
  * the FIFO again and blocks for ever (the writer is gone, the data was
  * consumed). Right: the log is read from the bytes already read (or a

@@ -1,6 +1,6 @@
 /*
  * test_json.c - unit tests of the JSON parser (base/json.c) and of the
- * NDJSON record reader (parse/ndjson_in.c): literals, numbers (fast path
+ * NDJSON record reader (parse/input/ndjson_in.c): literals, numbers (fast path
  * against strtod, range errors), string escapes and surrogates, invalid
  * UTF-8, the nesting limit, error positions for truncated and trailing
  * input, lookups, reuse of one doc, and records round-tripped through
@@ -15,7 +15,7 @@
 
 #include "parse/emit.h"
 #include "base/json.h"
-#include "parse/ndjson_in.h"
+#include "parse/input/ndjson_in.h"
 #include "testutil.h"
 
 /* Parses s (NUL-terminated) into a fresh doc and expects success. */

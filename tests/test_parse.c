@@ -519,14 +519,25 @@ Test(reallogs, colours_progress_bars_crlf)
 		" 30%|###       | 3/10 [00:03<00:07, 1.0it/s][2024-10-13 22:30:01] [TIMING] After bar: 2s\n"
 		"2024-10-13 22:30:02,123 - INFO - Peak memory: 12.5 MB\n",
 		&c);
-	cr_assert_eq(c.n, 4);
+	/* every redraw is a progress record, before what its line holds */
+	cr_assert_eq(c.n, 7);
 	cr_assert_str_eq(c.v[0].rec.name, "Colour");
-	cr_assert_float_eq(NUM(&c.v[1].rec, S_BAT_INDEX), 7, 0);
-	cr_assert_eq(c.v[1].rec.line, 2);
-	cr_assert_str_eq(c.v[2].rec.name, "After bar");
-	cr_assert_str_eq(c.v[2].rec.ts, "2024-10-13T22:30:01");
-	cr_assert_str_eq(c.v[3].rec.name, "Peak memory");
-	cr_assert_str_eq(c.v[3].rec.ts, "2024-10-13T22:30:02.123");
+	for (int k = 0; k < 3; k++) {
+		const struct tp_record *b = &c.v[k < 2 ? 1 + k : 4].rec;
+		cr_assert_eq(b->type, TP_PROGRESS);
+		cr_assert_float_eq(NUM(b, S_PRG_N), k + 1, 0);
+		cr_assert_float_eq(NUM(b, S_PRG_TOTAL), 10, 0);
+		cr_assert_float_eq(NUM(b, S_PRG_ELAPSED_S), k + 1, 0);
+		cr_assert_float_eq(NUM(b, S_PRG_REMAINING_S), 9 - k, 0);
+		cr_assert_eq(tp_has(b, S_PRG_RATE), k == 2);
+	}
+	cr_assert_float_eq(NUM(&c.v[4].rec, S_PRG_RATE), 1.0, 0);
+	cr_assert_float_eq(NUM(&c.v[3].rec, S_BAT_INDEX), 7, 0);
+	cr_assert_eq(c.v[3].rec.line, 2);
+	cr_assert_str_eq(c.v[5].rec.name, "After bar");
+	cr_assert_str_eq(c.v[5].rec.ts, "2024-10-13T22:30:01");
+	cr_assert_str_eq(c.v[6].rec.name, "Peak memory");
+	cr_assert_str_eq(c.v[6].rec.ts, "2024-10-13T22:30:02.123");
 	cr_assert_eq(st.lines, 4);
 	collector_free(&c);
 }

@@ -1,6 +1,6 @@
 /*
  * test_prefix.c - logging libraries' prefixes are stripped before any
- * format is recognized (parse/prefix.c): one test per form, each asserting
+ * format is recognized (parse/lines/prefix.c): one test per form, each asserting
  * the record behind the prefix, its values and the prefix's timestamp.
  */
 #include "golden.h"
@@ -194,7 +194,17 @@ Test(prefix, a_bar_behind_a_launcher_prefix)
 	tp_parse_buffer(p, log, sizeof(log) - 1);
 	tp_parser_finish(p);
 	tp_parser_free(p);
-	const struct tp_record *r = one(&c, TP_RATE, "bar");
+	/* each redraw a progress record, the last one the rule's: all rank 1 */
+	cr_assert_eq(c.n, 3);
+	static const double n[] = { 4, 10 };
+	for (size_t i = 0; i < 2; i++) {
+		cr_assert_eq(c.v[i].rec.type, TP_PROGRESS);
+		cr_assert_float_eq(c.v[i].rec.num[S_PRG_N], n[i], 0);
+		cr_assert_eq(c.v[i].rec.rank, 1);
+	}
+	const struct tp_record *r = &c.v[2].rec;
+	cr_assert_eq(r->type, TP_RATE);
+	cr_assert_str_eq(c.v[2].name, "bar");
 	cr_assert_float_eq(r->num[S_RATE_VALUE], 4.75, 1e-12);
 	cr_assert_eq(r->rank, 1);
 	collector_free(&c);

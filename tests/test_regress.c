@@ -3,9 +3,9 @@
  *
  * Each file in tests/data/regress/ is a minimized crashing input, named
  * <target>-<short-name>; the prefix picks the fuzz target whose entry point
- * replays it: lines-, rules-, ndjson-, docs-, num- (fuzz/fuzz_<target>.c,
- * compiled in here with FUZZ_NO_MAIN, so the replay runs exactly the
- * fuzzer's checks). A crash, a broken invariant (abort) or, in the ASan
+ * replays it: lines-, rules-, ndjson-, docs-, num-, scan-, discover-
+ * (fuzz/fuzz_<target>.c, compiled in here with FUZZ_NO_MAIN, so the
+ * replay runs exactly the fuzzer's checks). A crash, a broken invariant (abort) or, in the ASan
  * build (make check-asan), a memory error is a signal that Criterion
  * reports as a crashed test naming the file.
  *
@@ -16,6 +16,7 @@
  * Run from the repository root (make check does).
  */
 #define FUZZ_NO_MAIN
+#include "../fuzz/fuzz_discover.c"
 #include "../fuzz/fuzz_docs.c"
 #include "../fuzz/fuzz_lines.c"
 #include "../fuzz/fuzz_ndjson.c"
@@ -39,6 +40,7 @@ static const struct {
 } targets[] = {
 	{ "lines-", fuzz_lines_one }, { "rules-", fuzz_rules_one }, { "ndjson-", fuzz_ndjson_one },
 	{ "docs-", fuzz_docs_one },   { "num-", fuzz_num_one },	  { "scan-", fuzz_scan_one },
+	{ "discover-", fuzz_discover_one },
 };
 
 static fz_entry target_of(const char *name)
@@ -153,6 +155,11 @@ Test(regress, entry_points_accept_good_inputs)
 	cr_assert_eq(fuzz_ndjson_one((const uint8_t *)nd, sizeof(nd) - 1), 0);
 	cr_assert_eq(fuzz_docs_one((const uint8_t *)doc, sizeof(doc) - 1), 0);
 	cr_assert_eq(fuzz_num_one((const uint8_t *)num, sizeof(num) - 1), 0);
+	static const char disc[] = "|E2E latency=7.99s |Generate time=5.26s (65.81%) |Others=0.22 (2.73%)\n"
+				   "|E2E latency=3.73s |Generate time=2.78s (74.61%) |Others=0.21 (5.55%)\n"
+				   "|E2E latency=3.91s |Generate time=2.79s (71.38%) |Others=0.30 (7.63%)\n"
+				   " 20%|##        | 2/10 [00:00<00:01,  7.43it/s]\r 30%|###       | 3/10\n";
+	cr_assert_eq(fuzz_discover_one((const uint8_t *)disc, sizeof(disc) - 1), 0);
 }
 
 /* A regression input with an unknown prefix would never run: none may exist. */

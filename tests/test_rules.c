@@ -1,5 +1,5 @@
 /*
- * test_rules.c - unit tests of user-defined formats (parse/rules.c):
+ * test_rules.c - unit tests of user-defined formats (parse/rules/rules.c):
  * loading and its error messages, capture-to-field conversion, warnings
  * for unreadable values, first-match-wins, the match limit on a
  * catastrophic pattern, sharing one rule set between threads, and the
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "parse/record.h"
-#include "parse/rules.h"
+#include "parse/rules/rules.h"
 #include "base/util.h"
 
 /* A record with owned copies of its strings. */

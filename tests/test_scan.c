@@ -1,5 +1,5 @@
 /*
- * test_scan.c - the candidate search (parse/scan.c, parse/markers.c):
+ * test_scan.c - the candidate search (parse/scan/scan.c, parse/scan/markers.c):
  * the lines it finds, and that parsing with it gives byte for byte the
  * records, warnings and statistics of the plain per-line path, on every
  * test log and sample and on lines built to sit at its edges.
@@ -15,12 +15,12 @@
 #define FUZZ_NO_MAIN
 #include "../fuzz/fuzz_scan.c"
 #include "base/base.h"
-#include "parse/driver.h"
+#include "parse/input/driver.h"
 #include "parse/emit.h"
-#include "parse/parser.h"
+#include "parse/lines/parser.h"
 #include "parse/record.h"
-#include "parse/rules.h"
-#include "parse/scan.h"
+#include "parse/rules/rules.h"
+#include "parse/scan/scan.h"
 
 /* fz_scan_pass_rules: parses a buffer with a scanner (NULL: the plain path)
  * into a trace of records (NDJSON) and warnings, and statistics. */

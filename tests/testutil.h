@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/parser.h"
+#include "parse/lines/parser.h"
 #include "parse/record.h"
 #include "base/util.h"
 
@@ -50,6 +50,7 @@ static inline int collect_emit(void *ctx, const struct tp_record *r)
 	k->ts = r->ts ? xstrdup(r->ts) : NULL;
 	k->parent = tu_dup(r->parent, r->parent_len);
 	k->rec.parent = k->parent;
+	k->rec.origin = NULL; /* borrowed, gone after the callback */
 	k->rec.file = k->file;
 	k->rec.name = k->name;
 	k->rec.text = k->text;

@@ -1,0 +1,19 @@
+/*
+ * progress.h - the analysis of progress bars' redraws (progress.c): per
+ * bar, steps, step time, stalls and the ETA's error. Not a public header.
+ */
+#ifndef TPROF_AN_PROGRESS_H
+#define TPROF_AN_PROGRESS_H
+
+#include "model.h"
+
+struct an_opts;
+struct report;
+
+/* One redraw of a run (*pg made on the first). */
+void an_progress_feed(struct an_progress **pg, const struct tp_record *r);
+void an_progress_free(struct an_progress *pg);
+/* Table progress and the findings stall and eta-off (with --throughput). */
+void an_progress_report(const struct an_model *m, const struct an_opts *o, struct report *rep);
+
+#endif

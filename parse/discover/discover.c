@@ -1,0 +1,1526 @@
+/*
+ * discover.c - the template miner (see discover.h).
+ *
+ * After Drain (Pinjia He, Jieming Zhu, Zibin Zheng, Michael R. Lyu,
+ * "Drain: An Online Log Parsing Approach with Fixed Depth Tree", ICWS
+ * 2017) and its maintained implementation Drain3: a line is split into
+ * tokens, numbers masked; the tree's first layer is the token count and
+ * the next two the first two tokens (here one hash of the three, with the
+ * tokens compared exactly, so the path is Drain's of depth 4); in that
+ * leaf the line joins the template with the highest share of positions
+ * that agree (a masked number agrees with a number), if it is at least
+ * SIM_THRESHOLD, and the positions that differ become wildcards; else it
+ * starts a template. What is ours: the tokens (a number, a word with '/',
+ * '.', '-' inside, or one punctuation byte; blanks only separate them), a
+ * bound on templates with least-recently-used eviction, and reading a
+ * template's numbers as timing values:
+ *
+ *   - a number followed by a duration unit ("7.99s", "18.1 ms", "0.0011
+ *     s/iter": a time per item) is a duration; by a unit per second
+ *     ("12.3 task/s") or after one ("samples/s 3536") a rate; "0m 53s" is
+ *     one duration; a clock "0:01:23" is one when the line has another
+ *     value with a unit, and not after a date; a unit followed by ':' or
+ *     '=' and a number is that number's ("15.161 samples/sec: 1.055"),
+ *     and one in brackets before a number too ("iter time (s): 15.161");
+ *   - its name is the text before it back to a separator ("|E2E
+ *     latency=" is "E2E latency"), else the unit's item ("9240 ms/iter":
+ *     "iter"), else the line's first word, else "time" or the rate's item;
+ *   - "(65.81%)" after a value is its share of the line's first value
+ *     without one: it is a component of it, and a bare number with a
+ *     share ("Others=0.22 (2.73%)") takes the unit of the other shares;
+ *   - "X (Y)" with Y in X's unit (or none) is a value and its running
+ *     mean (role average, parent X);
+ *   - ETA and remaining-time values are not read;
+ *   - roles only where the words or values say them (step_roles()): a
+ *     duration named like one step (step, iter, batch, E2E) is the step
+ *     and the line's other durations its components; another value per
+ *     iteration a mean; a value that rose on every line and doubled
+ *     before the template qualified a clock ("train_time:487ms",
+ *     16482ms, 34703ms); the rest none, for the analysis to infer
+ *     from the name.
+ *
+ * A template is a series once seen min_count times with values that were
+ * not all the same; until then its lines wait (at most TP_DISC_PENDING
+ * of them), and go out in input order when it qualifies.
+ */
+#include "discover.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/base.h"
+
+#define SIM_THRESHOLD 0.5
+#define HASH_SIZE 1024
+#define MAX_LINE 2048   /* bytes of a line that are tokenized */
+#define PEND_TEXT 1024  /* bytes of a waiting line kept (a longer one is dropped) */
+
+enum { TK_WORD, TK_NUM, TK_PUNCT, TK_WILD };
+enum { CK_NO, CK_CLOCK, CK_COMPOUND }; /* a number's form */
+
+struct tok {
+	const char *s;
+	unsigned short n;
+	unsigned char kind;
+	unsigned char sp;    /* blanks before it */
+	unsigned char form;  /* CK_* */
+	double v;            /* TK_NUM: the value (seconds for a clock or compound) */
+};
+
+enum { VS_DUR, VS_RATE, VS_MEAN };
+
+/* A value a series reads at one token position. */
+struct vslot {
+	int pos;
+	int kind;          /* VS_* */
+	double unit;       /* seconds per unit of a duration (0: a clock or compound) */
+	int role;          /* enum tp_role */
+	/* the name: tokens from..to of each line (a wildcard among them is the
+	 * line's own word), or, with from > to, the text in names; the text
+	 * with <*> for a wildcard is in names as well */
+	int from, to;
+	size_t name, name_len;
+	int pfrom, pto;    /* the parent, likewise (pfrom > pto and parent_len 0: none) */
+	size_t parent, parent_len;
+	int mean;          /* the name is the value's and " (mean)" */
+	int unit_pos;      /* the rate's unit token */
+	int per;           /* a duration per iteration ("s/iter") */
+};
+
+struct pend {
+	uint64_t line;
+	int rank;
+	char ts[TP_TS_MAX];
+	int has_ts;
+	uint64_t seen;     /* positions the line's other readers read */
+	char *text;        /* the line (owned), at most PEND_TEXT bytes */
+	size_t n;
+};
+
+struct tmpl {
+	unsigned id;
+	int live;
+	uint32_t key;
+	int ntok;
+	unsigned char kind[TP_DISC_MAX_TOKENS];
+	unsigned char sp[TP_DISC_MAX_TOKENS];
+	unsigned char form[TP_DISC_MAX_TOKENS];
+	char *tok[TP_DISC_MAX_TOKENS]; /* word and punctuation texts (owned) */
+	unsigned short len[TP_DISC_MAX_TOKENS];
+	double first[TP_DISC_MAX_TOKENS];
+	double last[TP_DISC_MAX_TOKENS];
+	uint64_t rose;     /* positions whose number rose on every line */
+	uint64_t clock;    /* positions read as clocks, set when it qualified */
+	uint64_t varied;   /* positions whose number changed */
+	uint64_t fresh;    /* positions whose number other readers missed on some line */
+	uint64_t count;
+	int series;
+	int cut;           /* its first line had more tokens than it holds */
+	int changed;       /* slots to be derived again */
+	struct vslot *slots;
+	int nslots;
+	struct strbuf names;
+	struct strbuf text; /* "|E2E latency=<*>s ..." */
+	char *sample;
+	uint64_t sample_line;
+	/* lines waiting for it to qualify, each kept whole (its words name it) */
+	struct pend pend[TP_DISC_PENDING];
+	int npend;
+	int hnext;         /* hash chain */
+	int prev, next;    /* recency list */
+};
+
+struct tp_miner {
+	unsigned min_count;
+	struct tmpl *t;
+	int n;             /* templates in use or evicted-and-free: t[0..n) */
+	int head[HASH_SIZE];
+	int mru, lru;      /* recency list ends */
+	int nlive;
+	unsigned next_id;
+	struct tp_miner_stats st;
+	struct strbuf name; /* a record's name, parent and origin */
+	struct strbuf parent;
+	struct strbuf origin;
+	char ts[TP_TS_MAX];
+};
+
+/* ---- tokens --------------------------------------------------------- */
+
+static int wordc(unsigned char c)
+{
+	return tp_is_word((char)c) || c >= 0x80;
+}
+
+static int num_start(const char *q, const char *s, const char *e)
+{
+	if (q > s && (wordc((unsigned char)q[-1]) || q[-1] == '.'))
+		return 0;
+	const char *d = q;
+	if (*d == '-' || *d == '+')
+		d++;
+	if (d < e && *d == '.')
+		d++;
+	return d < e && tp_is_digit(*d);
+}
+
+/* Seconds per unit of a duration unit word ("ms", "sec"), or 0. The bare
+ * "m" (minutes or metres) counts only inside "0m 53s". */
+static double time_unit(const char *w, size_t n)
+{
+	double u;
+	const char *x;
+	/* lower case ("M" is mega, "S" siemens); the bare "m" is minutes or
+	 * metres; nanoseconds are left out ("4821 nodes" would make every count
+	 * a candidate for the vector test) */
+	if ((n == 1 && *w == 'm') || (*w >= 'A' && *w <= 'Z') || *w == 'n')
+		return 0;
+	return tp_read_time_unit(w, w + n, &u, &x) && x == w + n ? u : 0;
+}
+
+enum { U_NONE, U_DUR, U_PER, U_RATE };
+
+/* What a word after a number is: a duration unit, a time per item
+ * ("s/iter": *unit seconds), or a unit per second ("task/s"). */
+static int unit_kind(const char *w, size_t n, double *unit)
+{
+	const char *slash = memchr(w, '/', n);
+	if (!slash) {
+		*unit = time_unit(w, n);
+		return *unit > 0 ? U_DUR : U_NONE;
+	}
+	const char *b = slash + 1, *e = w + n;
+	if (slash == w || b == e || memchr(b, '/', (size_t)(e - b)))
+		return U_NONE;
+	for (const char *q = b; q < e; q++)
+		if (!tp_is_alpha(*q))
+			return U_NONE;
+	if ((*unit = time_unit(w, (size_t)(slash - w))) > 0)
+		return U_PER;
+	size_t k = (size_t)(e - b);
+	if ((k == 1 && *b == 's') || (k == 3 && !memcmp(b, "sec", 3)) || (k == 6 && !memcmp(b, "second", 6)))
+		return U_RATE;
+	return U_NONE;
+}
+
+static double compound_part(const struct tok *t)
+{
+	if (t->kind != TK_WORD || t->n > 3)
+		return 0;
+	if (t->n == 1 && (*t->s == 'h' || *t->s == 'm' || *t->s == 's' || *t->s == 'd'))
+		return *t->s == 'd' ? 86400 : *t->s == 'h' ? 3600 : *t->s == 'm' ? 60 : 1;
+	return t->n == 3 && !memcmp(t->s, "min", 3) ? 60 : 0;
+}
+
+/* "0m 53s", "1h 2m 3s": numbers with falling units become one. */
+static int merge_compounds(struct tok *t, int n)
+{
+	int out = 0;
+	for (int i = 0; i < n; i++) {
+		double u1;
+		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 3 < n && (u1 = compound_part(&t[i + 1])) >= 60 &&
+		    !t[i + 1].sp && t[i + 2].kind == TK_NUM && t[i + 2].form == CK_NO) {
+			double total = t[i].v * u1, last = u1, u;
+			int j = i + 2;
+			while (j + 1 < n && t[j].kind == TK_NUM && t[j].form == CK_NO && !t[j + 1].sp &&
+			       (u = compound_part(&t[j + 1])) > 0 && u < last) {
+				total += t[j].v * u;
+				last = u;
+				j += 2;
+			}
+			if (j > i + 2 && last == 1) {
+				t[out] = t[i];
+				t[out].v = total;
+				t[out].form = CK_COMPOUND;
+				t[out].n = (unsigned short)(t[j - 1].s + t[j - 1].n - t[i].s);
+				out++;
+				i = j - 1;
+				continue;
+			}
+		}
+		t[out++] = t[i];
+	}
+	return out;
+}
+
+static int tokenize(const char *s, const char *e, struct tok *t, int max, int *cut)
+{
+	int n = 0, sp = 0;
+	const char *q = s;
+	*cut = e - s > MAX_LINE;
+	if (*cut)
+		e = s + MAX_LINE;
+	while (q < e && n < max) {
+		if (*q == ' ' || *q == '\t') {
+			sp = 1;
+			q++;
+			continue;
+		}
+		struct tok *k = &t[n];
+		const char *x;
+		k->s = q;
+		k->sp = (unsigned char)sp;
+		k->form = CK_NO;
+		k->v = 0;
+		sp = 0;
+		if (num_start(q, s, e)) {
+			k->kind = TK_NUM;
+			if (tp_is_digit(*q) && tp_read_clock_at(q, e, &k->v, &x)) {
+				k->form = CK_CLOCK;
+			} else if (!tp_read_number(q, e, &k->v, &x) || x == q) {
+				k->kind = TK_PUNCT;
+				x = q + 1;
+			}
+			q = x;
+		} else if (wordc((unsigned char)*q)) {
+			k->kind = TK_WORD;
+			q++;
+			while (q < e && (wordc((unsigned char)*q) ||
+					 ((*q == '/' || *q == '.' || *q == '-') && q + 1 < e &&
+					  wordc((unsigned char)q[1]) && wordc((unsigned char)q[-1]))))
+				q++;
+		} else {
+			k->kind = TK_PUNCT;
+			q++;
+		}
+		k->n = (unsigned short)(q - k->s);
+		n++;
+	}
+	*cut |= tp_skip_blanks(q, e) < e;
+	return merge_compounds(t, n);
+}
+
+/* ---- the quick tests ------------------------------------------------ */
+
+/* The word at q (letters, digits, '/', '_', 'µ' and 'μ'), to its end. */
+static const char *word_end(const char *q, const char *e)
+{
+	while (q < e && (wordc((unsigned char)*q) || (*q == '/' && q + 1 < e && wordc((unsigned char)q[1]))))
+		q++;
+	return q;
+}
+
+static int unit_byte(char c)
+{
+	return c == 's' || c == 'm' || c == 'u' || c == 'h' || c == '\xc2' || c == '\xce';
+}
+
+/* The bytes tp_disc_has_unit stops at: a digit, '/' and '%'. */
+static const unsigned char stop_at[256] = {
+	['%'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+};
+
+int tp_disc_has_unit(const char *s, const char *e)
+{
+	if (e - s > MAX_LINE)
+		e = s + MAX_LINE;
+	double u;
+	for (const char *q = s; q < e; q++) {
+		if (!stop_at[(unsigned char)*q])
+			continue;
+		if (*q == '%' && q + 1 < e && q[1] == '|') {
+			/* a tqdm bar's numbers are a progress record's, never a template's */
+			const char *c = memchr(q, ']', (size_t)(e - q));
+			if (!c)
+				return 0;
+			q = c;
+		} else if (tp_is_digit(*q) && (q == s || !wordc((unsigned char)q[-1]))) {
+			while (q < e && (tp_is_digit(*q) || *q == '.'))
+				q++;
+			if (q[-1] == '.')
+				q--; /* "22.s": a number ends a sentence, no unit follows */
+			const char *after = q;
+			if (q < e && *q == ' ')
+				q++;
+			const char *w = q < e && !tp_is_digit(*q) ? word_end(q, e) : q;
+			/* a unit starts like one, or is a rate ("it/s") */
+			if (w > q && (unit_byte(*q) || memchr(q, '/', (size_t)(w - q))) &&
+			    unit_kind(q, (size_t)(w - q), &u) != U_NONE)
+				return 1;
+			q = after - 1; /* the loop looks at what follows the number */
+		} else if (*q == '/' && q + 1 < e && q[1] == 's' && (q + 2 == e || !tp_is_alpha(q[2]))) {
+			/* "samples/s 3536" */
+			const char *r = q + 2;
+			while (r < e && (*r == ' ' || *r == ':' || *r == '='))
+				r++;
+			if (r < e && tp_is_digit(*r))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+typedef unsigned char v16 __attribute__((vector_size(16)));
+
+static v16 load16(const char *p)
+{
+	v16 v;
+	memcpy(&v, p, 16);
+	return v;
+}
+
+static v16 splat(unsigned char c)
+{
+	v16 v;
+	memset(&v, c, sizeof(v));
+	return v;
+}
+
+/* Bytes that may start a unit right after a number: s m u h (ms, min, us,
+ * h), and the first byte of µ (c2 b5) and μ (ce bc). */
+static v16 unit_start(v16 b)
+{
+	return (v16)((b == splat('s')) | (b == splat('m')) | (b == splat('u')) | (b == splat('h')) |
+		     (b == splat(0xc2)) | (b == splat(0xce)));
+}
+
+/* Whether 16 positions from p may start "digit[ ]unit" or "/s": p[0..18)
+ * must be readable. */
+static int maybe16(const char *p)
+{
+	v16 b0 = load16(p), b1 = load16(p + 1), b2 = load16(p + 2);
+	v16 digit = (v16)((b0 >= splat('0')) & (b0 <= splat('9')));
+	v16 c = digit & (unit_start(b1) | ((v16)(b1 == splat(' ')) & unit_start(b2)));
+	/* "/s" not inside a word, and "/sec" */
+	v16 lower = (v16)((b2 >= splat('a')) & (b2 <= splat('z')) & (b2 != splat('e')));
+	c |= (v16)(b0 == splat('/')) & (v16)(b1 == splat('s')) & ~lower;
+	uint64_t w[2];
+	memcpy(w, &c, sizeof(w));
+	return (w[0] | w[1]) != 0;
+}
+
+static const char *line_start(const char *s, const char *q)
+{
+	while (q > s && q[-1] != '\n')
+		q--;
+	return q;
+}
+
+/* maybe16's test at one position, for the last bytes. */
+static int maybe_at(const char *p, const char *e)
+{
+	if (tp_is_digit(*p) && p + 1 < e) {
+		if (unit_byte(p[1]))
+			return 1;
+		return p[1] == ' ' && p + 2 < e && unit_byte(p[2]);
+	}
+	return *p == '/' && p + 1 < e && p[1] == 's' && (p + 2 == e || p[2] < 'a' || p[2] > 'z' || p[2] == 'e');
+}
+
+/* The line of a hit [s,e) holds a unit: *q its start; else *q the next line. */
+static int line_has_unit(const char *s, const char *hit, const char *e, const char **q)
+{
+	const char *ls = line_start(s, hit);
+	const char *le = memchr(hit, '\n', (size_t)(e - hit));
+	if (!le)
+		le = e;
+	if (tp_disc_has_unit(ls, le)) {
+		*q = ls;
+		return 1;
+	}
+	*q = le < e ? le + 1 : e;
+	return 0;
+}
+
+/* The generic test: 16 positions at a time, the line verified at a hit. */
+static const char *next_line_generic(const char *s, const char *e)
+{
+	const char *q = s;
+	while (q < e) {
+		const char *hit = NULL;
+		for (; e - q >= 18 && !hit; q += 16)
+			if (maybe16(q))
+				hit = q;
+		for (; !hit && q < e; q++)
+			if (maybe_at(q, e))
+				hit = q;
+		if (!hit)
+			return e;
+		if (line_has_unit(s, hit, e, &q))
+			return q;
+	}
+	return e;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+
+/*
+ * maybe16's test 32 positions at a time, and the bars of tqdm skipped as
+ * tp_disc_has_unit skips them ("%|" to the next ']' on its line): a hit
+ * inside one is no reason to read the line, so a log of progress bars is
+ * not read line by line. A unit's first byte is found by a nibble lookup:
+ * s u (7x), m h (6x), c2 ce (Cx), one bit each row.
+ */
+/* Past a tqdm bar opened at o: after its ']', or at its line's end, or e;
+ * 32 bytes at a time while they are readable (limit). */
+__attribute__((target("avx2"))) static const char *past_bar(const char *o, const char *e, const char *limit)
+{
+	const __m256i c_rb = _mm256_set1_epi8(']'), c_nl = _mm256_set1_epi8('\n');
+	const char *p = o;
+	for (; limit - p >= 32 && p < e; p += 32) {
+		__m256i b = _mm256_loadu_si256((const __m256i *)p);
+		uint32_t m = (uint32_t)_mm256_movemask_epi8(
+			_mm256_or_si256(_mm256_cmpeq_epi8(b, c_rb), _mm256_cmpeq_epi8(b, c_nl)));
+		if (m) {
+			p += __builtin_ctz(m);
+			return p >= e ? e : *p == ']' ? p + 1 : p;
+		}
+	}
+	for (; p < e; p++)
+		if (*p == ']' || *p == '\n')
+			return *p == ']' ? p + 1 : p;
+	return e;
+}
+
+__attribute__((target("avx2"))) static const char *next_line_avx2(const char *s, const char *e,
+								   const char *limit)
+{
+	const __m256i lo_tab = _mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0,
+						0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0);
+	const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0,
+						0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0);
+	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	const __m256i c_0 = _mm256_set1_epi8('0' - 1), c_9 = _mm256_set1_epi8('9' + 1);
+	const __m256i c_a = _mm256_set1_epi8('a' - 1), c_z = _mm256_set1_epi8('z' + 1);
+	const __m256i c_e = _mm256_set1_epi8('e'), c_sp = _mm256_set1_epi8(' '), c_sl = _mm256_set1_epi8('/');
+	const __m256i c_s = _mm256_set1_epi8('s'), c_pc = _mm256_set1_epi8('%'), c_bar = _mm256_set1_epi8('|');
+#define NOT_UNIT(b)                                                                                  \
+	_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)),             \
+					   _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib))), \
+			  zero)
+	const char *q = s;
+	while (q < e) {
+		const char *hit = NULL;
+		while (!hit && q < e) {
+			if (limit - q < 34) {
+				/* the last bytes, one at a time */
+				for (; !hit && q < e; q++) {
+					if (*q == '%' && q + 1 < e && q[1] == '|') {
+						const char *c = memchr(q, ']', (size_t)(e - q));
+						const char *n = memchr(q, '\n', (size_t)((c ? c : e) - q));
+						q = n ? n : c ? c : e - 1;
+					} else if (maybe_at(q, e)) {
+						hit = q;
+					}
+				}
+				break;
+			}
+			__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
+			__m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 1));
+			__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
+			__m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(b0, c_0), _mm256_cmpgt_epi8(c_9, b0));
+			/* a digit then a unit, or a digit, a blank and a unit */
+			__m256i nu = _mm256_and_si256(NOT_UNIT(b1),
+						      _mm256_or_si256(_mm256_xor_si256(_mm256_cmpeq_epi8(b1, c_sp),
+										       _mm256_set1_epi8(-1)),
+								      NOT_UNIT(b2)));
+			__m256i lower = _mm256_andnot_si256(_mm256_cmpeq_epi8(b2, c_e),
+							    _mm256_and_si256(_mm256_cmpgt_epi8(b2, c_a), _mm256_cmpgt_epi8(c_z, b2)));
+			__m256i rate = _mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s));
+			__m256i hv = _mm256_or_si256(_mm256_andnot_si256(nu, digit), _mm256_andnot_si256(lower, rate));
+			uint32_t h = (uint32_t)_mm256_movemask_epi8(hv);
+			uint32_t open = (uint32_t)_mm256_movemask_epi8(
+				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar)));
+			if (e - q < 32) { /* the bytes past e are only read: the next line's */
+				h &= (1u << (e - q)) - 1;
+				open &= (1u << (e - q)) - 1;
+			}
+			uint32_t before = open ? h & ((1u << __builtin_ctz(open)) - 1) : h;
+			if (before) {
+				hit = q + __builtin_ctz(before);
+			} else if (open) {
+				/* a bar: on after its ']', or its line's end */
+				q = past_bar(q + __builtin_ctz(open), e, limit);
+			} else {
+				q += 32;
+			}
+		}
+#undef NOT_UNIT
+		if (!hit)
+			return e;
+		if (line_has_unit(s, hit, e, &q))
+			return q;
+	}
+	return e;
+}
+#endif
+
+const char *tp_disc_next_line(const char *s, const char *e, const char *limit)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		return next_line_avx2(s, e, limit > e ? limit : e);
+#else
+	(void)limit;
+#endif
+	return next_line_generic(s, e);
+}
+
+/* ---- templates ------------------------------------------------------ */
+
+static uint32_t fnv(uint32_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h;
+}
+
+/* Drain's path: the token count and the first two tokens (numbers masked). */
+static uint32_t path_key(const struct tok *t, int n)
+{
+	uint32_t h = fnv(2166136261u, &n, sizeof(n));
+	for (int i = 0; i < n && i < 2; i++)
+		h = t[i].kind == TK_NUM ? fnv(h, "\0#", 2) : fnv(h, t[i].s, t[i].n);
+	return h;
+}
+
+static int same_path(const struct tmpl *tp, const struct tok *t, int n)
+{
+	if (tp->ntok != n)
+		return 0;
+	for (int i = 0; i < n && i < 2; i++) {
+		if ((tp->kind[i] == TK_NUM) != (t[i].kind == TK_NUM))
+			return 0;
+		if (t[i].kind != TK_NUM && (tp->len[i] != t[i].n || memcmp(tp->tok[i], t[i].s, t[i].n)))
+			return 0;
+	}
+	return 1;
+}
+
+static int agrees(const struct tmpl *tp, int i, const struct tok *t)
+{
+	switch (tp->kind[i]) {
+	case TK_WILD:
+		return 1;
+	case TK_NUM:
+		return t->kind == TK_NUM;
+	default:
+		return t->kind == tp->kind[i] && tp->len[i] == t->n && !memcmp(tp->tok[i], t->s, t->n);
+	}
+}
+
+static double similarity(const struct tmpl *tp, const struct tok *t, int n)
+{
+	int same = 0;
+	for (int i = 0; i < n; i++)
+		same += agrees(tp, i, t + i);
+	return n ? (double)same / n : 1;
+}
+
+static void unlink_recent(struct tp_miner *m, int i)
+{
+	struct tmpl *tp = &m->t[i];
+	if (tp->prev >= 0)
+		m->t[tp->prev].next = tp->next;
+	else
+		m->mru = tp->next;
+	if (tp->next >= 0)
+		m->t[tp->next].prev = tp->prev;
+	else
+		m->lru = tp->prev;
+	tp->prev = tp->next = -1;
+}
+
+static void touch(struct tp_miner *m, int i)
+{
+	if (m->mru == i)
+		return;
+	if (m->t[i].prev >= 0 || m->t[i].next >= 0 || m->lru == i)
+		unlink_recent(m, i);
+	struct tmpl *tp = &m->t[i];
+	tp->next = m->mru;
+	tp->prev = -1;
+	if (m->mru >= 0)
+		m->t[m->mru].prev = i;
+	m->mru = i;
+	if (m->lru < 0)
+		m->lru = i;
+}
+
+static void clear_tmpl(struct tmpl *tp)
+{
+	for (int i = 0; i < tp->ntok; i++)
+		free(tp->tok[i]);
+	free(tp->slots);
+	for (int k = 0; k < tp->npend; k++)
+		free(tp->pend[k].text);
+	free(tp->sample);
+	strbuf_release(&tp->names);
+	strbuf_release(&tp->text);
+	memset(tp, 0, sizeof(*tp));
+	tp->prev = tp->next = tp->hnext = -1;
+}
+
+/* Frees the least recently used template for reuse; returns its index. */
+static int evict(struct tp_miner *m)
+{
+	int i = m->lru;
+	struct tmpl *tp = &m->t[i];
+	int *link = &m->head[tp->key % HASH_SIZE];
+	while (*link != i)
+		link = &m->t[*link].hnext;
+	*link = tp->hnext;
+	unlink_recent(m, i);
+	clear_tmpl(tp);
+	m->nlive--;
+	m->st.evicted++;
+	return i;
+}
+
+static void add_text(struct tmpl *tp)
+{
+	strbuf_reset(&tp->text);
+	for (int i = 0; i < tp->ntok; i++) {
+		if (tp->sp[i] && i)
+			strbuf_addch(&tp->text, ' ');
+		strbuf_addstr(&tp->text, tp->kind[i] == TK_NUM || tp->kind[i] == TK_WILD ? "<*>" : tp->tok[i]);
+	}
+}
+
+static int new_tmpl(struct tp_miner *m, uint32_t key, const struct tok *t, int n, const struct tp_disc_line *ln)
+{
+	int i;
+	if (m->nlive >= TP_DISC_MAX_TEMPLATES)
+		i = evict(m);
+	else if (m->n < TP_DISC_MAX_TEMPLATES)
+		i = m->n++;
+	else
+		for (i = 0; m->t[i].live; i++)
+			;
+	struct tmpl *tp = &m->t[i];
+	clear_tmpl(tp);
+	tp->live = 1;
+	tp->id = ++m->next_id;
+	tp->key = key;
+	tp->ntok = n;
+	for (int k = 0; k < n; k++) {
+		tp->kind[k] = t[k].kind;
+		tp->sp[k] = t[k].sp;
+		tp->form[k] = t[k].form;
+		tp->first[k] = t[k].v;
+		tp->last[k] = t[k].v;
+		tp->tok[k] = t[k].kind == TK_NUM ? NULL : xmemdup(t[k].s, t[k].n);
+		tp->len[k] = t[k].n;
+	}
+	tp->rose = ~(uint64_t)0;
+	tp->changed = 1;
+	tp->sample = xmemdup(ln->s, ln->n > 512 ? 512 : ln->n);
+	tp->sample_line = ln->line;
+	add_text(tp);
+	tp->hnext = m->head[key % HASH_SIZE];
+	m->head[key % HASH_SIZE] = i;
+	m->nlive++;
+	m->st.templates++;
+	return i;
+}
+
+/* The line joins tp: positions that differ become wildcards. */
+static void merge(struct tmpl *tp, const struct tok *t)
+{
+	int changed = 0;
+	for (int i = 0; i < tp->ntok; i++) {
+		if (agrees(tp, i, t + i)) {
+			if (tp->kind[i] == TK_NUM) {
+				if (t[i].v != tp->first[i])
+					tp->varied |= (uint64_t)1 << i;
+				if (!(t[i].v > tp->last[i]))
+					tp->rose &= ~((uint64_t)1 << i);
+				tp->last[i] = t[i].v;
+			}
+			continue;
+		}
+		free(tp->tok[i]);
+		tp->tok[i] = NULL;
+		tp->kind[i] = TK_WILD;
+		changed = 1;
+	}
+	if (changed) {
+		tp->changed = 1;
+		add_text(tp);
+	}
+}
+
+/* ---- the values a template reads ------------------------------------ */
+
+static int word_is(const struct tmpl *tp, int i, const char *w)
+{
+	return i >= 0 && i < tp->ntok && tp->kind[i] != TK_NUM && tp->kind[i] != TK_WILD && !strcmp(tp->tok[i], w);
+}
+
+static int is_word(const struct tmpl *tp, int i)
+{
+	return i >= 0 && i < tp->ntok && tp->kind[i] == TK_WORD;
+}
+
+/* A separator ends a name going back: a number, and | , ; ( ) [ ] { } and
+ * a lone '-'; a wildcard is a word of the name that each line has its own. */
+static int ends_name(const struct tmpl *tp, int i)
+{
+	if (tp->kind[i] == TK_NUM)
+		return 1;
+	if (tp->kind[i] == TK_WORD || tp->kind[i] == TK_WILD)
+		return 0;
+	char c = *tp->tok[i];
+	if (c == '-')
+		return tp->sp[i] || (i + 1 < tp->ntok && tp->sp[i + 1]);
+	return strchr("|,;()[]{}.!?<>", c) != NULL;
+}
+
+/* Eta and remaining-time values are an estimate, not a time spent. */
+static int is_eta(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++)
+		if ((i == 0 || !tp_is_alpha(s[i - 1])) && tp_lower(s[i]) == 'e' && tp_lower(s[i + 1]) == 't' &&
+		    tp_lower(s[i + 2]) == 'a' && (i + 3 == n || !tp_is_alpha(s[i + 3])))
+			return 1;
+	return find_str(s, s + n, "remaining") != NULL || find_str(s, s + n, "left") != NULL;
+}
+
+/* Tokens from..to of tp as text, a wildcard as <*>, into sb. */
+static void span_text(struct strbuf *sb, const struct tmpl *tp, int from, int to)
+{
+	for (int k = from; k <= to; k++) {
+		if (k > from && tp->sp[k])
+			strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, tp->kind[k] == TK_WILD || tp->kind[k] == TK_NUM ? "<*>" : tp->tok[k]);
+	}
+}
+
+static int is_filler(const struct tmpl *tp, int k)
+{
+	/* "Model compiled in 3.91s": a last word that only joins the value */
+	static const char *const filler[] = { "took", "in", "after", "of", "at", "is", "was" };
+	for (size_t f = 0; tp->kind[k] == TK_WORD && f < ARRAY_SIZE(filler); f++)
+		if (!strcmp(tp->tok[k], filler[f]))
+			return 1;
+	return 0;
+}
+
+/* The name of the value at pos: the words before it, back to a separator. */
+static void name_before(struct tmpl *tp, int pos, struct vslot *v)
+{
+	int i = pos - 1;
+	while (i >= 0 && tp->kind[i] == TK_PUNCT && (*tp->tok[i] == ':' || *tp->tok[i] == '='))
+		i--;
+	int end = i, words = 0;
+	while (i >= 0 && !ends_name(tp, i) && words < 5) {
+		words += tp->kind[i] != TK_PUNCT;
+		i--;
+	}
+	int start = i + 1;
+	while (start <= end && tp->kind[start] == TK_PUNCT)
+		start++;
+	if (start <= end && is_filler(tp, end))
+		end--;
+	while (end >= start && tp->kind[end] == TK_PUNCT)
+		end--;
+	v->from = start;
+	v->to = end;
+	v->name = tp->names.len;
+	span_text(&tp->names, tp, start, end);
+	v->name_len = tp->names.len - v->name;
+}
+
+static void name_fallback(struct tmpl *tp, int pos, struct vslot *v, const char *unit_word)
+{
+	const char *slash = unit_word ? strchr(unit_word, '/') : NULL;
+	const char *add = NULL;
+	size_t n = 0;
+	if (slash && v->kind != VS_RATE) {
+		add = slash + 1; /* "9240 ms/iter": iter */
+		n = strlen(add);
+	} else if (slash) {
+		add = unit_word; /* "samples/s 3536": samples */
+		n = (size_t)(slash - unit_word);
+	} else {
+		for (int i = 0; i < pos && !add; i++)
+			if (tp->kind[i] == TK_WORD && tp_is_alpha(*tp->tok[i])) {
+				add = tp->tok[i];
+				n = strlen(add);
+			}
+		if (!add) {
+			add = "time";
+			n = 4;
+		}
+	}
+	v->from = 1;
+	v->to = 0;
+	v->name = tp->names.len;
+	strbuf_add(&tp->names, add, n);
+	v->name_len = n;
+}
+
+/* "(65.81%)" at i: a share. */
+static int share_at(const struct tmpl *tp, int i)
+{
+	return i >= 0 && i + 3 < tp->ntok && tp->kind[i] == TK_PUNCT && *tp->tok[i] == '(' &&
+	       tp->kind[i + 1] == TK_NUM && tp->kind[i + 2] == TK_PUNCT && *tp->tok[i + 2] == '%' &&
+	       tp->kind[i + 3] == TK_PUNCT && *tp->tok[i + 3] == ')';
+}
+
+/* "( 1.408)" or "(1.408s)" at i after a value with unit word uw: its mean.
+ * Returns the number's position or -1. */
+static int mean_at(const struct tmpl *tp, int i, const char *uw)
+{
+	if (i + 2 >= tp->ntok || tp->kind[i] != TK_PUNCT || *tp->tok[i] != '(' || tp->kind[i + 1] != TK_NUM)
+		return -1;
+	if (tp->kind[i + 2] == TK_PUNCT && *tp->tok[i + 2] == ')')
+		return i + 1;
+	if (uw && i + 3 < tp->ntok && word_is(tp, i + 2, uw) && tp->kind[i + 3] == TK_PUNCT && *tp->tok[i + 3] == ')')
+		return i + 1;
+	return -1;
+}
+
+/* A unit word at i that labels the number after it ("samples/sec: 1.055",
+ * "time(ms)= 12"): not the unit of the number before it. */
+static int labels_next(const struct tmpl *tp, int i)
+{
+	return i + 2 < tp->ntok && tp->kind[i + 1] == TK_PUNCT && (*tp->tok[i + 1] == ':' || *tp->tok[i + 1] == '=') &&
+	       tp->kind[i + 2] == TK_NUM;
+}
+
+/* "iter time (s): 15.161": a unit in brackets before the bare number at
+ * pos, after the name; returns the '(' position or -1 and the unit. */
+static int unit_label_before(const struct tmpl *tp, int pos, double *u)
+{
+	int b = pos - 1;
+	if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
+		b--;
+	if (b < 2 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ')' && *tp->tok[b] != ']') || !is_word(tp, b - 1) ||
+	    tp->kind[b - 2] != TK_PUNCT || *tp->tok[b - 2] != (*tp->tok[b] == ')' ? '(' : '['))
+		return -1;
+	int k = unit_kind(tp->tok[b - 1], strlen(tp->tok[b - 1]), u);
+	return k == U_DUR || k == U_PER ? b - 2 : -1;
+}
+
+/* A date before the clock at pos ("2024-10-13 22:30:01", "06/11 13:51:41"). */
+static int after_date(const struct tmpl *tp, int pos)
+{
+	return pos >= 3 && tp->kind[pos - 1] == TK_NUM && tp->kind[pos - 2] == TK_PUNCT &&
+	       (*tp->tok[pos - 2] == '-' || *tp->tok[pos - 2] == '/') && tp->kind[pos - 3] == TK_NUM;
+}
+
+/* The positions of a qualifying template whose number rose on every line
+ * and at least doubled: a cumulative time ("train_time:487ms", then 16482ms,
+ * 34703ms), not a span of each line; fixed from then on. */
+static uint64_t clocks(const struct tmpl *tp)
+{
+	uint64_t c = 0;
+	for (int k = 0; k < tp->ntok; k++)
+		if (tp->kind[k] == TK_NUM && (tp->rose >> k & 1) && tp->last[k] > 0 &&
+		    tp->last[k] >= 2 * tp->first[k])
+			c |= (uint64_t)1 << k;
+	return c;
+}
+
+/* A name that says it times one step ("step_time", "iter", "batch time",
+ * "E2E latency"); "total", "epoch" or "elapsed" do not: a run's or an
+ * epoch's span, or a clock, is no step. */
+static int step_like(const char *s, size_t n)
+{
+	static const char *const words[] = { "step", "iter", "batch", "e2e" };
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
+		size_t k = strlen(words[w]);
+		for (size_t i = 0; i + k <= n; i++)
+			if (!strncasecmp(s + i, words[w], k))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The roles the line's shape does not give, where the words say them: a
+ * duration named like one step (step, iter, batch, E2E: "step_time 18.1
+ * ms", "9240 ms/iter", whose name is the unit's item), if just one of the
+ * line's durations is, is the step, and the line's other durations are its
+ * components ("step_time 18.1 ms | data 0.16 ms"). A value per iteration
+ * with another name ("Dataloading: 0.0011 s/iter") is a mean over steps.
+ * The rest keep no role, for the analysis to infer from the name and the
+ * values (a span, a clock that grows, an ETA): "epoch_time", "Total time",
+ * "elapsed_time" and a clock "0:01:23" say no more than that. A value
+ * that rose on every line of a qualifying template and at least doubled
+ * is a clock: a time since the start (clocks()).
+ */
+static void step_roles(struct tmpl *tp)
+{
+	int plain[TP_DISC_MAX_TOKENS + 1], np = 0, named = -1, nnamed = 0;
+	for (int s = 0; s < tp->nslots; s++) {
+		struct vslot *v = &tp->slots[s];
+		if (v->kind != VS_DUR || v->role != TP_ROLE_NONE)
+			continue;
+		if (tp->clock >> v->pos & 1) {
+			v->role = TP_ROLE_CLOCK;
+			continue;
+		}
+		if (tp->form[v->pos] == CK_CLOCK)
+			continue;
+		plain[np++] = s;
+		if (step_like(tp->names.buf + v->name, v->name_len)) {
+			named = s;
+			nnamed++;
+		}
+	}
+	for (int k = 0; k < np; k++) {
+		struct vslot *v = &tp->slots[plain[k]];
+		if (nnamed == 1 && plain[k] == named) {
+			v->role = TP_ROLE_STEP;
+		} else if (nnamed == 1 && tp->form[v->pos] != CK_COMPOUND) {
+			const struct vslot *f = &tp->slots[named];
+			v->role = TP_ROLE_COMPONENT;
+			v->pfrom = f->from;
+			v->pto = f->to;
+			v->parent = f->name;
+			v->parent_len = f->name_len;
+		} else if (v->per) {
+			v->role = TP_ROLE_AVERAGE;
+		}
+	}
+}
+
+static void derive(struct tmpl *tp)
+{
+	free(tp->slots);
+	tp->slots = xcalloc((size_t)tp->ntok + 1, sizeof(*tp->slots));
+	tp->nslots = 0;
+	strbuf_reset(&tp->names);
+	strbuf_grow(&tp->names, 64); /* names point into it, even an empty one */
+	int units = 0, share_first = -1;
+	double share_unit = 0;
+	const char *share_word = NULL;
+	/* the unit of values with a share, for "Others=0.22 (2.73%)" */
+	for (int i = 0; i + 1 < tp->ntok; i++) {
+		double u;
+		if (tp->kind[i] == TK_NUM && is_word(tp, i + 1) && unit_kind(tp->tok[i + 1], strlen(tp->tok[i + 1]), &u) == U_DUR &&
+		    share_at(tp, i + 2)) {
+			share_unit = u;
+			share_word = tp->tok[i + 1];
+			break;
+		}
+	}
+	for (int i = 0; i < tp->ntok; i++) {
+		if (tp->kind[i] != TK_NUM)
+			continue;
+		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE, .pfrom = 1 };
+		const char *uw = is_word(tp, i + 1) && !labels_next(tp, i + 1) ? tp->tok[i + 1] : NULL;
+		double u = 0;
+		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE;
+		int next = i + (k != U_NONE ? 2 : 1);
+		if (tp->form[i] == CK_COMPOUND) {
+			v.kind = VS_DUR;
+			units++;
+			next = i + 1;
+		} else if (tp->form[i] == CK_CLOCK) {
+			if (after_date(tp, i))
+				continue;
+			v.kind = VS_DUR;
+			next = i + 1;
+		} else if (k == U_DUR || k == U_PER) {
+			v.kind = VS_DUR;
+			v.unit = u;
+			v.per = k == U_PER;
+			units++;
+		} else if (k == U_RATE) {
+			v.kind = VS_RATE;
+			v.unit_pos = i + 1;
+			units++;
+		} else if (share_word && share_at(tp, i + 1)) {
+			v.kind = VS_DUR; /* "Others=0.22 (2.73%)" */
+			v.unit = share_unit;
+			uw = share_word;
+		} else if (unit_label_before(tp, i, &u) >= 0) {
+			v.kind = VS_DUR; /* "iter time (s): 15.161" */
+			v.unit = u;
+			units++;
+			name_before(tp, unit_label_before(tp, i, &u), &v);
+			if (is_eta(tp->names.buf + v.name, v.name_len))
+				continue;
+			if (!v.name_len)
+				name_fallback(tp, i, &v, NULL);
+			tp->slots[tp->nslots++] = v;
+			continue;
+		} else {
+			int b = i - 1;
+			if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
+				b--;
+			if (!is_word(tp, b) || unit_kind(tp->tok[b], strlen(tp->tok[b]), &u) != U_RATE)
+				continue;
+			v.kind = VS_RATE; /* "samples/s 3536" */
+			v.unit_pos = b;
+			uw = tp->tok[b];
+			units++;
+			name_fallback(tp, i, &v, uw);
+			tp->slots[tp->nslots++] = v;
+			continue;
+		}
+		name_before(tp, i, &v);
+		if (is_eta(tp->names.buf + v.name, v.name_len))
+			continue;
+		if (!v.name_len)
+			name_fallback(tp, i, &v, v.kind == VS_RATE ? uw : (k == U_PER ? uw : NULL));
+		if (share_at(tp, next))
+			v.role = TP_ROLE_COMPONENT;
+		else if (v.kind == VS_DUR && share_first < 0)
+			share_first = tp->nslots;
+		tp->slots[tp->nslots++] = v;
+		int mp = v.kind == VS_DUR ? mean_at(tp, next, uw) : -1;
+		if (mp >= 0) {
+			struct vslot w = v;
+			w.pos = mp;
+			w.kind = VS_MEAN;
+			w.role = TP_ROLE_AVERAGE;
+			w.mean = 1;
+			w.pfrom = v.from;
+			w.pto = v.to;
+			w.parent = v.name;
+			w.parent_len = v.name_len;
+			tp->slots[tp->nslots++] = w;
+			i = mp;
+		}
+	}
+	if (!units) {
+		tp->nslots = 0; /* clocks alone are not a timing line */
+		return;
+	}
+	/* components belong to the first value without a share */
+	for (int s = 0; s < tp->nslots && share_first >= 0; s++)
+		if (tp->slots[s].role == TP_ROLE_COMPONENT && s > share_first) {
+			const struct vslot *f = &tp->slots[share_first];
+			tp->slots[s].pfrom = f->from;
+			tp->slots[s].pto = f->to;
+			tp->slots[s].parent = f->name;
+			tp->slots[s].parent_len = f->name_len;
+		}
+	step_roles(tp);
+	tp->changed = 0;
+}
+
+/* ---- records -------------------------------------------------------- */
+
+/* Seconds of a duration slot, converted as tprof's duration reader does
+ * (base/num.c), so that the rules --discover writes give the same doubles. */
+static int seconds_of(const struct vslot *v, const struct tok *t, double *sec)
+{
+	double x = t->v, u = v->unit;
+	if (t->form == CK_NO)
+		x = u == 1 ? x : u < 1 ? x / (1.0 / u) : x * u;
+	*sec = x;
+	return isfinite(x) && x >= 0;
+}
+
+/* A name of a line (t): tokens from..to, a wildcard as the line's word;
+ * or, with from > to, the text s. */
+static void compose(struct strbuf *sb, const struct tmpl *tp, int from, int to, const char *s, size_t n,
+		    const struct tok *t)
+{
+	strbuf_reset(sb);
+	if (from > to) {
+		strbuf_add(sb, s, n);
+		return;
+	}
+	for (int k = from; k <= to; k++) {
+		if (k > from && tp->sp[k])
+			strbuf_addch(sb, ' ');
+		if (tp->kind[k] == TK_WILD || tp->kind[k] == TK_NUM)
+			strbuf_add(sb, t[k].s, t[k].n);
+		else
+			strbuf_addstr(sb, tp->tok[k]);
+	}
+}
+
+static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t, uint64_t line,
+			int rank, const char *ts, uint64_t seen, const char *file, const struct tp_sink *sink)
+{
+	if (tp->changed)
+		derive(tp);
+	for (int s = 0; s < tp->nslots; s++) {
+		const struct vslot *v = &tp->slots[s];
+		if (seen >> v->pos & 1)
+			continue;
+		struct tp_record r;
+		memset(&r, 0, sizeof(r));
+		r.file = file;
+		r.line = line;
+		r.rank = rank;
+		r.ts = ts;
+		compose(&m->name, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, t);
+		if (v->mean)
+			strbuf_addstr(&m->name, " (mean)");
+		r.name = m->name.buf;
+		r.name_len = m->name.len;
+		r.role = (enum tp_role)v->role;
+		if (v->parent_len) {
+			compose(&m->parent, tp, v->pfrom, v->pto, tp->names.buf + v->parent, v->parent_len, t);
+			r.parent = m->parent.buf;
+			r.parent_len = m->parent.len;
+		}
+		double x;
+		if (v->kind == VS_RATE) {
+			x = t[v->pos].v;
+			if (!isfinite(x) || x < 0)
+				continue;
+			r.type = TP_RATE;
+			tp_set(&r, S_RATE_VALUE, x);
+			r.text = tp->tok[v->unit_pos];
+			r.text_len = strlen(r.text);
+		} else {
+			if (!seconds_of(v, &t[v->pos], &x))
+				continue;
+			r.type = TP_TIMING;
+			tp_set(&r, S_SECONDS, x);
+		}
+		strbuf_reset(&m->origin);
+		strbuf_addf(&m->origin, "template %u (seen %llu): %s", tp->id, (unsigned long long)tp->count,
+			    tp->text.buf);
+		r.origin = m->origin.buf;
+		m->st.records[r.type]++;
+		if (sink && sink->emit)
+			sink->emit(sink->ctx, &r);
+	}
+}
+
+/* Positions whose number a reader of the line read already. */
+static uint64_t seen_mask(const struct tok *t, int n, const struct tp_disc_line *ln)
+{
+	uint64_t mask = 0;
+	for (int i = 0; i < n && ln->nseen; i++) {
+		if (t[i].kind != TK_NUM)
+			continue;
+		double v = t[i].v, u = 0, sec = v;
+		if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE && u > 0)
+			sec = v * u;
+		for (size_t k = 0; k < ln->nseen; k++) {
+			double w = ln->seen[k], tol = 1e-9 * fmax(fabs(w), 1e-9);
+			if (fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol))
+				mask |= (uint64_t)1 << i;
+		}
+	}
+	return mask;
+}
+
+static int find(struct tp_miner *m, uint32_t key, const struct tok *t, int n)
+{
+	int best = -1;
+	double best_sim = -1;
+	for (int i = m->head[key % HASH_SIZE]; i >= 0; i = m->t[i].hnext) {
+		if (m->t[i].key != key || !same_path(&m->t[i], t, n))
+			continue;
+		double s = similarity(&m->t[i], t, n);
+		if (s > best_sim) {
+			best_sim = s;
+			best = i;
+		}
+	}
+	return best_sim >= SIM_THRESHOLD ? best : -1;
+}
+
+unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const struct tp_sink *sink)
+{
+	struct tok t[TP_DISC_MAX_TOKENS];
+	int cut;
+	/* a NUL byte is binary, not text: no token, name or rule can hold it */
+	if (memchr(ln->s, '\0', ln->n))
+		return 0;
+	int n = tokenize(ln->s, ln->s + ln->n, t, TP_DISC_MAX_TOKENS, &cut);
+	if (!n)
+		return 0;
+	m->st.lines++;
+	uint32_t key = path_key(t, n);
+	int i = find(m, key, t, n);
+	if (i < 0) {
+		i = new_tmpl(m, key, t, n, ln);
+		m->t[i].cut = cut;
+	}
+	else
+		merge(&m->t[i], t);
+	touch(m, i);
+	struct tmpl *tp = &m->t[i];
+	tp->count++;
+	uint64_t seen = seen_mask(t, n, ln);
+	tp->fresh |= ~seen;
+	if (!tp->series && tp->count >= m->min_count && tp->varied) {
+		tp->series = 1;
+		tp->clock = clocks(tp);
+		tp->changed = 1;
+		derive(tp);
+		if (tp->nslots)
+			m->st.series++;
+		/* the lines it held, in order, then this one */
+		struct tok h[TP_DISC_MAX_TOKENS];
+		for (int k = 0; k < tp->npend; k++) {
+			struct pend *pd = &tp->pend[k];
+			int hc;
+			if (tokenize(pd->text, pd->text + pd->n, h, TP_DISC_MAX_TOKENS, &hc) == tp->ntok)
+				emit_values(m, tp, h, pd->line, pd->rank, pd->has_ts ? pd->ts : NULL, pd->seen,
+					    ln->file, sink);
+			free(pd->text);
+			pd->text = NULL;
+		}
+		tp->npend = 0;
+	}
+	if (tp->series) {
+		emit_values(m, tp, t, ln->line, ln->rank, ln->ts, seen, ln->file, sink);
+		return tp->id;
+	}
+	if (tp->npend >= TP_DISC_PENDING || ln->n > PEND_TEXT)
+		return tp->id;
+	struct pend *pd = &tp->pend[tp->npend];
+	pd->text = xmemdup(ln->s, ln->n);
+	pd->n = ln->n;
+	pd->line = ln->line;
+	pd->rank = ln->rank;
+	pd->has_ts = ln->ts != NULL;
+	if (ln->ts) {
+		size_t k = strlen(ln->ts);
+		if (k >= sizeof(pd->ts))
+			k = sizeof(pd->ts) - 1;
+		memcpy(pd->ts, ln->ts, k);
+		pd->ts[k] = '\0';
+	}
+	pd->seen = seen;
+	tp->npend++;
+	return tp->id;
+}
+
+/* ---- the miner ------------------------------------------------------ */
+
+struct tp_miner *tp_miner_new(unsigned min_count)
+{
+	struct tp_miner *m = xcalloc(1, sizeof(*m));
+	m->min_count = min_count ? min_count : TP_DISC_MIN_COUNT;
+	m->t = xcalloc(TP_DISC_MAX_TEMPLATES, sizeof(*m->t));
+	for (int i = 0; i < HASH_SIZE; i++)
+		m->head[i] = -1;
+	for (int i = 0; i < TP_DISC_MAX_TEMPLATES; i++)
+		m->t[i].prev = m->t[i].next = m->t[i].hnext = -1;
+	m->mru = m->lru = -1;
+	return m;
+}
+
+void tp_miner_free(struct tp_miner *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->n; i++)
+		clear_tmpl(&m->t[i]);
+	free(m->t);
+	strbuf_release(&m->name);
+	strbuf_release(&m->parent);
+	strbuf_release(&m->origin);
+	free(m);
+}
+
+void tp_miner_add_stats(const struct tp_miner *m, struct tp_miner_stats *st)
+{
+	st->lines += m->st.lines;
+	st->templates += m->st.templates;
+	st->evicted += m->st.evicted;
+	st->series += m->st.series;
+	for (int t = 0; t < TP_NTYPES; t++)
+		st->records[t] += m->st.records[t];
+}
+
+uint64_t tp_miner_seen(const struct tp_miner *m, unsigned id)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->t[i].live && m->t[i].id == id)
+			return m->t[i].count;
+	return 0;
+}
+
+size_t tp_miner_ntemplates(const struct tp_miner *m)
+{
+	return (size_t)m->nlive;
+}
+
+int tp_miner_template(struct tp_miner *m, size_t k, struct tp_template_info *out)
+{
+	int i = m->mru;
+	while (i >= 0 && k--)
+		i = m->t[i].next;
+	if (i < 0)
+		return 0;
+	struct tmpl *tp = &m->t[i];
+	if (tp->changed)
+		derive(tp);
+	out->id = tp->id;
+	out->count = tp->count;
+	out->series = tp->series && tp->nslots > 0;
+	out->text = tp->text.buf ? tp->text.buf : "";
+	out->sample = tp->sample;
+	out->sample_line = tp->sample_line;
+	out->nvalues = 0;
+	for (int s = 0; s < tp->nslots; s++)
+		out->nvalues += tp->fresh >> tp->slots[s].pos & 1;
+	return 1;
+}
+
+/* ---- a template as rules (tprof-parse --discover) -------------------- */
+
+#define RE_NUM "[-+]?(?:\\d[\\d,]*\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?"
+#define RE_CLOCK "\\d+(?::\\d+)+(?:\\.\\d+)?"
+#define RE_COMPOUND "\\d+(?:\\.\\d+)?[a-z]+(?:\\s*\\d+(?:\\.\\d+)?[a-z]+)+"
+
+static void add_re_literal(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\^$.|?*+()[]{}#", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+}
+
+/* A quoted constant: '"' and '\\' would end or escape it. */
+static void add_quoted(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_addch(sb, '"');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addch(sb, s[i] == '"' || s[i] == '\\' ? '\'' : s[i]);
+	strbuf_addch(sb, '"');
+}
+
+static const char *dur_group(double u)
+{
+	static const struct {
+		double u;
+		const char *g;
+	} g[] = { { 1, "seconds" }, { 1e-3, "seconds__ms" }, { 1e-6, "seconds__us" }, { 1e-9, "seconds__ns" },
+		  { 60, "seconds__min" }, { 3600, "seconds__h" }, { 86400, "seconds__d" } };
+	for (size_t i = 0; i < ARRAY_SIZE(g); i++)
+		if (g[i].u == u)
+			return g[i].g;
+	return NULL;
+}
+
+static int alnum_kind(int k)
+{
+	return k == TK_WORD || k == TK_NUM || k == TK_WILD;
+}
+
+static int in_span(int k, int from, int to)
+{
+	return from <= to && k >= from && k <= to;
+}
+
+/* The capture groups of slot v's rule, by token: the value's (a named
+ * group) and the wildcards of its name and parent's (numbered in order,
+ * so that a name template "{N}" takes them). */
+static void rule_groups(const struct tmpl *tp, const struct vslot *v, int *grp)
+{
+	int n = 0;
+	for (int k = 0; k < tp->ntok; k++)
+		grp[k] = k == v->pos || (tp->kind[k] == TK_WILD && (in_span(k, v->from, v->to) ||
+								    in_span(k, v->pfrom, v->pto)))
+				 ? ++n
+				 : 0;
+}
+
+/* The pattern of tp with its groups for slot v. */
+static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct vslot *v, const int *grp)
+{
+	strbuf_addch(sb, '^');
+	for (int i = 0; i < tp->ntok; i++) {
+		if (i)
+			strbuf_addstr(sb, tp->sp[i] && alnum_kind(tp->kind[i - 1]) && alnum_kind(tp->kind[i]) ? "\\s+"
+													    : "\\s*");
+		const char *re = tp->form[i] == CK_CLOCK ? RE_CLOCK : tp->form[i] == CK_COMPOUND ? RE_COMPOUND : RE_NUM;
+		switch (tp->kind[i]) {
+		case TK_NUM:
+			if (i == v->pos)
+				strbuf_addf(sb, "(?<%s>%s)",
+					    v->kind == VS_RATE ? "value" : tp->form[i] != CK_NO ? "seconds" : dur_group(v->unit), re);
+			else
+				strbuf_addf(sb, "(?:%s)", re);
+			break;
+		case TK_WILD:
+			strbuf_addstr(sb, grp[i] ? "(\\S+?)" : "\\S+?");
+			break;
+		default:
+			add_re_literal(sb, tp->tok[i]);
+			break;
+		}
+	}
+	if (!tp->cut)
+		strbuf_addstr(sb, "\\s*$");
+}
+
+/* A name or parent as a rules constant: its words, "{N}" for a wildcard. */
+static void add_name_template(struct strbuf *sb, const struct tmpl *tp, int from, int to, const char *s,
+			      size_t n, const int *grp, int mean)
+{
+	struct strbuf t = STRBUF_INIT;
+	if (from > to)
+		strbuf_add(&t, s, n);
+	for (int k = from; k <= to; k++) {
+		if (k > from && tp->sp[k])
+			strbuf_addch(&t, ' ');
+		if (tp->kind[k] == TK_WILD)
+			strbuf_addf(&t, "{%d}", grp[k]);
+		else
+			strbuf_addstr(&t, tp->tok[k]);
+	}
+	if (mean)
+		strbuf_addstr(&t, " (mean)");
+	add_quoted(sb, t.buf ? t.buf : "", t.len);
+	strbuf_release(&t);
+}
+
+/* The longest literal token of tp (a marker for its lines), or NULL. */
+static const char *marker_of(const struct tmpl *tp)
+{
+	const char *best = NULL;
+	for (int i = 0; i < tp->ntok; i++)
+		if ((tp->kind[i] == TK_WORD || tp->kind[i] == TK_PUNCT) && !strpbrk(tp->tok[i], "\"\\") &&
+		    (!best || strlen(tp->tok[i]) > strlen(best)))
+			best = tp->tok[i];
+	return best;
+}
+
+void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb)
+{
+	struct tmpl *tp = NULL;
+	for (int i = 0; i < m->n && !tp; i++)
+		if (m->t[i].live && m->t[i].id == id)
+			tp = &m->t[i];
+	if (!tp)
+		return;
+	if (tp->changed)
+		derive(tp);
+	const char *mk = marker_of(tp);
+	int fresh = 0;
+	for (int s = 0; s < tp->nslots; s++)
+		fresh += tp->fresh >> tp->slots[s].pos & 1;
+	if (!mk || !fresh)
+		return;
+	strbuf_addstr(sb, "@marker ");
+	add_quoted(sb, mk, strlen(mk));
+	strbuf_addch(sb, '\n');
+	for (int s = 0; s < tp->nslots; s++) {
+		const struct vslot *v = &tp->slots[s];
+		if ((v->kind != VS_RATE && tp->form[v->pos] == CK_NO && !dur_group(v->unit)) || !(tp->fresh >> v->pos & 1))
+			continue; /* a unit rules cannot name, or a value other rules read */
+		/* @more on every rule: the line's other values, and packs' rules, still read */
+		strbuf_addstr(sb, v->kind == VS_RATE ? "rate @more" : "timing @more");
+		int grp[TP_DISC_MAX_TOKENS];
+		rule_groups(tp, v, grp);
+		strbuf_addstr(sb, " name=");
+		add_name_template(sb, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, grp, v->mean);
+		if (v->kind == VS_RATE) {
+			strbuf_addstr(sb, " unit=");
+			add_quoted(sb, tp->tok[v->unit_pos], strlen(tp->tok[v->unit_pos]));
+		}
+		if (v->role != TP_ROLE_NONE)
+			strbuf_addf(sb, " role=\"%s\"", tp_role_name((enum tp_role)v->role));
+		if (v->parent_len) {
+			strbuf_addstr(sb, " parent=");
+			add_name_template(sb, tp, v->pfrom, v->pto, tp->names.buf + v->parent, v->parent_len, grp, 0);
+		}
+		strbuf_addch(sb, ' ');
+		add_pattern(sb, tp, v, grp);
+		strbuf_addch(sb, '\n');
+	}
+}

@@ -1,0 +1,562 @@
+/*
+ * test_discover.c - progress bars as time series (parse/discover/progress.c) and
+ * timing templates discovered from repetition (parse/discover/discover.c), on real
+ * logs committed to public repositories (tests/data/discover/README.md
+ * names each source) and on the packs' logs of the frameworks' own format
+ * strings (tests/data/packs/).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "parse/discover/discover.h"
+#include "parse/parse.h"
+#include "testutil.h"
+
+#define DATA "tests/data/discover/"
+
+/* Reads path through the driver with the format packs named (NULL: all,
+ * "": none; discovery and progress on, as a user runs it) into c; o may
+ * change the run, and with o->chunk set the candidate search chooses the
+ * lines. */
+static struct tp_stats read_log_with(const char *path, const char *formats, struct tp_run_opts *o,
+				     struct collector *c)
+{
+	struct tp_run_opts d = { .threads = 1, .fmt = -1 };
+	if (!o)
+		o = &d;
+	struct tp_rules *rs = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules_opts ro = { NULL, 0, formats, 0 };
+	cr_assert_eq(tp_rules_setup(&ro, &rs, &err), 0, "%s", err.buf ? err.buf : "");
+	o->fmt = -1;
+	o->sink = collect_sink(c);
+	o->rules = rs;
+	struct tp_scanner *sc = o->chunk ? tp_scanner_for(rs, tp_run_wants_progress(o)) : NULL;
+	o->scanner = sc;
+	struct tp_stats st = { 0 };
+	cr_assert_eq(tp_run_file(path, NULL, o, &st, &err), 0, "%s: %s", path, err.buf ? err.buf : "");
+	strbuf_release(&err);
+	tp_scanner_free(sc);
+	tp_rules_free(rs);
+	return st;
+}
+
+static struct tp_stats read_log(const char *path, struct tp_run_opts *o, struct collector *c)
+{
+	return read_log_with(path, NULL, o, c);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "wb");
+	cr_assert_not_null(fp);
+	cr_assert_eq(fputs(text, fp) >= 0, 1);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+/* The k-th record (from 0) of type t and name (NULL: any). */
+static const struct tp_record *nth_named(const struct collector *c, enum tp_type t, const char *name, size_t k)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct tp_record *r = &c->v[i].rec;
+		if (r->type == t && (!name || (r->name && !strcmp(r->name, name))) && k-- == 0)
+			return r;
+	}
+	cr_assert_fail("no record %zu of type %s named %s", k, tp_schemas[t].type_name, name ? name : "-");
+	return NULL;
+}
+
+static size_t count_named(const struct collector *c, enum tp_type t, const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		n += c->v[i].rec.type == t && (!name || (c->v[i].rec.name && !strcmp(c->v[i].rec.name, name)));
+	return n;
+}
+
+static double num(const struct tp_record *r, int slot)
+{
+	cr_assert(tp_has(r, slot), "%s record of line %llu lacks field %d", tp_schemas[r->type].type_name,
+		  (unsigned long long)r->line, slot);
+	return r->num[slot];
+}
+
+/* The k-th timing record named name: on line, of sec seconds, with role. */
+static void expect_timing(const struct collector *c, const char *name, size_t k, uint64_t line, double sec,
+			  enum tp_role role)
+{
+	const struct tp_record *r = nth_named(c, TP_TIMING, name, k);
+	cr_assert_eq(r->line, line, "%s %zu: line %llu", name, k, (unsigned long long)r->line);
+	cr_assert_float_eq(num(r, S_SECONDS), sec, 0, "%s %zu", name, k);
+	cr_assert_eq(r->role, role, "%s %zu: role %d", name, k, (int)r->role);
+}
+
+/* The first n timing records named name: the values want, on lines
+ * first, first + every, ... */
+static void expect_series(const struct collector *c, const char *name, const double *want, size_t n,
+			  uint64_t first, uint64_t every)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct tp_record *r = nth_named(c, TP_TIMING, name, k);
+		cr_assert_eq(r->line, first + every * k, "%s %zu: line %llu", name, k, (unsigned long long)r->line);
+		cr_assert_float_eq(num(r, S_SECONDS), want[k], 0, "%s %zu", name, k);
+	}
+}
+
+/* ---- progress records ------------------------------------------------ */
+
+/* dhairyag/ImageNet1k_ResNet50 log_output.md: finished tqdm bars whose
+ * description carries the epoch's running metrics. */
+Test(progress, tqdm_finished_bars_of_a_real_log)
+{
+	struct collector c = { 0 };
+	read_log(DATA "tqdm-imagenet1k.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_PROGRESS, NULL), 3);
+	const struct tp_record *r = nth_named(&c, TP_PROGRESS, NULL, 0);
+	cr_assert_eq(r->line, 4);
+	cr_assert_str_eq(r->name, "Train Epoch: 1 Loss: 5.872 Acc@1 3.611 Acc@5 11.045");
+	cr_assert_float_eq(num(r, S_PRG_N), 10010, 0);
+	cr_assert_float_eq(num(r, S_PRG_TOTAL), 10010, 0);
+	cr_assert_float_eq(num(r, S_PRG_ELAPSED_S), 3 * 3600 + 6 * 60 + 24, 0);
+	cr_assert_float_eq(num(r, S_PRG_REMAINING_S), 0, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 1 / 1.12, 1e-12); /* "1.12s/it" */
+	cr_assert_str_eq(r->text, "it/s");
+	r = nth_named(&c, TP_PROGRESS, NULL, 1);
+	cr_assert_float_eq(num(r, S_PRG_ELAPSED_S), 59 * 60 + 42, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 2.79, 0);
+	/* the tqdm pack's rate of a finished bar is made as before */
+	cr_assert_eq(count_named(&c, TP_RATE, "tqdm"), 3);
+	collector_free(&c);
+}
+
+/* Redraws glued without their CR, a nested bar's cursor escape, a print
+ * after the bar: tqdm's format_meter, as captured by nohup. */
+Test(progress, tqdm_glued_redraws_and_cursor_escapes)
+{
+	struct collector c = { 0 };
+	write_text("/tmp/tprof-disc-bars.log",
+		   "  0%|          | 0/613 [00:00<?, ?it/s]  0%|          | 1/613 [03:12<32:40:54, 192.25s/it]"
+		   "  0%|          | 2/613 [03:15<13:43:44, 80.89s/it] step=2 | loss=2.6\n"
+		   "\r 20%|##        | 2/10 [00:00<00:01,  7.43it/s]\x1b[A\x1b[A\r 30%|###       | 3/10 "
+		   "[00:00<00:01,  7.50it/s]\x1b[A\n"
+		   "Map: 100%|##########| 25000/25000 [00:02<00:00, 9583.41 examples/s]\n"
+		   "  5%|5         | 5.00k/100k [00:01<00:19, 4.98kit/s]\n");
+	read_log("/tmp/tprof-disc-bars.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_PROGRESS, NULL), 7);
+	const struct tp_record *r = nth_named(&c, TP_PROGRESS, NULL, 0);
+	cr_assert_float_eq(num(r, S_PRG_N), 0, 0);
+	cr_assert(!tp_has(r, S_PRG_REMAINING_S) && !tp_has(r, S_PRG_RATE)); /* "<?, ?it/s" */
+	r = nth_named(&c, TP_PROGRESS, NULL, 1);
+	cr_assert_float_eq(num(r, S_PRG_ELAPSED_S), 192, 0);
+	cr_assert_float_eq(num(r, S_PRG_REMAINING_S), 32 * 3600 + 40 * 60 + 54, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 1 / 192.25, 1e-15);
+	r = nth_named(&c, TP_PROGRESS, NULL, 4);
+	cr_assert_eq(r->line, 2);
+	cr_assert_null(r->name); /* the escapes are not a description */
+	cr_assert_float_eq(num(r, S_PRG_N), 3, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 7.5, 0);
+	r = nth_named(&c, TP_PROGRESS, "Map", 0);
+	cr_assert_str_eq(r->text, "examples/s");
+	cr_assert_float_eq(num(r, S_PRG_RATE), 9583.41, 0);
+	r = nth_named(&c, TP_PROGRESS, NULL, 6);
+	cr_assert_float_eq(num(r, S_PRG_N), 5000, 0);
+	cr_assert_float_eq(num(r, S_PRG_TOTAL), 100000, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 4980, 1e-9);
+	collector_free(&c);
+}
+
+/* mmcv's ProgressBar, Lightning's RichProgressBar and Keras' Progbar, from
+ * their format strings (tests/gen-packs.sh). */
+Test(progress, mmcv_rich_and_keras_bars)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/packs/mmengine.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_PROGRESS, NULL), 4);
+	const struct tp_record *r = nth_named(&c, TP_PROGRESS, NULL, 1);
+	cr_assert_float_eq(num(r, S_PRG_N), 250, 0);
+	cr_assert_float_eq(num(r, S_PRG_TOTAL), 500, 0);
+	cr_assert_float_eq(num(r, S_PRG_ELAPSED_S), 22, 0);
+	cr_assert_float_eq(num(r, S_PRG_REMAINING_S), 22, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 11.2, 0);
+	cr_assert_str_eq(r->text, "task/s");
+	collector_free(&c);
+
+	read_log("tests/data/packs/lightning.log", NULL, &c);
+	r = nth_named(&c, TP_PROGRESS, "Epoch 3/9", 0);
+	cr_assert_float_eq(num(r, S_PRG_N), 469, 0);
+	cr_assert_float_eq(num(r, S_PRG_ELAPSED_S), 6, 0);
+	cr_assert_float_eq(num(r, S_PRG_REMAINING_S), 6, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 74.1, 0);
+	collector_free(&c);
+
+	read_log("tests/data/packs/keras.log", NULL, &c);
+	r = nth_named(&c, TP_PROGRESS, NULL, 0); /* "- 5s 3ms/step" */
+	cr_assert_float_eq(num(r, S_PRG_ELAPSED_S), 5, 0);
+	cr_assert_float_eq(num(r, S_PRG_RATE), 1 / 0.003, 1e-9);
+	cr_assert_str_eq(r->text, "step/s");
+	r = nth_named(&c, TP_PROGRESS, NULL, 2); /* Keras 3 before the last step: an ETA */
+	cr_assert_float_eq(num(r, S_PRG_N), 938, 0);
+	cr_assert_float_eq(num(r, S_PRG_REMAINING_S), 3, 0);
+	cr_assert(!tp_has(r, S_PRG_ELAPSED_S));
+	/* the Keras pack's epoch records are made as before */
+	cr_assert_float_eq(num(nth_named(&c, TP_EPOCH, NULL, 0), S_SECONDS), 5, 0);
+	collector_free(&c);
+}
+
+Test(progress, turned_off)
+{
+	struct collector c = { 0 };
+	struct tp_run_opts o = { .threads = 1, .no_progress = 1 };
+	read_log(DATA "tqdm-imagenet1k.log", &o, &c);
+	cr_assert_eq(count_named(&c, TP_PROGRESS, NULL), 0);
+	cr_assert_eq(count_named(&c, TP_RATE, "tqdm"), 3);
+	collector_free(&c);
+}
+
+/* ---- discovered templates -------------------------------------------- */
+
+/* microsoft/DeepSpeedExamples, DeepSpeed-Chat step 3's training log,
+ * without the packs (the deepspeed pack reads these lines): the durations
+ * and their shares are the template's, the step named like one ("E2E") and
+ * the durations with a share its components. */
+Test(discover, deepspeed_chat_latencies_and_shares)
+{
+	struct collector c = { 0 };
+	struct tp_stats st = read_log_with(DATA "deepspeed-chat-step3.log", "", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "E2E latency"), 12);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "E2E latency", 0);
+	cr_assert_eq(r->line, 16);
+	cr_assert_float_eq(num(r, S_SECONDS), 7.99, 0);
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	r = nth_named(&c, TP_TIMING, "Generate time", 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 5.26, 0);
+	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
+	cr_assert_str_eq(r->parent, "E2E latency");
+	/* a bare number with a share takes the other shares' unit */
+	r = nth_named(&c, TP_TIMING, "Others", 1);
+	cr_assert_eq(r->line, 22);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.21, 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Gather latency", 0), S_SECONDS), 0, 0);
+	/* shares are not times; "CurSamplesPerSec=8.01" has no unit */
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 12 * 5);
+	cr_assert_eq(count_named(&c, TP_RATE, NULL), 0);
+	cr_assert_eq(st.disc_series, 1);
+	cr_assert_eq(st.records[TP_TIMING], 60);
+	collector_free(&c);
+	/* with the packs the pack's records, and none of discovery's again
+	 * (the template's values are all read: it lists none) */
+	memset(&c, 0, sizeof(c));
+	st = read_log(DATA "deepspeed-chat-step3.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "E2E latency"), 12);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 12 * 5);
+	cr_assert_float_eq(num(nth_named(&c, TP_RATE, "CurSamplesPerSec", 0), S_RATE_VALUE), 8.01, 0);
+	collector_free(&c);
+}
+
+/* Roles where the values or words say them, on real logs of the answer
+ * set (tests/data/real, sources in bench/real-logs.tsv). */
+Test(discover, roles_from_values_and_words)
+{
+	/* modded-nanogpt's first steps ("step_avg:nanms", which the pack does
+	 * not read): train_time rose and doubled, a time since the start */
+	struct collector c = { 0 };
+	read_log("tests/data/real/moddednanogpt-keller.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "train_time"), 13);
+	expect_timing(&c, "train_time", 0, 608, 0.487, TP_ROLE_CLOCK);
+	expect_timing(&c, "train_time", 1, 609, 6.565, TP_ROLE_CLOCK);
+	collector_free(&c);
+	/* detectron2's evaluator: times per iteration, none named like a step */
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/detectron2-nyu.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Dataloading"), 448);
+	expect_timing(&c, "Total", 0, 925, 0.0402, TP_ROLE_AVERAGE);
+	cr_assert_eq(nth_named(&c, TP_TIMING, "Inference", 0)->role, TP_ROLE_AVERAGE);
+	collector_free(&c);
+	/* an epoch's time is no step: no role, for the analysis to infer */
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/homegrown-transolver.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "epoch_time"), 200);
+	cr_assert_eq(nth_named(&c, TP_TIMING, "epoch_time", 0)->role, TP_ROLE_NONE);
+	collector_free(&c);
+}
+
+/* stark-sim/megatron-deepspeed-lock-clock (tests/data/real): DeepSpeed's
+ * "iter time (s): 15.161 samples/sec: 1.055", a unit before its value as
+ * a label: "samples/sec" is 1.055's, not 15.161's. */
+Test(discover, a_unit_that_labels_the_next_value)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/real/megatron-deepspeed-starksim.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "iter time"), 500);
+	cr_assert_eq(count_named(&c, TP_RATE, "samples"), 500);
+	expect_timing(&c, "iter time", 0, 1565, 15.161, TP_ROLE_STEP);
+	const struct tp_record *r = nth_named(&c, TP_RATE, "samples", 0);
+	cr_assert_eq(r->line, 1565);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 1.055, 0);
+	cr_assert_str_eq(r->text, "samples/sec");
+	collector_free(&c);
+}
+
+/* KyotoSunshine/CNN-for-handwritten-kanji: Keras 1's verbose=2 epoch lines. */
+Test(discover, keras1_epoch_times)
+{
+	struct collector c = { 0 };
+	read_log(DATA "keras1-kanji.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 9);
+	static const double want[] = { 224, 223, 225, 226, 226, 226, 226, 225, 225 };
+	expect_series(&c, "time", want, 9, 3, 2);
+	collector_free(&c);
+}
+
+/* gaggenwaschke/NoProp: a home-grown trainer; every fifth line adds an
+ * accuracy (a share) and an inference time: two templates. */
+Test(discover, home_grown_epoch_lines)
+{
+	struct collector c = { 0 };
+	read_log(DATA "noprop-cifar100.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "train", 0);
+	cr_assert_eq(r->line, 14);
+	cr_assert_float_eq(num(r, S_SECONDS), 2.5, 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, "train"), 27);
+	cr_assert_eq(count_named(&c, TP_TIMING, "infer"), 5);
+	r = nth_named(&c, TP_TIMING, "infer", 0);
+	cr_assert_eq(r->line, 18);
+	cr_assert_float_eq(num(r, S_SECONDS), 4.5, 0);
+	collector_free(&c);
+}
+
+/* derekchen14/snippet_rnn: "Model compiled in 3.91s" banners between Keras
+ * 1 runs: "in" only joins the name to the value. */
+Test(discover, names_without_a_joining_word)
+{
+	struct collector c = { 0 };
+	read_log(DATA "keras1-snippet.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "time"), 3 * 15 + 3);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "time", 14), S_SECONDS), 65, 0);
+	static const double compiled[] = { 3.91, 2.54, 4.30, 3.22 };
+	cr_assert_eq(count_named(&c, TP_TIMING, "Model compiled"), 4);
+	expect_series(&c, "Model compiled", compiled, 4, 2, 36);
+	collector_free(&c);
+}
+
+/* detectron2's evaluator and the shapes of the issue (each as its
+ * program prints it): per-item times, units after and before the value,
+ * ms, an ETA left out. */
+Test(discover, units_names_and_etas)
+{
+	struct collector c = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 1; i <= 4; i++) {
+		strbuf_addf(&sb, "[06/11 13:51:4%d d2.evaluation.evaluator]: Inference done %d/22. Dataloading: 0.00%d5 "
+			    "s/iter. Inference: 0.06%d1 s/iter. Eval: 0.0059 s/iter. Total: 0.07%d6 s/iter. ETA=0:00:0%d\n",
+			    i, 11 * i, i, i, i, 9 - i);
+		strbuf_addf(&sb, "[train] iter %d: loss 8.68%d4 92%d0 ms/iter\n", 10 * i, i, i);
+		strbuf_addf(&sb, "step    %d | loss 0.02%d2 | step_time 18.%d ms | data 0.1%d ms | samples/s 353%d\n", i, i,
+			    i, i, i);
+	}
+	write_text("/tmp/tprof-disc-units.log", sb.buf);
+	strbuf_release(&sb);
+	read_log("/tmp/tprof-disc-units.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "Dataloading", 1);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.0025, 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Total", 3), S_SECONDS), 0.0746, 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, "ETA"), 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 4 * 4 + 4 + 4 * 2);
+	r = nth_named(&c, TP_TIMING, "iter", 2); /* "9230 ms/iter": the item names it */
+	cr_assert_float_eq(num(r, S_SECONDS), 9.23, 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "step_time", 0), S_SECONDS), 0.0181, 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "data", 3), S_SECONDS), 0.00014, 1e-18);
+	r = nth_named(&c, TP_RATE, "samples", 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 3531, 0);
+	cr_assert_str_eq(r->text, "samples/s");
+	collector_free(&c);
+}
+
+/* A value and its running mean, "X (Y)". */
+Test(discover, value_and_running_mean)
+{
+	struct collector c = { 0 };
+	write_text("/tmp/tprof-disc-mean.log", "Epoch: [0][ 10/500]  batch 0.231s (0.245s)  loss 6.91\n"
+						 "Epoch: [0][ 20/500]  batch 0.228s (0.237s)  loss 6.88\n"
+						 "Epoch: [0][ 30/500]  batch 0.229s (0.234s)  loss 6.85\n");
+	read_log("/tmp/tprof-disc-mean.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "batch"), 3);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "batch (mean)", 2);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.234, 0);
+	cr_assert_eq(r->role, TP_ROLE_AVERAGE);
+	cr_assert_str_eq(r->parent, "batch");
+	collector_free(&c);
+}
+
+/* Fewer lines than --discover-min, or values that never change: nothing. */
+Test(discover, repetition_and_variation_are_needed)
+{
+	struct collector c = { 0 };
+	write_text("/tmp/tprof-disc-few.log", "warmup took 12.5s\n"
+						"cache built in 3.2s\n"
+						"The operation took 1.615775s\n"
+						"The operation took 1.615775s\n"
+						"The operation took 1.615775s\n"
+						"The operation took 1.615775s\n"
+						"warmup took 11.9s\n");
+	struct tp_stats st = read_log("/tmp/tprof-disc-few.log", NULL, &c);
+	cr_assert_eq(c.n, 0);
+	cr_assert_eq(st.disc_templates, 3);
+	cr_assert_eq(st.disc_series, 0);
+	collector_free(&c);
+	struct tp_run_opts o = { .threads = 1, .discover_min = 2 };
+	read_log("/tmp/tprof-disc-few.log", &o, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "warmup"), 2);
+	cr_assert_eq(nth_named(&c, TP_TIMING, "warmup", 0)->line, 1);
+	collector_free(&c);
+	o = (struct tp_run_opts){ .threads = 1, .no_discovery = 1 };
+	st = read_log(DATA "keras1-kanji.log", &o, &c);
+	cr_assert_eq(c.n, 0);
+	cr_assert_eq(st.disc_lines, 0);
+	collector_free(&c);
+}
+
+/* Memory is bounded by the number of templates: the least recently used
+ * goes, and a template seen again still qualifies. */
+Test(discover, templates_are_bounded)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 3 * TP_DISC_MAX_TEMPLATES; i++) {
+		strbuf_addf(&sb, "job%d finished in %d.5s\n", i, i % 7);
+		if (i % 100 == 0)
+			strbuf_addf(&sb, "sync %d took %d ms\n", i, i % 13 + 1);
+	}
+	write_text("/tmp/tprof-disc-many.log", sb.buf);
+	strbuf_release(&sb);
+	struct collector c = { 0 };
+	struct tp_stats st = read_log("/tmp/tprof-disc-many.log", NULL, &c);
+	cr_assert_eq(st.disc_templates, 3 * TP_DISC_MAX_TEMPLATES + 1);
+	cr_assert_eq(st.disc_evicted, 2 * TP_DISC_MAX_TEMPLATES + 1);
+	cr_assert_eq(count_named(&c, TP_TIMING, "sync"), 16);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "sync", 2), S_SECONDS), 0.006, 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 16);
+	collector_free(&c);
+}
+
+/* The output of several threads, and of the candidate search (whose
+ * lines for the miner a vector test chooses), is that of one thread
+ * reading every line, with templates that span the threads' pieces. */
+static void records_as_json(const struct collector *c, struct strbuf *out)
+{
+	strbuf_reset(out);
+	for (size_t i = 0; i < c->n; i++) {
+		tp_record_to_json(&c->v[i].rec, out);
+		strbuf_addch(out, '\n');
+	}
+}
+
+Test(discover, threads_and_the_candidate_search_give_the_records_of_one)
+{
+	struct strbuf sb = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	const char *const logs[] = { "deepspeed-chat-step3.log", "keras1-kanji.log", "noprop-cifar100.log",
+				     "tqdm-imagenet1k.log", "keras1-snippet.log" };
+	for (int k = 0; k < 4; k++)
+		for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+			char path[256];
+			snprintf(path, sizeof(path), DATA "%s", logs[i]);
+			cr_assert_eq(tu_slurp(path, &sb), 0);
+		}
+	cr_assert_eq(tu_slurp("tests/data/packs/tqdm.log", &sb), 0);
+	write_text("/tmp/tprof-disc-threads.log", sb.buf);
+	for (int progress = 0; progress < 2; progress++)
+		for (int run = 0; run < 4; run++) {
+			/* one thread reading every line, then 1-3 threads with the search */
+			struct collector c = { 0 };
+			struct tp_run_opts o = { .threads = run ? run : 1, .chunk = run ? 1000 : 0,
+						 .no_progress = !progress };
+			read_log("/tmp/tprof-disc-threads.log", &o, &c);
+			records_as_json(&c, run ? &b : &a);
+			collector_free(&c);
+			if (run)
+				cr_assert_str_eq(b.buf, a.buf, "%d threads with the search differ (progress %d)", run,
+						 progress);
+		}
+	cr_assert(strstr(a.buf, "\"name\":\"E2E latency\""));
+	cr_assert(strstr(a.buf, "\"name\":\"Model compiled\""));
+	strbuf_release(&sb);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* --discover writes rules (and nothing else) that read the same values as
+ * discovery (the packs off: they read the DeepSpeed-Chat lines); --explain
+ * and --stats say what discovery did. */
+Test(discover, rules_round_trip_explain_and_stats)
+{
+	const char *const logs[] = { "deepspeed-chat-step3.log", "keras1-kanji.log", "noprop-cifar100.log" };
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		struct tu_result r = tu_run("$B/tprof-parse --no-formats --discover " DATA "%s > /tmp/tprof-disc.rules "
+					    "&& grep -v '^#\\|^@format discovered$\\|^@marker \\|^timing @more \\|^$' /tmp/tprof-disc.rules",
+					    logs[i]);
+		cr_assert_eq(r.status, 1, "%s: %s", logs[i], r.out.buf);
+		cr_assert_eq(r.out.len, 0, "%s: not a rule: %s", logs[i], r.out.buf);
+		tu_result_free(&r);
+		struct tu_result d = tu_run("$B/tprof-parse -q --no-formats -t timing " DATA "%s", logs[i]);
+		struct tu_result u = tu_run("$B/tprof-parse -q --no-formats --no-discovery --rules /tmp/tprof-disc.rules "
+					    "-t timing " DATA "%s | sed 's/,\"line\":[0-9]*//' | sort",
+					    logs[i]);
+		struct tu_result ds = tu_run("$B/tprof-parse -q --no-formats -t timing " DATA "%s | "
+					     "sed 's/,\"line\":[0-9]*//' | sort",
+					     logs[i]);
+		cr_assert_eq(u.status, 0, "%s", u.err.buf);
+		cr_assert_gt(d.out.len, 100);
+		cr_assert_str_eq(u.out.buf, ds.out.buf, "%s: the rules read other values", logs[i]);
+		tu_result_free(&d);
+		tu_result_free(&u);
+		tu_result_free(&ds);
+	}
+	struct tu_result r = tu_run("$B/tprof-parse --discover " DATA "deepspeed-chat-step3.log");
+	cr_assert(strstr(r.out.buf, "deepspeed-chat-step3.log: 0 templates with a timing value\n# (none)\n"), "%s",
+		  r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --no-formats --discover " DATA "deepspeed-chat-step3.log");
+	cr_assert(strstr(r.out.buf, "# template 1: 12 lines, 5 values, a series\n"), "%s", r.out.buf);
+	cr_assert(strstr(r.out.buf, "#   line 16: |E2E latency=7.99s |Gather latency=0.00s (0.00%)"));
+	cr_assert(strstr(r.out.buf, "timing @more name=\"Generate time\" role=\"component\" parent=\"E2E latency\" ^"));
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --explain " DATA "keras1-kanji.log");
+	cr_assert(strstr(r.out.buf, "keras1-kanji.log:5: template 1 (seen 2) - 223s - loss: 1.0899"), "%s", r.out.buf);
+	cr_assert(strstr(r.out.buf, "keras1-kanji.log:3: template 1 (seen 3): <*>s - loss: <*> - acc: <*> - val_loss: "
+				    "<*> - val_acc: <*> -> {\"type\":\"timing\",\"file\":\"" DATA "keras1-kanji.log\","
+				    "\"line\":3,\"name\":\"time\",\"seconds\":224}"));
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --count --stats " DATA "keras1-kanji.log");
+	cr_assert(strstr(r.err.buf, "discovery:           9 lines, 1 templates, 1 series, 0 evicted"), "%s", r.err.buf);
+	tu_result_free(&r);
+}
+
+/* saforem2/vault's mlprof DeepSpeed log: one template, its op's name a word
+ * of each line ("Time to load <*> op: <*> seconds"), the rules with it as
+ * a name template. */
+Test(discover, a_word_that_varies_names_each_line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		strbuf_addf(&sb, ">     Time to load fused_adam op: %d.2980446815490%d seconds\n"
+				 ">     Time to load utils op: 0.%d0232219696044922 seconds\n",
+			    50 + i, i, 3 + i);
+	write_text("/tmp/tprof-disc-wild.log", sb.buf);
+	strbuf_release(&sb);
+	struct collector c = { 0 };
+	read_log("/tmp/tprof-disc-wild.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time to load fused_adam op"), 3);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time to load utils op"), 3);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Time to load utils op", 1), S_SECONDS), 0.40232219696044922, 0);
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-parse --discover /tmp/tprof-disc-wild.log");
+	cr_assert(strstr(r.out.buf, "timing @more name=\"Time to load {1} op\" ^>\\s*Time\\s+to\\s+load\\s+(\\S+?)\\s+op"),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse --discover /tmp/tprof-disc-wild.log > /tmp/tprof-disc-wild.rules && "
+		   "$B/tprof-parse -q --no-discovery --rules /tmp/tprof-disc-wild.rules -t timing /tmp/tprof-disc-wild.log "
+		   "| sort > /tmp/tprof-disc-wild.a && $B/tprof-parse -q -t timing /tmp/tprof-disc-wild.log | sort | "
+		   "cmp - /tmp/tprof-disc-wild.a");
+	cr_assert_eq(r.status, 0, "the rules read other records: %s", r.err.buf);
+	tu_result_free(&r);
+}
