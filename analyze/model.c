@@ -960,10 +960,17 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_scaling(run, r);
 		break;
 	case TP_RATE:
-		feed_rate(run, r);
+		/* a bar's final rate (the tqdm pack's), on the line and with the
+		 * rate of its last redraw: the progress table has it, per bar,
+		 * where this table would average it with the other bars' (an
+		 * evaluation bar's with the training bar's) */
+		if (r->line != run->bar_line || !tp_has(r, S_RATE_VALUE) || r->num[S_RATE_VALUE] != run->bar_rate)
+			feed_rate(run, r);
 		break;
 	case TP_PROGRESS:
 		an_progress_feed(&run->progress, r);
+		run->bar_line = r->line;
+		run->bar_rate = tp_has(r, S_PRG_RATE) ? r->num[S_PRG_RATE] : NAN;
 		break;
 	case TP_STAGE:
 	case TP_CONFIG: /* workload sizes: tprof-replay's, not an analysis's */

@@ -171,6 +171,8 @@ struct an_run {
 	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
 	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
 	struct an_progress *progress; /* progress bars (progress.h), NULL: none */
+	uint64_t bar_line;        /* the line of the last progress record, 0: none */
+	double bar_rate;          /* and its rate */
 	struct an_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
 	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */

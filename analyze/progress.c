@@ -4,9 +4,10 @@
  * stalls, and how far its ETA was off.
  *
  * A bar is one description (its digits masked: tqdm descriptions often
- * carry the epoch's metrics) and rank; it runs again when its count or
- * clock goes back or its total changes (an epoch's bar, an evaluation
- * bar). Its steps come
+ * carry the epoch's metrics), rank and total (a training bar and the
+ * evaluation bars drawn within it often have no description); it runs
+ * again when its count or clock goes back (an epoch's bar, the next
+ * evaluation). Its steps come
  * from consecutive redraws (a bar counts from its start, so its first
  * redraw is one since (0, 0)): the elapsed time and count since the redraw
  * that started the window, once the clock moved by WINDOW_S or more (a bar
@@ -59,11 +60,13 @@ struct an_bar {
 	uint64_t eta_n;
 	struct gap gaps[MAX_GAPS]; /* the slowest windows per step, slowest first */
 	int ngaps;
+	int interrupted; /* another bar redrew within the window being read */
 };
 
 struct an_progress {
 	struct an_map bars; /* "rank\x1fmasked name" -> an_bar */
 	uint64_t dropped;   /* redraws of bars past MAX_BARS */
+	size_t last;        /* the bar of the last redraw, + 1; 0: none */
 	struct strbuf key;
 };
 
@@ -137,6 +140,10 @@ static struct an_bar *bar_of(struct an_progress *pg, const struct tp_record *r)
 			strbuf_addch(k, r->name[i]);
 		else if (!k->len || k->buf[k->len - 1] != '#')
 			strbuf_addch(k, '#');
+	/* bars without a description are told apart by their totals (a
+	 * training bar and the evaluation bars drawn within it) */
+	if (tp_has(r, S_PRG_TOTAL))
+		strbuf_addf(k, "\x1f%.17g", r->num[S_PRG_TOTAL]);
 	int created;
 	if (pg->bars.n >= MAX_BARS) {
 		/* look up without making one */
@@ -174,8 +181,14 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 		return;
 	}
 	b->redraws++;
+	size_t at = (size_t)(b - (struct an_bar *)an_map_at(&(*pgp)->bars, 0));
+	if ((*pgp)->last && (*pgp)->last != at + 1)
+		((struct an_bar *)an_map_at(&(*pgp)->bars, (*pgp)->last - 1))->interrupted = 1;
+	(*pgp)->last = at + 1;
 	if (b->live && (n < b->n || e < b->elapsed || !(total == b->total || (isnan(total) && isnan(b->total)))))
 		end_run(b); /* it started again */
+	if (!b->live && b->completed && n == b->n && n == total)
+		return; /* a finished bar drawn again (tqdm's close redraws it) */
 	if (!b->live) {
 		start_run(b);
 		b->total = total;
@@ -193,7 +206,12 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 	double dt = e - b->a_e, dn = n - b->a_n;
 	if (dn > 0 && (dt >= WINDOW_S || (!isnan(total) && n >= total))) {
 		tp_series_add(&b->step, dt / dn, r->line);
-		keep_gap(b, dt, dn, r->line);
+		/* a bar that waited while another ran (the evaluation bar drawn
+		 * inside the training bar) did not stall: the other bar's time
+		 * is its own finding */
+		if (!b->interrupted)
+			keep_gap(b, dt, dn, r->line);
+		b->interrupted = 0;
 		b->a_n = n;
 		b->a_e = e;
 	}
