@@ -25,7 +25,9 @@ framework has no truth below, or whose 'values' is '-', are listed and
 not scored.
 
 TPROF_REAL_MANIFEST=bench/discover-logs.tsv reads another manifest (the
-logs of template discovery, issue 23); TPROF_PARSE=PATH another
+logs of template discovery, issue 23), TPROF_REAL_MANIFEST=bench/unseen-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen the logs no one here had seen
+before their truths were written; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -349,6 +351,104 @@ def home_grown_values(line):
     return [float(x) for x in HOME_SECONDS.findall(line)]
 
 
+# logs no one here had seen (issue 23), bench/unseen-logs.tsv
+
+PADDLEREC = re.compile(r"(?:avg_reader_cost|avg_batch_cost): (" + NUM + r") sec\b|\bips: (" + NUM + r") ins/s|"
+                       r"\bepoch time: (" + NUM + r") s\b")
+
+
+def paddlerec_values(line):
+    """PaddleRec's trainer: 'avg_reader_cost: 0.00058 sec, avg_batch_cost: 0.00205 sec, ...
+    ips: 1000.71910 ins/s', 'epoch: 0 done, ... epoch time: 1105.58 s'."""
+    return [float(next(g for g in m.groups() if g is not None)) for m in PADDLEREC.finditer(line)]
+
+
+PADDLE_HAPI = re.compile(r"^\s*step\s+\d+/\d+ - .* - (" + NUM + r")(s|ms|us)/step\s*$")
+
+
+def paddle_hapi_values(line):
+    """paddle.Model.fit (hapi ProgBarLogger, verbose=2): 'step 20/614 - loss: ... - 3s/step'."""
+    m = PADDLE_HAPI.match(line)
+    return [float(m.group(1)) * UNIT_S[m.group(2)]] if m else []
+
+
+CYCLEGAN_ITER = re.compile(r"\(epoch: \d+, iters: \d+, time: (" + NUM + r"), data: (" + NUM + r")\)")
+CYCLEGAN_EPOCH = re.compile(r"^End of epoch \d+ / \d+ \t Time Taken: (" + NUM + r") sec")
+
+
+def cyclegan_values(line):
+    """pytorch-CycleGAN-and-pix2pix: '(epoch: 1, iters: 100, time: 1.294, data: 0.907)' (seconds per
+    image and data wait) and 'End of epoch 1 / 200 \t Time Taken: 210 sec'; its tqdm bars below."""
+    m = CYCLEGAN_ITER.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = CYCLEGAN_EPOCH.match(line)
+    return [float(m.group(1))] if m else []
+
+
+GPT2_STEP = re.compile(r"^INFO:__main__:Epoch \d+ \| Step\s+\d+/\d+ \| .*\| Time: (" + NUM + r")s\s*$")
+GPT2_EPOCH = re.compile(r"Epoch \d+ completed in (" + NUM + r")s\b")
+
+
+def gpt2_finetune_values(line):
+    """A home-grown GPT-2 fine-tuning loop: 'Epoch 0 | Step 10/6501 | ... | Time: 0.507s' and
+    'Epoch 1 completed in 3330.51s | Avg Loss: ...'."""
+    m = GPT2_STEP.match(line) or GPT2_EPOCH.search(line)
+    return [float(m.group(1))] if m else []
+
+
+AUGSEG_EPOCH = re.compile(r"^Epoch \d+/\d+ \[(" + NUM + r")s\] \|")
+
+
+def augseg_values(line):
+    """A home-grown segmentation trainer: 'Epoch 1/100 [138.0s] | LR: ... | Train Loss: ...'."""
+    m = AUGSEG_EPOCH.match(line)
+    return [float(m.group(1))] if m else []
+
+
+HRNET_ITER = re.compile(r"^Epoch: \[\d+/\d+\] Iter:\[\d+/\d+\], Time: (" + NUM + r"), lr: ")
+
+
+def hrnet_values(line):
+    """HRNet-Semantic-Segmentation's train loop: 'Epoch: [0/520] Iter:[10/247], Time: 1.21, lr: ...'
+    (the mean batch time in seconds, no unit printed)."""
+    m = HRNET_ITER.match(line)
+    return [float(m.group(1))] if m else []
+
+
+METER_LINE = re.compile(r"^(?:Epoch: \[\d+\]\[\d+/\d+\]|Extract Features: \[\d+/\d+\])\t")
+METER_PAIR = re.compile(r"\t(?:Time|Data) (" + NUM + r") \((" + NUM + r")\)")
+METER_TOTAL = re.compile(r"^(?:total time|Jaccard distance computing time cost): (" + NUM + r")\s*$")
+
+
+def averagemeter_values(line):
+    """The ImageNet example's AverageMeter print as cluster-contrast re-ID trainers use it:
+    'Epoch: [0][10/400]\tTime 5.656 (6.701)\tData 0.000 (0.497)\tLoss ...' (each value and its
+    running mean, seconds without a unit), 'Extract Features: [50/137]\tTime ... Data ...',
+    'total time: 0.204...' and 'Jaccard distance computing time cost: 64.15...'."""
+    if METER_LINE.match(line):
+        out = []
+        for m in METER_PAIR.finditer(line):
+            out += [float(m.group(1)), float(m.group(2))]
+        return out
+    m = METER_TOTAL.match(line)
+    return [float(m.group(1))] if m else []
+
+
+MXNET_SPEED = re.compile(r"\bSpeed: (" + NUM + r") samples/sec\b")
+MXNET_EPOCH = re.compile(r"\bEpoch\[\d+\] Time cost=(" + NUM + r")\s*$")
+
+
+def mxnet_values(line):
+    """MXNet: Speedometer's 'Epoch[5] Batch [0-40]\tSpeed: 25.69 samples/sec', Module.fit's
+    'Epoch[5] Time cost=1029.713' (seconds), and GluonCV-style scripts' 'Speed: 0.563 samples/sec'."""
+    out = [float(x) for x in MXNET_SPEED.findall(line)]
+    m = MXNET_EPOCH.search(line)
+    if m:
+        out.append(float(m.group(1)))
+    return out
+
+
 def tqdm_only_values(line):
     return []
 
@@ -369,6 +469,14 @@ FRAMEWORK = {
     "megatron": megatron_values,
     "mmengine": mmengine_values,
     "nccl-tests": nccl_values,
+    "paddlerec": paddlerec_values,
+    "paddle-hapi": paddle_hapi_values,
+    "cyclegan": cyclegan_values,
+    "home-grown-gpt2": gpt2_finetune_values,
+    "home-grown-augseg": augseg_values,
+    "hrnet-seg": hrnet_values,
+    "averagemeter": averagemeter_values,
+    "mxnet": mxnet_values,
 }
 
 
