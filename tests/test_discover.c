@@ -340,6 +340,57 @@ Test(discover, names_without_a_joining_word)
 	collector_free(&c);
 }
 
+/* Real logs whose times have no unit, named by a time word (each from
+ * tests/data/unseen/README.md): HRNet's "Time: 8.32", the CycleGAN
+ * trainer's "time: 1.294, data: 0.907", MXNet's "Epoch[5] Time
+ * cost=1029.713"; read in seconds. A date after a time word, a threshold
+ * printed once and a word that only contains "time" are no times. */
+Test(discover, time_words_name_times_without_a_unit)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen/hrnet-seg-new.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time"), 1058);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "Time", 0);
+	cr_assert_eq(r->line, 77);
+	cr_assert_float_eq(num(r, S_SECONDS), 8.32, 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen/cyclegan-synthrad.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "time"), 19);
+	cr_assert_eq(count_named(&c, TP_TIMING, "data"), 19);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "data", 0), S_SECONDS), 0.907, 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen/mxnet-ssh-keypoint.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time cost"), 10);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Time cost", 0), S_SECONDS), 1029.713, 0);
+	collector_free(&c);
+	write_text("/tmp/tprof-disc-timewords.log", "max_time: 3600\n"
+						   "run time: 2024-10-17 12:00:01\nrun time: 2024-10-18 13:00:02\n"
+						   "run time: 2024-10-19 14:00:03\n"
+						   "runtime_budget: 5\nruntime_budget: 6\nruntime_budget: 7\n"
+						   "data: 1\ndata: 2\ndata: 3\n");
+	memset(&c, 0, sizeof(c));
+	read_log("/tmp/tprof-disc-timewords.log", NULL, &c);
+	cr_assert_eq(c.n, 0, "%zu records, the first %s", c.n, c.n ? c.v[0].name : "");
+	collector_free(&c);
+}
+
+/* PaddlePaddle's Model.fit prints 14 metrics and then the step time:
+ * "step  10/614 - loss: 0.1637 - AUROC_...: 0.5273 - ... - 3s/step", more
+ * tokens than a template holds; its end is kept after a gap. */
+Test(discover, a_long_line_keeps_its_end)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen/paddle-hapi-chexnet.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "step"), 705);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "step", 0);
+	cr_assert_eq(r->line, 9);
+	cr_assert_float_eq(num(r, S_SECONDS), 3, 0);
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	collector_free(&c);
+}
+
 /* detectron2's evaluator and the shapes of the issue (each as its
  * program prints it): per-item times, units after and before the value,
  * ms, an ETA left out. */
@@ -463,12 +514,19 @@ Test(discover, threads_and_the_candidate_search_give_the_records_of_one)
 			cr_assert_eq(tu_slurp(path, &sb), 0);
 		}
 	cr_assert_eq(tu_slurp("tests/data/packs/tqdm.log", &sb), 0);
+	/* times named by a time word (markers of their own), long lines */
+	cr_assert_eq(tu_slurp("tests/data/unseen/cyclegan-synthrad.log", &sb), 0);
+	cr_assert_eq(tu_slurp("tests/data/unseen/mxnet-ssh-keypoint.log", &sb), 0);
+	cr_assert_eq(tu_slurp("tests/data/unseen/paddle-hapi-chexnet.log", &sb), 0);
 	write_text("/tmp/tprof-disc-threads.log", sb.buf);
 	for (int progress = 0; progress < 2; progress++)
 		for (int run = 0; run < 4; run++) {
-			/* one thread reading every line, then 1-3 threads with the search */
+			/* one thread reading every line, then 1-3 threads with the search;
+			 * chunks hold the longest line whole (the CycleGAN log's bar
+			 * lines are 16 KB; a line never spans chunks of the default
+			 * 4 MiB, TP_MAX_LINE being less) */
 			struct collector c = { 0 };
-			struct tp_run_opts o = { .threads = run ? run : 1, .chunk = run ? 1000 : 0,
+			struct tp_run_opts o = { .threads = run ? run : 1, .chunk = run ? 70000 : 0,
 						 .no_progress = !progress };
 			read_log("/tmp/tprof-disc-threads.log", &o, &c);
 			records_as_json(&c, run ? &b : &a);
@@ -479,6 +537,7 @@ Test(discover, threads_and_the_candidate_search_give_the_records_of_one)
 		}
 	cr_assert(strstr(a.buf, "\"name\":\"E2E latency\""));
 	cr_assert(strstr(a.buf, "\"name\":\"Model compiled\""));
+	cr_assert(strstr(a.buf, "\"name\":\"Time cost\""));
 	strbuf_release(&sb);
 	strbuf_release(&a);
 	strbuf_release(&b);

@@ -387,7 +387,13 @@ Test(packs, imagenet_example)
 	EQ(num(named_nth(&c, TP_TIMING, "data", 1), S_SECONDS), 0.012);
 	EQ(num(named_nth(&c, TP_TIMING, "test", 1), S_SECONDS), 0.21);
 	EQ(num(named_nth(&c, TP_TIMING, "test", 2), S_SECONDS), 0.101);
-	cr_expect_eq(collected_count(&c, TP_TIMING), 7, "the ' *' summary holds no time");
+	/* the running averages in parentheses, as running means */
+	const struct tp_record *m = named_nth(&c, TP_TIMING, "time (mean)", 1);
+	EQ(num(m, S_SECONDS), 0.456);
+	cr_expect_eq(m->role, TP_ROLE_RUNNING);
+	EQ(num(named_nth(&c, TP_TIMING, "data (mean)", 1), S_SECONDS), 0.013);
+	EQ(num(named_nth(&c, TP_TIMING, "test (mean)", 1), S_SECONDS), 0.25);
+	cr_expect_eq(collected_count(&c, TP_TIMING), 18, "the ' *' summary holds no time");
 	collector_free(&c);
 }
 

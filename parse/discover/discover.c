@@ -57,7 +57,11 @@
 #define MAX_LINE 2048   /* bytes of a line that are tokenized */
 #define PEND_TEXT 1024  /* bytes of a waiting line kept (a longer one is dropped) */
 
-enum { TK_WORD, TK_NUM, TK_PUNCT, TK_WILD };
+/* TK_GAP: the middle of a line of more tokens than a template holds
+ * (TAIL_TOKENS of its end are kept after it, where "3s/step" is) */
+enum { TK_WORD, TK_NUM, TK_PUNCT, TK_WILD, TK_GAP };
+#define TAIL_TOKENS 16
+#define GAP_TEXT "<...>"
 enum { CK_NO, CK_CLOCK, CK_COMPOUND }; /* a number's form */
 
 struct tok {
@@ -245,20 +249,24 @@ static int merge_compounds(struct tok *t, int n)
 	return out;
 }
 
+/* Tokens [s,e) into t; past max, the first max - 1 - TAIL_TOKENS, a gap
+ * and the last TAIL_TOKENS (kept in a ring while the line is read). */
 static int tokenize(const char *s, const char *e, struct tok *t, int max, int *cut)
 {
-	int n = 0, sp = 0;
+	int n = 0, sp = 0, head = max - 1 - TAIL_TOKENS;
+	struct tok ring[TAIL_TOKENS];
+	uint64_t past = 0; /* tokens after the head */
 	const char *q = s;
 	*cut = e - s > MAX_LINE;
 	if (*cut)
 		e = s + MAX_LINE;
-	while (q < e && n < max) {
+	while (q < e) {
 		if (*q == ' ' || *q == '\t') {
 			sp = 1;
 			q++;
 			continue;
 		}
-		struct tok *k = &t[n];
+		struct tok *k = n < head || (n < max && !past) ? &t[n] : &ring[past % TAIL_TOKENS];
 		const char *x;
 		k->s = q;
 		k->sp = (unsigned char)sp;
@@ -286,9 +294,22 @@ static int tokenize(const char *s, const char *e, struct tok *t, int max, int *c
 			q++;
 		}
 		k->n = (unsigned short)(q - k->s);
-		n++;
+		if (k != &t[n])
+			past++;
+		else if (++n == max) {
+			/* full: what follows the head goes to the ring */
+			for (int i = head; i < max; i++)
+				ring[past++ % TAIL_TOKENS] = t[i];
+			n = head;
+		}
 	}
-	*cut |= tp_skip_blanks(q, e) < e;
+	if (past) {
+		int keep = past < TAIL_TOKENS ? (int)past : TAIL_TOKENS;
+		t[n] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0 };
+		for (int i = 0; i < keep; i++)
+			t[n + 1 + i] = ring[(past - (uint64_t)keep + (uint64_t)i) % TAIL_TOKENS];
+		n += 1 + keep;
+	}
 	return merge_compounds(t, n);
 }
 
@@ -349,6 +370,26 @@ int tp_disc_has_unit(const char *s, const char *e)
 			if (r < e && tp_is_digit(*r))
 				return 1;
 		}
+	}
+	return 0;
+}
+
+int tp_disc_has_time_word(const char *s, const char *e)
+{
+	if (e - s > MAX_LINE)
+		e = s + MAX_LINE;
+	for (const char *q = s; e - q >= 6; q++) {
+		if (tp_lower(q[0]) != 't' || tp_lower(q[1]) != 'i' || tp_lower(q[2]) != 'm' || tp_lower(q[3]) != 'e')
+			continue;
+		const char *r = q + 4;
+		if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
+		    tp_lower(r[4]) == 't')
+			r += 5;
+		if (*r != ':' && *r != '=')
+			continue;
+		r = tp_skip_blanks(r + 1, e);
+		if (r < e && tp_is_digit(*r))
+			return 1;
 	}
 	return 0;
 }
@@ -905,6 +946,47 @@ static int after_date(const struct tmpl *tp, int pos)
 	       (*tp->tok[pos - 2] == '-' || *tp->tok[pos - 2] == '/') && tp->kind[pos - 3] == TK_NUM;
 }
 
+static int ends_in_time(const char *w)
+{
+	size_t n = strlen(w);
+	return n >= 4 && tp_lower(w[n - 4]) == 't' && tp_lower(w[n - 3]) == 'i' && tp_lower(w[n - 2]) == 'm' &&
+	       tp_lower(w[n - 1]) == 'e';
+}
+
+/* The word naming the number at pos through a ':' or '=', or -1. */
+static int label_of(const struct tmpl *tp, int pos)
+{
+	int b = pos - 1;
+	if (b < 1 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ':' && *tp->tok[b] != '='))
+		return -1;
+	return is_word(tp, b - 1) ? b - 1 : -1;
+}
+
+/* "Time: 1.21", "data_time=0.3", "Time cost=1029.7": a number a time word
+ * names, with no unit, is in seconds (what time.time() differences print);
+ * "data: 0.907" too after such a time on its line (the CycleGAN trainer's
+ * "time: 1.294, data: 0.907"). Not a date ("time: 2024-10-17"). */
+static int time_named(const struct tmpl *tp, int pos)
+{
+	int w = label_of(tp, pos);
+	if (w < 0 || tp->form[pos] != CK_NO)
+		return 0;
+	if (pos + 2 < tp->ntok && !tp->sp[pos + 1] && tp->kind[pos + 1] == TK_PUNCT &&
+	    strchr("-/", *tp->tok[pos + 1]) && tp->kind[pos + 2] == TK_NUM)
+		return 0;
+	const char *t = tp->tok[w];
+	if (!strcasecmp(t, "cost") && is_word(tp, w - 1))
+		t = tp->tok[w - 1];
+	if (ends_in_time(t))
+		return 1;
+	if (strcasecmp(t, "data"))
+		return 0;
+	for (int k = 0; k < w; k++)
+		if (tp->kind[k] == TK_NUM && time_named(tp, k))
+			return 1;
+	return 0;
+}
+
 /* The positions of a qualifying template whose number rose on every line
  * and at least doubled: a cumulative time ("train_time:487ms", then 16482ms,
  * 34703ms), not a span of each line; fixed from then on. */
@@ -1043,6 +1125,10 @@ static void derive(struct tmpl *tp)
 				name_fallback(tp, i, &v, NULL);
 			tp->slots[tp->nslots++] = v;
 			continue;
+		} else if (time_named(tp, i)) {
+			v.kind = VS_DUR;
+			v.unit = 1;
+			units++;
 		} else {
 			int b = i - 1;
 			if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
@@ -1438,6 +1524,9 @@ static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct v
 			break;
 		case TK_WILD:
 			strbuf_addstr(sb, grp[i] ? "(\\S+?)" : "\\S+?");
+			break;
+		case TK_GAP:
+			strbuf_addstr(sb, ".*?");
 			break;
 		default:
 			add_re_literal(sb, tp->tok[i]);

@@ -91,6 +91,12 @@ void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb);
 /* Does [s,e) hold a number next to a time or rate unit? */
 int tp_disc_has_unit(const char *s, const char *e);
 
+/* Does [s,e) hold a number named by a time word and no unit: "Time: 1.21",
+ * "time=0.5", "Time cost=1029.7" (a word ending in "time", in any case,
+ * maybe " cost", then ':' or '=', blanks and a digit)? Such a line holds
+ * one of the candidate search's "time:" markers (parse/scan/markers.c). */
+int tp_disc_has_time_word(const char *s, const char *e);
+
 /* The first line in [s,e) (s a line start) that may hold a number next to
  * a unit (a superset of tp_disc_has_unit's lines), or e. The bytes up to
  * limit (>= e) may be read, never beyond. */

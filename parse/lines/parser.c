@@ -89,7 +89,7 @@ static void discover(struct tp_parser *p, const struct seg *sg)
 		return;
 	uintptr_t t = (uintptr_t)sg->t, e = (uintptr_t)sg->e;
 	const char *limit = p->buf_end && t >= (uintptr_t)p->buf && e <= (uintptr_t)p->buf_end ? p->buf_end : sg->e;
-	if (tp_disc_next_line(sg->t, sg->e, limit) != sg->t)
+	if (tp_disc_next_line(sg->t, sg->e, limit) != sg->t && !tp_disc_has_time_word(sg->t, sg->e))
 		return;
 	struct tp_disc_line ln = { sg->t,	   (size_t)(sg->e - sg->t), p->file, p->lineno,
 				   p->cur_rank, p->cur_ts, p->seen,	       p->nseen };
