@@ -85,12 +85,6 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 	return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Median of the samples after the first (seed 001's steady state). */
 static double steady_median(const struct tp_series *s)
 {
@@ -102,8 +96,7 @@ static double steady_median(const struct tp_series *s)
 	double *v = xmalloc(k * sizeof(*v));
 	for (size_t i = 0; i < k; i++)
 		v[i] = s->head[i + 1].v;
-	qsort(v, k, sizeof(*v), cmp_double);
-	double med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	double med = tp_median(v, k);
 	free(v);
 	return med;
 }
@@ -115,12 +108,7 @@ static void head_median_mad(const struct tp_series *s, size_t from, size_t to, d
 	double *v = xmalloc((k ? k : 1) * sizeof(*v));
 	for (size_t i = 0; i < k; i++)
 		v[i] = s->head[from + i].v;
-	qsort(v, k, sizeof(*v), cmp_double);
-	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	for (size_t i = 0; i < k; i++)
-		v[i] = fabs(v[i] - *med);
-	qsort(v, k, sizeof(*v), cmp_double);
-	*mad = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	*mad = tp_mad(v, k, med);
 	free(v);
 }
 
@@ -410,8 +398,7 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 		if (!isnan(med[i]))
 			sorted[k++] = med[i];
 	}
-	qsort(sorted, k, sizeof(*sorted), cmp_double);
-	double mm = k ? (k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2) : NAN;
+	double mm = tp_median(sorted, k);
 	struct rtable *t = an_table(rep, AT_RANKS, NULL);
 	t->bar_col = 6;
 	for (size_t i = 0; i < run->ranks.n; i++) {

@@ -54,7 +54,8 @@ static inline int tp_pairs_has(const uint64_t *t, unsigned a, unsigned b)
 
 /* How often byte c, and the pair (a, b), occur in training-log text, per
  * 100,000 bytes (measured; estimated for uncommon pairs): where to anchor
- * a literal so that a matcher stops seldom (the gate, scan.c's Teddy). */
+ * a literal so that a matcher stops seldom (the gate, scan.c's Teddy and
+ * portable matcher: one table for all). */
 unsigned tp_byte_freq(unsigned char c);
 double tp_pair_freq(unsigned char a, unsigned char b);
 
