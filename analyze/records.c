@@ -27,7 +27,7 @@
 
 static double num_or_nan(const struct an_nums *x, int slot)
 {
-	return (x->has >> slot) & 1 ? x->num[slot] : NAN;
+	return tp_has_slot(x->has, slot) ? x->num[slot] : NAN;
 }
 
 /* ---- AGGREGATE STATISTICS ---------------------------------------------- */
@@ -175,7 +175,7 @@ static const struct an_row *total_before(const struct an_run *run, uint64_t line
 		const struct an_table *t = an_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
 			const struct an_row *row = an_map_at(&t->rows, k);
-			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && (row->has & 1) && row->line < line &&
+			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS) && row->line < line &&
 			    (!best || row->line > best->line))
 				best = row;
 		}
@@ -187,7 +187,7 @@ static void per_dataset(const struct an_run *run, struct report *rep)
 {
 	for (size_t i = 0; i < run->meta.n; i++) {
 		const struct an_nums *x = an_map_at(&run->meta, i);
-		if (strcasecmp(an_map_key(&run->meta, i), "Average per dataset") || !(x->has & 1) || !(x->num[0] > 0))
+		if (strcasecmp(an_map_key(&run->meta, i), "Average per dataset") || !tp_has_slot(x->has, S_META_VALUE) || !(x->num[S_META_VALUE] > 0))
 			continue;
 		const struct an_row *tot = total_before(run, x->line);
 		if (!tot)

@@ -240,7 +240,7 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 		rt_text(t, run->label);
 		rt_text(t, an_map_key(&run->warmups, i));
 		for (int k = 0; k < 4; k++)
-			rt_num(t, (x->has >> k) & 1 ? x->num[k] : NAN, k == 3 ? 1 : 3);
+			rt_num(t, tp_has_slot(x->has, k) ? x->num[k] : NAN, k == 3 ? 1 : 3);
 		rt_num(t, (double)x->line, 0);
 	}
 }
@@ -462,7 +462,7 @@ static double meta_value(const struct an_run *run, const char *key)
 	for (size_t i = 0; i < run->meta.n; i++)
 		if (!strcasecmp(an_map_key(&run->meta, i), key)) {
 			const struct an_nums *x = an_map_at(&run->meta, i);
-			return (x->has & 1) ? x->num[0] : NAN;
+			return tp_has_slot(x->has, S_META_VALUE) ? x->num[S_META_VALUE] : NAN;
 		}
 	return NAN;
 }

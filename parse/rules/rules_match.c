@@ -116,7 +116,7 @@ static void store_value(struct tp_record *r, const struct fspec *f, const struct
 		r->text_len = v->len;
 		break;
 	case CV_VALUE: /* a capture overrides a constant of the other form */
-		r->has &= ~(1u << f->slot);
+		r->has &= ~TP_HAS(f->slot);
 		r->text = NULL;
 		r->text_len = 0;
 		if (v->is_num)
