@@ -15,11 +15,6 @@ static double attention_core(double nodes_sq, double dim, double heads)
 	return 2 * nodes_sq * dim + 5 * nodes_sq * heads + 2 * nodes_sq * dim;
 }
 
-double tpr_flops_attention(double n, double dim, double heads)
-{
-	return 4 * tpr_flops_linear(dim, dim, n) + attention_core(n * n, dim, heads);
-}
-
 double tpr_flops_ffn(double n, double dim, double ffn)
 {
 	return tpr_flops_linear(dim, ffn, n) + tpr_flops_linear(ffn, dim, n) + 4 * n * ffn;

@@ -36,7 +36,6 @@ struct tpr_work {
 double tpr_flops_linear(double in, double out, double rows);
 
 /* Seed 002, per layer, for one graph of n nodes. */
-double tpr_flops_attention(double n, double dim, double heads);  /* QKV + scores + softmax + sum + out proj */
 double tpr_flops_ffn(double n, double dim, double ffn);
 double tpr_flops_mpnn(double n, double edges, double dim);      /* GIN: sum over edges, 2-layer MLP */
 

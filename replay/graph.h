@@ -56,9 +56,6 @@ void tpr_graph_free(struct tpr_graph *g);
  */
 int tpr_graph_sizes(const struct tpr_graph_spec *s, int32_t *goff, struct strbuf *err);
 
-/* Largest graph of the batch, in nodes. */
-int32_t tpr_graph_max_nodes(const struct tpr_graph *g);
-
 const char *tpr_family_name(enum tpr_family f);
 /* 0, or -1 if s names no family. */
 int tpr_family_parse(const char *s, enum tpr_family *f);
