@@ -84,7 +84,7 @@ TEST_LIBDEPS := $(LAYER_LIBS)
 # the others add targets of their own or use what is installed.
 .DEFAULT_GOAL := all
 CHECK_DEPS :=
-CHECK_SCRIPTS := scripts/check-layers.sh
+CHECK_SCRIPTS := scripts/check-layers.sh tests/check-layers-test.sh
 CLEAN_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 
