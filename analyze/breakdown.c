@@ -2,7 +2,7 @@
  * breakdown.c - where the time went: each stage's share of the total, the
  * time no stage accounts for, the printed tables checked against their own
  * rows and against the raw lines, the clock checked for time going back,
- * and the bottleneck thresholds of seed 004 with their advice.
+ * and the bottleneck thresholds of S4 with their advice.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@ const char *an_stage_kind(const char *name)
 	/* order matters: "data_batch_production" is data, "forward_pass" forward */
 	if (strcasestr(name, "data") || strcasestr(name, "dataloader") || strcasestr(name, "load_ground"))
 		return "data";
-	/* "Main training loop" (seed 000) holds the steps: the run itself, no stage of it */
+	/* "Main training loop" (S0) holds the steps: the run itself, no stage of it */
 	if (strcasestr(name, "loop"))
 		return "loop";
 	if (strcasestr(name, "forward") || strcasestr(name, "fwd"))
@@ -93,7 +93,7 @@ static int is_sum_row(const char *name)
 }
 
 /* The printed table whose rows name most of the [TIMING] stages (the
- * [TIMING SUMMARY] of seed 000), or NULL. */
+ * [TIMING SUMMARY] of S0), or NULL. */
 static const struct an_table *stages_table(const struct an_run *run)
 {
 	const struct an_table *best = NULL;
@@ -175,7 +175,7 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 /*
  * A printed table whose rows are mostly none of the pipeline's stages
  * (data, forward, backward, optimizer) compares alternatives, e.g. the models of
- * an experiment (seed 001's sections): its shares are no bottleneck and
+ * an experiment (S1's sections): its shares are no bottleneck and
  * call for no advice.
  */
 static int is_variant_table(const struct stage_ref *v, size_t n)
@@ -579,7 +579,7 @@ static double row_share(const struct an_run *run, const char *name)
 }
 
 /*
- * The conclusions seed 004's snippets print (meta records named as printed,
+ * The conclusions S4's snippets print (meta records named as printed,
  * parse/lines/lines.c), beside tprof's own figure where it has one: the share of
  * the named operation (the snippet rates each printed row; tprof sums the
  * rows of one operation).
@@ -610,7 +610,7 @@ static void printed_conclusions(struct report *rep, const struct an_run *run)
 	}
 }
 
-/* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
+/* Profiling metrics (S3) and GPM windows (S0), for bottlenecks. */
 static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
 {
 	metric_bottlenecks(rep, o, run);
@@ -640,7 +640,7 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 	}
 }
 
-/* Data loading runs before the step (seed 003's data loader yields, then make_step runs). */
+/* Data loading runs before the step (S3's data loader yields, then make_step runs). */
 static int outside_step(const char *name, double total, double step_total)
 {
 	return strcasestr(name, "data") || strcasestr(name, "load") || total > step_total;

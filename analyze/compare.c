@@ -1,6 +1,6 @@
 /*
  * compare.c - questions across alternatives: speedups against a baseline
- * (seed 001), scaling fits of time against size on log-log axes (seed 002
+ * (S1), scaling fits of time against size on log-log axes (S2
  * sweeps, GPM windows, runs tagged with --param), and run-against-run
  * comparison with a rank test where samples exist.
  */
@@ -104,7 +104,7 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 	an_section(rep, AS_SPEEDUP);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		/* alternatives: the rows of each printed section (seed 001's timers),
+		/* alternatives: the rows of each printed section (S1's timers),
 		 * else the "X complete:" lines */
 		size_t cap = run->completes.n + 1;
 		for (size_t i = 0; i < run->tables.n; i++)

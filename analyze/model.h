@@ -68,7 +68,7 @@ struct an_part {
 
 /*
  * One row of a printed summary table. The latest printing of a table wins;
- * within one printing a repeated name is summed (seed 004 prints a row per
+ * within one printing a repeated name is summed (S4 prints a row per
  * track() call, so operations tracked with aggregate=True repeat): times,
  * percentages and memory deltas add up, the peak is the largest.
  */

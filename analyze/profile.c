@@ -1,17 +1,17 @@
 /*
- * profile.c - one run's model profile (seed 002's profiling package):
+ * profile.c - one run's model profile (S2's profiling package):
  * the runtime, memory and FLOP figures it printed or wrote in its JSON
  * report, set against each other, for a log that holds a single
  * measurement of each and so no series to analyse.
  *
  *   model-runtime  each runtime with its spread (cv) and runs;
- *                  backward alone = backward - forward (seed 002 times the
+ *                  backward alone = backward - forward (S2 times the
  *                  forward inside its backward), optimizer step =
  *                  training step - backward
  *   model-flops    the estimate's components and their shares; the
  *                  forward's achieved rate, estimate / forward mean
  *   model-memory   memory figures; activations = forward peak - parameters
- *                  (seed 002's get_memory_breakdown also takes the input off)
+ *                  (S2's get_memory_breakdown also takes the input off)
  */
 #include <math.h>
 #include <stdint.h>

@@ -2,17 +2,17 @@
  * records.c - the records that come as single printed statistics rather
  * than series, each set against what it claims:
  *
- *   aggregate     seed 004's AGGREGATE STATISTICS rows: spread (max/mean),
+ *   aggregate     S4's AGGREGATE STATISTICS rows: spread (max/mean),
  *                 the seed's own reading (one slow call, or consistent),
  *                 count x mean against the printed total
- *   batch-timing  seed 004's "Batch timing:" (all batches of the epoch)
+ *   batch-timing  S4's "Batch timing:" (all batches of the epoch)
  *                 against the Batch lines printed in that epoch (only the
  *                 first verbose_batches are printed)
- *   latency       seed 001's inference benchmarks: jitter, the batch size
+ *   latency       S1's inference benchmarks: jitter, the batch size
  *                 the throughput implies, the fastest model
- *   per-dataset   seed 001's "Average per dataset:": the number of datasets
+ *   per-dataset   S1's "Average per dataset:": the number of datasets
  *                 it implies from its section's TOTAL
- *   metrics       seed 003's own figure (its last average since the start)
+ *   metrics       S3's own figure (its last average since the start)
  *                 beside the interval means tprof analyses instead
  *
  * and, last, what tprof-analyze says when no analysis applied at all.

@@ -85,7 +85,7 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 	return n;
 }
 
-/* Median of the samples after the first (seed 001's steady state). */
+/* Median of the samples after the first (S1's steady state). */
 static double steady_median(const struct tp_series *s)
 {
 	if (s->n < 2)

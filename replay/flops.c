@@ -1,5 +1,5 @@
 /*
- * flops.c - seed 002's FLOP model and the traffic model of the replay
+ * flops.c - S2's FLOP model and the traffic model of the replay
  * kernels (see flops.h for the assumptions).
  */
 #include "flops.h"

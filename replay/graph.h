@@ -33,7 +33,7 @@ struct tpr_graph_spec {
 	uint64_t seed;
 };
 
-/* Defaults: molecules have degree 2.15 (62.4 directed edges / 28.9 nodes in seed 000's dataset line). */
+/* Defaults: molecules have degree 2.15 (62.4 directed edges / 28.9 nodes in S0's dataset line). */
 #define TPR_MOLECULE_DEGREE 2.15
 #define TPR_DEFAULT_GAMMA 2.5
 
