@@ -5,8 +5,9 @@
 #   make check      install missing packages, build, run the whole test suite
 #   make install    PREFIX=/usr/local DESTDIR=
 #
-# Every layer is a static library (base/, parse/, analyze/,
-# render/, replay/); the mains in cli/ are thin and link them.
+# Every layer is a static library (base/, parse/, analyze/, render/,
+# replay/, history/; the last two have their rules in mk/); the mains in
+# cli/ are thin and link them.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -33,7 +34,8 @@ endif
 
 # The layers, each a static library of every .c in its folder (see README,
 # "How the code is laid out"): base <- parse <- analyze <- render <- cli,
-# replay beside analyze. cli/*.c are the mains, one tool each.
+# replay beside analyze, history beside render. cli/*.c are the mains, one
+# tool each.
 BASE_SRC := $(wildcard base/*.c)
 BASE_OBJ := $(BASE_SRC:%.c=$(OBJ)/%.o)
 LIBBASE := $(OBJ)/libtprof-base.a
@@ -62,7 +64,7 @@ TOOLS := $(CLI_MAINS:cli/%.c=$(BIN)/%)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 
-# The archives of the optional layers (their rules are in mk/history.mk and
+# The archives of the layers whose rules are in mk/ (mk/history.mk and
 # mk/replay.mk), named here so that LAYER_LIBS is complete before any part
 # is read: make expands a rule's prerequisites where it reads the rule, so a
 # part that links the layers (check-gpu) would otherwise get an empty list.
@@ -75,12 +77,14 @@ LIBREPLAY := $(OBJ)/libtprof-replay.a
 LAYER_LIBS := $(LIBCLI) $(LIBHISTORY) $(LIBREPLAY) $(LIBRENDER) $(LIBANALYZE) $(LIBTPROF) $(LIBBASE)
 TEST_LIBDEPS := $(LAYER_LIBS)
 
-# Optional parts add to CHECK_DEPS (built before the tests), CHECK_SCRIPTS
-# (run after the Criterion suites) and CLEAN_EXTRA here, and bring their
-# own rules: one file per part.
+# The parts in mk/, one file each, add to CHECK_DEPS (built before the
+# tests), CHECK_SCRIPTS (run after the Criterion suites) and CLEAN_EXTRA
+# here, and bring their own rules. history.mk, replay.mk and xlsx.mk are
+# needed by every build (every tool links those layers and libraries);
+# the others add targets of their own or use what is installed.
 .DEFAULT_GOAL := all
 CHECK_DEPS :=
-CHECK_SCRIPTS := scripts/check-layers.sh
+CHECK_SCRIPTS := scripts/check-layers.sh tests/check-layers-test.sh
 CLEAN_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 

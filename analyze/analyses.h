@@ -3,7 +3,7 @@
  * the model (model.h) to sections of a report (report.h):
  *
  *   breakdown    stage shares, unaccounted time, table and clock checks
- *   bottlenecks  thresholds of seed 004 with their advice, GPM share
+ *   bottlenecks  thresholds of S4 with their advice, GPM share
  *   warmup       first vs steady state, where warmup ends (MSER)
  *   variance     spread, quantiles, robust outliers, drift and leaks
  *   speedup      ratios against a baseline, with uncertainty from samples

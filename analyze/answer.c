@@ -163,7 +163,7 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 		const struct an_table *t = an_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
 			const struct an_row *row = an_map_at(&t->rows, k);
-			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && (row->has & 1))
+			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS))
 				wall_candidate(&wall, from, row->seconds, "table TOTAL");
 		}
 	}

@@ -2,7 +2,7 @@
  * breakdown.c - where the time went: each stage's share of the total, the
  * time no stage accounts for, the printed tables checked against their own
  * rows and against the raw lines, the clock checked for time going back,
- * and the bottleneck thresholds of seed 004 with their advice.
+ * and the bottleneck thresholds of S4 with their advice.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@ const char *an_stage_kind(const char *name)
 	/* order matters: "data_batch_production" is data, "forward_pass" forward */
 	if (strcasestr(name, "data") || strcasestr(name, "dataloader") || strcasestr(name, "load_ground"))
 		return "data";
-	/* "Main training loop" (seed 000) holds the steps: the run itself, no stage of it */
+	/* "Main training loop" (S0) holds the steps: the run itself, no stage of it */
 	if (strcasestr(name, "loop"))
 		return "loop";
 	if (strcasestr(name, "forward") || strcasestr(name, "fwd"))
@@ -93,7 +93,7 @@ static int is_sum_row(const char *name)
 }
 
 /* The printed table whose rows name most of the [TIMING] stages (the
- * [TIMING SUMMARY] of seed 000), or NULL. */
+ * [TIMING SUMMARY] of S0), or NULL. */
 static const struct an_table *stages_table(const struct an_run *run)
 {
 	const struct an_table *best = NULL;
@@ -116,7 +116,7 @@ static double table_row(const struct an_table *t, int (*which)(const char *), ui
 {
 	for (size_t i = 0; i < t->rows.n; i++) {
 		const struct an_row *row = an_map_at(&t->rows, i);
-		if (which(an_map_key(&t->rows, i)) && (row->has & 1)) {
+		if (which(an_map_key(&t->rows, i)) && an_row_has(row, AN_ROW_SECONDS)) {
 			*line = row->line;
 			return row->seconds;
 		}
@@ -175,7 +175,7 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 /*
  * A printed table whose rows are mostly none of the pipeline's stages
  * (data, forward, backward, optimizer) compares alternatives, e.g. the models of
- * an experiment (seed 001's sections): its shares are no bottleneck and
+ * an experiment (S1's sections): its shares are no bottleneck and
  * call for no advice.
  */
 static int is_variant_table(const struct stage_ref *v, size_t n)
@@ -386,7 +386,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		for (size_t k = 0; k < tab->rows.n; k++) {
 			const struct an_row *row = an_map_at(&tab->rows, k);
 			const char *name = an_map_key(&tab->rows, k);
-			if (!is_sum_row(name) && (row->has & 1))
+			if (!is_sum_row(name) && an_row_has(row, AN_ROW_SECONDS))
 				v[n++] = (struct stage_ref){ name, row->seconds, row->line };
 		}
 		uint64_t tl = 0;
@@ -411,11 +411,11 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
  * rank's (Megatron's "(min, max) time across ranks"); NAN if none. */
 static double aggregate_seconds(const struct an_nums *a)
 {
-	if (a->has & (1u << S_AGG_TOTAL_S))
+	if (tp_has_slot(a->has, S_AGG_TOTAL_S))
 		return a->num[S_AGG_TOTAL_S];
-	if ((a->has & (1u << S_AGG_MEAN_S)) && (a->has & (1u << S_AGG_COUNT)))
+	if (tp_has_slot(a->has, S_AGG_MEAN_S) && tp_has_slot(a->has, S_AGG_COUNT))
 		return a->num[S_AGG_MEAN_S] * a->num[S_AGG_COUNT];
-	if (a->has & (1u << S_AGG_MAX_S))
+	if (tp_has_slot(a->has, S_AGG_MAX_S))
 		return a->num[S_AGG_MAX_S];
 	return NAN;
 }
@@ -465,11 +465,11 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 		if (is_wall(an_map_key(&tab->rows, i)))
 			continue; /* wall time is more than the rows by design (breakdown_table) */
 		if (is_total(an_map_key(&tab->rows, i))) {
-			if (row->has & 1)
+			if (an_row_has(row, AN_ROW_SECONDS))
 				total = row->seconds, total_line = row->line;
 			continue;
 		}
-		if (row->has & 1)
+		if (an_row_has(row, AN_ROW_SECONDS))
 			sum += row->seconds, nrows++;
 	}
 	if (nrows == 0)
@@ -480,7 +480,7 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	int bad = !isnan(total) && fabs(sum - total) > 0.005 * (double)nrows + 0.001 * total + 0.001;
 	for (size_t i = 0; i < tab->rows.n && !bad; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
-		if ((row->has & 3) == 3 && denom > 0 && !is_sum_row(an_map_key(&tab->rows, i)))
+		if (an_row_has(row, AN_ROW_SECONDS | AN_ROW_PERCENT) && denom > 0 && !is_sum_row(an_map_key(&tab->rows, i)))
 			bad = fabs(row->percent - 100 * row->seconds / denom) > 0.1;
 	}
 	if (!bad)
@@ -491,14 +491,14 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	for (size_t i = 0; i < tab->rows.n; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
 		const char *name = an_map_key(&tab->rows, i);
-		double re = denom > 0 && (row->has & 1) ? 100 * row->seconds / denom : NAN;
+		double re = denom > 0 && an_row_has(row, AN_ROW_SECONDS) ? 100 * row->seconds / denom : NAN;
 		rt_text(t, run->label);
 		rt_text(t, section);
 		rt_text(t, name);
-		rt_num(t, (row->has & 1) ? row->seconds : NAN, 3);
-		rt_num(t, (row->has & 2) ? row->percent : NAN, 1);
+		rt_num(t, an_row_has(row, AN_ROW_SECONDS) ? row->seconds : NAN, 3);
+		rt_num(t, an_row_has(row, AN_ROW_PERCENT) ? row->percent : NAN, 1);
 		rt_num(t, is_sum_row(name) ? NAN : re, 2);
-		double d = (row->has & 2) && !isnan(re) ? row->percent - re : NAN;
+		double d = an_row_has(row, AN_ROW_PERCENT) && !isnan(re) ? row->percent - re : NAN;
 		rt_num(t, d, 2);
 		rt_num(t, (double)row->line, 0);
 		/* one printed decimal: a difference above 0.1 points is not rounding */
@@ -526,7 +526,7 @@ static void raw_vs_table(struct report *rep, const struct an_run *run, const cha
 	for (size_t i = 0; i < tab->rows.n; i++) {
 		const struct an_row *row = an_map_at(&tab->rows, i);
 		const char *name = an_map_key(&tab->rows, i);
-		if (!(row->has & 1) || is_sum_row(name))
+		if (!an_row_has(row, AN_ROW_SECONDS) || is_sum_row(name))
 			continue;
 		/* look up without creating: scan (tables are small) */
 		for (size_t k = 0; k < run->stages.n; k++) {
@@ -571,7 +571,7 @@ static double row_share(const struct an_run *run, const char *name)
 		double total = table_total(tab, &tl);
 		for (size_t k = 0; k < tab->rows.n && total > 0; k++) {
 			const struct an_row *row = an_map_at(&tab->rows, k);
-			if ((row->has & 1) && !strcmp(an_map_key(&tab->rows, k), name))
+			if (an_row_has(row, AN_ROW_SECONDS) && !strcmp(an_map_key(&tab->rows, k), name))
 				return 100 * row->seconds / total;
 		}
 	}
@@ -579,7 +579,7 @@ static double row_share(const struct an_run *run, const char *name)
 }
 
 /*
- * The conclusions seed 004's snippets print (meta records named as printed,
+ * The conclusions S4's snippets print (meta records named as printed,
  * parse/lines/lines.c), beside tprof's own figure where it has one: the share of
  * the named operation (the snippet rates each printed row; tprof sums the
  * rows of one operation).
@@ -597,7 +597,7 @@ static void printed_conclusions(struct report *rep, const struct an_run *run)
 		for (k = 0; k < ARRAY_SIZE(prefixes); k++)
 			if (!strncmp(key, prefixes[k], strlen(prefixes[k])))
 				break;
-		if (k == ARRAY_SIZE(prefixes) || !(x->has & 1))
+		if (k == ARRAY_SIZE(prefixes) || !tp_has_slot(x->has, S_META_VALUE))
 			continue;
 		if (!t)
 			t = report_table(rep, "bottlenecks", "printed-conclusions", "Conclusions printed in the log",
@@ -610,7 +610,7 @@ static void printed_conclusions(struct report *rep, const struct an_run *run)
 	}
 }
 
-/* Profiling metrics (seed 003) and GPM windows (seed 000), for bottlenecks. */
+/* Profiling metrics (S3) and GPM windows (S0), for bottlenecks. */
 static void table_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run)
 {
 	metric_bottlenecks(rep, o, run);
@@ -640,7 +640,7 @@ static void table_bottlenecks(struct report *rep, const struct an_opts *o, const
 	}
 }
 
-/* Data loading runs before the step (seed 003's data loader yields, then make_step runs). */
+/* Data loading runs before the step (S3's data loader yields, then make_step runs). */
 static int outside_step(const char *name, double total, double step_total)
 {
 	return strcasestr(name, "data") || strcasestr(name, "load") || total > step_total;

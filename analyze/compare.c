@@ -1,6 +1,6 @@
 /*
  * compare.c - questions across alternatives: speedups against a baseline
- * (seed 001), scaling fits of time against size on log-log axes (seed 002
+ * (S1), scaling fits of time against size on log-log axes (S2
  * sweeps, GPM windows, runs tagged with --param), and run-against-run
  * comparison with a rank test where samples exist.
  */
@@ -62,14 +62,14 @@ static double alt_seconds(const struct an_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->completes.n; i++) {
 		const struct an_nums *x = an_map_at(&run->completes, i);
-		if ((x->has & 1) && !strcmp(an_map_key(&run->completes, i), name))
+		if (tp_has_slot(x->has, S_SECONDS) && !strcmp(an_map_key(&run->completes, i), name))
 			return x->num[S_SECONDS];
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
 		const struct an_table *tab = an_map_at(&run->tables, i);
 		for (size_t j = 0; j < tab->rows.n; j++) {
 			const struct an_row *row = an_map_at(&tab->rows, j);
-			if ((row->has & 1) && !strcmp(an_map_key(&tab->rows, j), name))
+			if (an_row_has(row, AN_ROW_SECONDS) && !strcmp(an_map_key(&tab->rows, j), name))
 				return row->seconds;
 		}
 	}
@@ -90,11 +90,11 @@ static void printed_speedups(struct report *rep, const struct an_run *run)
 		const char *name = strrchr(key, '\x1f');
 		rt_text(t, run->label);
 		rt_text(t, name ? name + 1 : key);
-		rt_num(t, (x->has & (1u << S_SPD_FACTOR)) ? x->num[S_SPD_FACTOR] : NAN, 2);
+		rt_num(t, tp_has_slot(x->has, S_SPD_FACTOR) ? x->num[S_SPD_FACTOR] : NAN, 2);
 		double own = alt_seconds(run, name ? name + 1 : key);
-		rt_num(t, (x->has & (1u << S_SPD_BASELINE_S)) && own > 0 ? x->num[S_SPD_BASELINE_S] / own : NAN, 3);
+		rt_num(t, tp_has_slot(x->has, S_SPD_BASELINE_S) && own > 0 ? x->num[S_SPD_BASELINE_S] / own : NAN, 3);
 		rt_text(t, x->text[0] ? x->text : NULL);
-		rt_num(t, (x->has & (1u << S_SPD_BASELINE_S)) ? x->num[S_SPD_BASELINE_S] : NAN, 2);
+		rt_num(t, tp_has_slot(x->has, S_SPD_BASELINE_S) ? x->num[S_SPD_BASELINE_S] : NAN, 2);
 		rt_num(t, (double)x->line, 0);
 	}
 }
@@ -104,7 +104,7 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 	an_section(rep, AS_SPEEDUP);
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
-		/* alternatives: the rows of each printed section (seed 001's timers),
+		/* alternatives: the rows of each printed section (S1's timers),
 		 * else the "X complete:" lines */
 		size_t cap = run->completes.n + 1;
 		for (size_t i = 0; i < run->tables.n; i++)
@@ -119,7 +119,7 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 			k = 0;
 			for (size_t j = 0; j < tab->rows.n; j++) {
 				const struct an_row *row = an_map_at(&tab->rows, j);
-				if ((row->has & 1) && strcmp(an_map_key(&tab->rows, j), "TOTAL"))
+				if (an_row_has(row, AN_ROW_SECONDS) && strcmp(an_map_key(&tab->rows, j), "TOTAL"))
 					a[k++] = (struct alt){ an_map_key(&tab->rows, j), row->seconds, NAN, row->line };
 			}
 			char what[200];
@@ -129,7 +129,7 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 		if (k == 0) {
 			for (size_t i = 0; i < run->completes.n; i++) {
 				const struct an_nums *x = an_map_at(&run->completes, i);
-				if (x->has & 1)
+				if (tp_has_slot(x->has, S_SECONDS))
 					a[k++] = (struct alt){ an_map_key(&run->completes, i), x->num[S_SECONDS], NAN, x->line };
 			}
 			speedup_table(rep, o, run->label, "completed runs", a, k, run->file);
@@ -340,7 +340,7 @@ static void param_sums(const struct an_run *run, size_t from, const char *key, s
 			continue;
 		const struct an_nums *x = an_map_at(&run->scaling, j);
 		double xv = x->num[S_SC_VALUE], yv = x->num[slot];
-		if (!((x->has >> slot) & 1) || xv <= 0 || yv <= 0)
+		if (!tp_has_slot(x->has, slot) || xv <= 0 || yv <= 0)
 			continue;
 		if (logs)
 			xv = log(xv), yv = log(yv);
@@ -534,7 +534,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 			const struct an_table *t = an_map_at(&run->tables, i);
 			for (size_t k = 0; k < t->rows.n && n < max; k++) {
 				const struct an_row *row = an_map_at(&t->rows, k);
-				if (!(row->has & 1))
+				if (!an_row_has(row, AN_ROW_SECONDS))
 					continue;
 				snprintf(v[n].name, sizeof(v[n].name), "%s: %s", an_map_key(&run->tables, i),
 					 an_map_key(&t->rows, k));
@@ -597,7 +597,7 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 	}
 	for (size_t i = 0; i < run->runtimes.n && n < max; i++) {
 		const struct an_nums *x = an_map_at(&run->runtimes, i);
-		if (!(x->has & (1u << S_RT_MEAN_MS)))
+		if (!tp_has_slot(x->has, S_RT_MEAN_MS))
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "runtime %s", an_map_key(&run->runtimes, i));
 		v[n].unit = "ms", v[n].value = x->num[S_RT_MEAN_MS], v[n].s = NULL;

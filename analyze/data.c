@@ -139,7 +139,7 @@ static void scaling_points(const struct an_run *run, struct rtable *t)
 		rt_textn(t, key, sep ? (size_t)(sep - key) : strlen(key));
 		rt_num(t, x->num[S_SC_VALUE], -1);
 		rt_num(t, x->num[S_SC_MEAN_MS], -1);
-		rt_num(t, (x->has & (1u << S_SC_STD_MS)) ? x->num[S_SC_STD_MS] : NAN, -1);
+		rt_num(t, tp_has_slot(x->has, S_SC_STD_MS) ? x->num[S_SC_STD_MS] : NAN, -1);
 		rt_num(t, (double)x->line, 0);
 	}
 }

@@ -68,17 +68,33 @@ struct an_part {
 
 /*
  * One row of a printed summary table. The latest printing of a table wins;
- * within one printing a repeated name is summed (seed 004 prints a row per
+ * within one printing a repeated name is summed (S4 prints a row per
  * track() call, so operations tracked with aggregate=True repeat): times,
  * percentages and memory deltas add up, the peak is the largest.
  */
 struct an_row {
 	double seconds, percent, cpu_mb, gpu_mb, gpu_peak_mb;
-	unsigned has;   /* bits: 1 seconds, 2 percent, 4 cpu, 8 gpu, 16 peak */
+	unsigned has;   /* enum an_row_has: which of the five were printed */
 	uint64_t line;  /* first row of the name in its printing */
 	uint64_t count; /* rows of the name in its printing */
 	unsigned gen;   /* the printing it belongs to */
 };
+
+/* The bits of an_row.has, in the order of its fields (the model fills them
+ * by that index). */
+enum an_row_has {
+	AN_ROW_SECONDS = 1u << 0,
+	AN_ROW_PERCENT = 1u << 1,
+	AN_ROW_CPU = 1u << 2,
+	AN_ROW_GPU = 1u << 3,
+	AN_ROW_PEAK = 1u << 4,
+};
+
+/* Whether the row has every field of bits (AN_ROW_... or'ed). */
+static inline int an_row_has(const struct an_row *row, unsigned bits)
+{
+	return (row->has & bits) == bits;
+}
 struct an_table {
 	struct an_map rows; /* name -> an_row, TOTAL included */
 	uint64_t line;      /* first row's line */

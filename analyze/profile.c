@@ -1,17 +1,17 @@
 /*
- * profile.c - one run's model profile (seed 002's profiling package):
+ * profile.c - one run's model profile (S2's profiling package):
  * the runtime, memory and FLOP figures it printed or wrote in its JSON
  * report, set against each other, for a log that holds a single
  * measurement of each and so no series to analyse.
  *
  *   model-runtime  each runtime with its spread (cv) and runs;
- *                  backward alone = backward - forward (seed 002 times the
+ *                  backward alone = backward - forward (S2 times the
  *                  forward inside its backward), optimizer step =
  *                  training step - backward
  *   model-flops    the estimate's components and their shares; the
  *                  forward's achieved rate, estimate / forward mean
  *   model-memory   memory figures; activations = forward peak - parameters
- *                  (seed 002's get_memory_breakdown also takes the input off)
+ *                  (S2's get_memory_breakdown also takes the input off)
  */
 #include <math.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@ static const struct an_nums *named(const struct an_map *map, const char *const *
 	for (const char *const *n = names; *n; n++)
 		for (size_t i = 0; i < map->n; i++) {
 			const struct an_nums *x = an_map_at(map, i);
-			if (!strcasecmp(an_map_key(map, i), *n) && (x->has >> slot) & 1)
+			if (!strcasecmp(an_map_key(map, i), *n) && tp_has_slot(x->has, slot))
 				return x;
 		}
 	return NULL;
@@ -54,15 +54,15 @@ static void runtime_table(const struct an_run *run, struct report *rep)
 	for (size_t i = 0; i < run->runtimes.n; i++) {
 		const struct an_nums *x = an_map_at(&run->runtimes, i);
 		/* a benchmark's measurement has a median and no mean */
-		double mean = (x->has >> S_RT_MEAN_MS) & 1 ? x->num[S_RT_MEAN_MS] : NAN;
-		double sd = (x->has >> S_RT_STD_MS) & 1 ? x->num[S_RT_STD_MS] : NAN;
+		double mean = tp_has_slot(x->has, S_RT_MEAN_MS) ? x->num[S_RT_MEAN_MS] : NAN;
+		double sd = tp_has_slot(x->has, S_RT_STD_MS) ? x->num[S_RT_STD_MS] : NAN;
 		rt_text(t, run->label);
 		rt_text(t, an_map_key(&run->runtimes, i));
 		rt_num(t, mean, 3);
 		rt_num(t, sd, 3);
 		rt_num(t, mean > 0 ? 100 * sd / mean : NAN, 1);
 		for (int s = S_RT_MIN_MS; s <= S_RT_IQR_MS; s++)
-			rt_num(t, (x->has >> s) & 1 ? x->num[s] : NAN, s == S_RT_RUNS ? 0 : 3);
+			rt_num(t, tp_has_slot(x->has, s) ? x->num[s] : NAN, s == S_RT_RUNS ? 0 : 3);
 	}
 	double fwd = named_value(&run->runtimes, FORWARD, S_RT_MEAN_MS);
 	double bwd = named_value(&run->runtimes, BACKWARD, S_RT_MEAN_MS);

@@ -2,17 +2,17 @@
  * records.c - the records that come as single printed statistics rather
  * than series, each set against what it claims:
  *
- *   aggregate     seed 004's AGGREGATE STATISTICS rows: spread (max/mean),
+ *   aggregate     S4's AGGREGATE STATISTICS rows: spread (max/mean),
  *                 the seed's own reading (one slow call, or consistent),
  *                 count x mean against the printed total
- *   batch-timing  seed 004's "Batch timing:" (all batches of the epoch)
+ *   batch-timing  S4's "Batch timing:" (all batches of the epoch)
  *                 against the Batch lines printed in that epoch (only the
  *                 first verbose_batches are printed)
- *   latency       seed 001's inference benchmarks: jitter, the batch size
+ *   latency       S1's inference benchmarks: jitter, the batch size
  *                 the throughput implies, the fastest model
- *   per-dataset   seed 001's "Average per dataset:": the number of datasets
+ *   per-dataset   S1's "Average per dataset:": the number of datasets
  *                 it implies from its section's TOTAL
- *   metrics       seed 003's own figure (its last average since the start)
+ *   metrics       S3's own figure (its last average since the start)
  *                 beside the interval means tprof analyses instead
  *
  * and, last, what tprof-analyze says when no analysis applied at all.
@@ -27,7 +27,7 @@
 
 static double num_or_nan(const struct an_nums *x, int slot)
 {
-	return (x->has >> slot) & 1 ? x->num[slot] : NAN;
+	return tp_has_slot(x->has, slot) ? x->num[slot] : NAN;
 }
 
 /* ---- AGGREGATE STATISTICS ---------------------------------------------- */
@@ -175,7 +175,7 @@ static const struct an_row *total_before(const struct an_run *run, uint64_t line
 		const struct an_table *t = an_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
 			const struct an_row *row = an_map_at(&t->rows, k);
-			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && (row->has & 1) && row->line < line &&
+			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS) && row->line < line &&
 			    (!best || row->line > best->line))
 				best = row;
 		}
@@ -187,7 +187,7 @@ static void per_dataset(const struct an_run *run, struct report *rep)
 {
 	for (size_t i = 0; i < run->meta.n; i++) {
 		const struct an_nums *x = an_map_at(&run->meta, i);
-		if (strcasecmp(an_map_key(&run->meta, i), "Average per dataset") || !(x->has & 1) || !(x->num[0] > 0))
+		if (strcasecmp(an_map_key(&run->meta, i), "Average per dataset") || !tp_has_slot(x->has, S_META_VALUE) || !(x->num[S_META_VALUE] > 0))
 			continue;
 		const struct an_row *tot = total_before(run, x->line);
 		if (!tot)

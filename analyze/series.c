@@ -85,13 +85,7 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 	return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Median of the samples after the first (seed 001's steady state). */
+/* Median of the samples after the first (S1's steady state). */
 static double steady_median(const struct tp_series *s)
 {
 	if (s->n < 2)
@@ -102,8 +96,7 @@ static double steady_median(const struct tp_series *s)
 	double *v = xmalloc(k * sizeof(*v));
 	for (size_t i = 0; i < k; i++)
 		v[i] = s->head[i + 1].v;
-	qsort(v, k, sizeof(*v), cmp_double);
-	double med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	double med = tp_median(v, k);
 	free(v);
 	return med;
 }
@@ -115,12 +108,7 @@ static void head_median_mad(const struct tp_series *s, size_t from, size_t to, d
 	double *v = xmalloc((k ? k : 1) * sizeof(*v));
 	for (size_t i = 0; i < k; i++)
 		v[i] = s->head[from + i].v;
-	qsort(v, k, sizeof(*v), cmp_double);
-	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	for (size_t i = 0; i < k; i++)
-		v[i] = fabs(v[i] - *med);
-	qsort(v, k, sizeof(*v), cmp_double);
-	*mad = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	*mad = tp_mad(v, k, med);
 	free(v);
 }
 
@@ -252,7 +240,7 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 		rt_text(t, run->label);
 		rt_text(t, an_map_key(&run->warmups, i));
 		for (int k = 0; k < 4; k++)
-			rt_num(t, (x->has >> k) & 1 ? x->num[k] : NAN, k == 3 ? 1 : 3);
+			rt_num(t, tp_has_slot(x->has, k) ? x->num[k] : NAN, k == 3 ? 1 : 3);
 		rt_num(t, (double)x->line, 0);
 	}
 }
@@ -410,8 +398,7 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 		if (!isnan(med[i]))
 			sorted[k++] = med[i];
 	}
-	qsort(sorted, k, sizeof(*sorted), cmp_double);
-	double mm = k ? (k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2) : NAN;
+	double mm = tp_median(sorted, k);
 	struct rtable *t = an_table(rep, AT_RANKS, NULL);
 	t->bar_col = 6;
 	for (size_t i = 0; i < run->ranks.n; i++) {
@@ -475,7 +462,7 @@ static double meta_value(const struct an_run *run, const char *key)
 	for (size_t i = 0; i < run->meta.n; i++)
 		if (!strcasecmp(an_map_key(&run->meta, i), key)) {
 			const struct an_nums *x = an_map_at(&run->meta, i);
-			return (x->has & 1) ? x->num[0] : NAN;
+			return tp_has_slot(x->has, S_META_VALUE) ? x->num[S_META_VALUE] : NAN;
 		}
 	return NAN;
 }

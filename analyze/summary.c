@@ -8,17 +8,6 @@
 
 #include "summary.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_sorted(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double an_series_mad(const struct tp_series *s)
 {
 	if (!s->n)
@@ -28,12 +17,7 @@ double an_series_mad(const struct tp_series *s)
 	double *d = xcalloc(s->nhead, sizeof(*d));
 	for (size_t i = 0; i < s->nhead; i++)
 		d[i] = s->head[i].v;
-	qsort(d, s->nhead, sizeof(*d), cmp_double);
-	double med = median_sorted(d, s->nhead);
-	for (size_t i = 0; i < s->nhead; i++)
-		d[i] = fabs(d[i] - med);
-	qsort(d, s->nhead, sizeof(*d), cmp_double);
-	double mad = median_sorted(d, s->nhead);
+	double mad = tp_mad(d, s->nhead, NULL);
 	free(d);
 	return mad;
 }

@@ -294,11 +294,32 @@ static struct moments moments_minus(struct moments all, struct moments part)
 	return r;
 }
 
-static int cmp_double(const void *a, const void *b)
+int tp_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+double tp_median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), tp_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double tp_mad(double *v, size_t n, double *median)
+{
+	double med = tp_median(v, n);
+
+	if (median)
+		*median = med;
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	return tp_median(v, n);
 }
 
 /* Linear interpolation between closest ranks (numpy's default method). */
@@ -319,7 +340,7 @@ static size_t head_sorted(const struct tp_series *s, double *buf)
 
 	for (i = 0; i < s->nhead; i++)
 		buf[i] = s->head[i].v;
-	qsort(buf, s->nhead, sizeof(*buf), cmp_double);
+	qsort(buf, s->nhead, sizeof(*buf), tp_cmp_double);
 	return s->nhead;
 }
 
@@ -657,7 +678,7 @@ static double head_scale(const struct tp_series *s, double med)
 		dev[i] = fabs(s->head[i].v - med);
 		sum += dev[i];
 	}
-	qsort(dev, n, sizeof(*dev), cmp_double);
+	qsort(dev, n, sizeof(*dev), tp_cmp_double);
 	mad = sorted_quantile(dev, n, 0.5);
 	if (mad > NOISE * fabs(med)) /* a MAD in the last bits is no spread: use the MeanAD */
 		return mad * MAD_TO_SCALE;

@@ -115,6 +115,23 @@ double tp_series_std(const struct tp_series *s);      /* sample std (n-1); 0 if 
  */
 double tp_series_quantile(const struct tp_series *s, double q);
 
+/*
+ * qsort comparator for doubles, ascending (NaN compares equal to
+ * everything, so keep NaN out of what is sorted).
+ */
+int tp_cmp_double(const void *a, const void *b);
+/*
+ * Exact median of v[0..n), which it sorts in place: the middle value, or
+ * the mean of the two middle ones for an even n; NAN when n is 0.
+ */
+double tp_median(double *v, size_t n);
+/*
+ * Exact median absolute deviation of v[0..n): v is sorted, then
+ * overwritten by the absolute deviations from its median (sorted too).
+ * *median (if not NULL) gets the median; both are NAN when n is 0.
+ */
+double tp_mad(double *v, size_t n, double *median);
+
 /* Least-squares line v = a + b*i over the whole series. */
 struct tp_fit {
 	double intercept, slope;

@@ -7,7 +7,7 @@
 
 const char *trim_end(const char *s, const char *e)
 {
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+	while (e > s && tp_is_blank(e[-1]))
 		e--;
 	return e;
 }

@@ -32,6 +32,12 @@ static inline int tp_is_word(char c)
 	return tp_is_digit(c) || tp_is_alpha(c) || c == '_';
 }
 
+/* A blank: space or tab (not a line end). */
+static inline int tp_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
 /* e less any trailing blanks and tabs. */
 const char *trim_end(const char *s, const char *e);
 /* The first c in [s, e), or NULL. */

@@ -415,17 +415,10 @@ static int recent_run(void *ctx, const struct hs_run *r)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void recent_row(struct report *rep, struct rtable *t, const char *run_label, const struct an_summary *s,
 		       double *vals, size_t k)
 {
-	qsort(vals, k, sizeof(*vals), cmp_double);
-	double med = k % 2 ? vals[k / 2] : (vals[k / 2 - 1] + vals[k / 2]) / 2;
+	double med = tp_median(vals, k); /* sorts vals: [0] and [k-1] are the extremes */
 	double change = med > 0 ? 100 * (s->value / med - 1) : NAN;
 	const char *verdict = s->value > vals[k - 1]   ? "slower than all of them"
 			      : s->value < vals[0]     ? "faster than all of them"

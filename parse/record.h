@@ -158,14 +158,28 @@ struct tp_record {
 	const char *origin;
 };
 
+/*
+ * The has bits: bit `slot` of a record's has (and of the copies of it the
+ * analysis keeps) says num[slot] is present. The slots are named per type
+ * (S_SECONDS, S_META_VALUE, ...), so a mask is TP_HAS(S_...), never a bare
+ * number: a reader sees which value is tested.
+ */
+#define TP_HAS(slot) (1u << (slot))
+
+/* Whether has holds slot's bit. */
+static inline int tp_has_slot(unsigned has, int slot)
+{
+	return (int)((has >> slot) & 1u);
+}
+
 static inline void tp_set(struct tp_record *r, int slot, double v)
 {
 	r->num[slot] = v;
-	r->has |= 1u << slot;
+	r->has |= TP_HAS(slot);
 }
 static inline int tp_has(const struct tp_record *r, int slot)
 {
-	return (r->has >> slot) & 1u;
+	return tp_has_slot(r->has, slot);
 }
 
 /*

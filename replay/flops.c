@@ -1,5 +1,5 @@
 /*
- * flops.c - seed 002's FLOP model and the traffic model of the replay
+ * flops.c - S2's FLOP model and the traffic model of the replay
  * kernels (see flops.h for the assumptions).
  */
 #include "flops.h"
@@ -13,11 +13,6 @@ double tpr_flops_linear(double in, double out, double rows)
 static double attention_core(double nodes_sq, double dim, double heads)
 {
 	return 2 * nodes_sq * dim + 5 * nodes_sq * heads + 2 * nodes_sq * dim;
-}
-
-double tpr_flops_attention(double n, double dim, double heads)
-{
-	return 4 * tpr_flops_linear(dim, dim, n) + attention_core(n * n, dim, heads);
 }
 
 double tpr_flops_ffn(double n, double dim, double ffn)

@@ -36,11 +36,10 @@ struct tpr_work {
 double tpr_flops_linear(double in, double out, double rows);
 
 /* Seed 002, per layer, for one graph of n nodes. */
-double tpr_flops_attention(double n, double dim, double heads);  /* QKV + scores + softmax + sum + out proj */
 double tpr_flops_ffn(double n, double dim, double ffn);
 double tpr_flops_mpnn(double n, double edges, double dim);      /* GIN: sum over edges, 2-layer MLP */
 
-/* A GraphTransformer/GPS model of seed 002 over a batch (sum of n and n^2 over graphs). */
+/* A GraphTransformer/GPS model of S2 over a batch (sum of n and n^2 over graphs). */
 struct tpr_gt_model {
 	double graphs, nodes, nodes_sq, edges; /* batch totals: sum n, sum n^2, edges */
 	double dim, heads, ffn, layers;

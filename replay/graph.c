@@ -307,15 +307,6 @@ void tpr_graph_free(struct tpr_graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
-int32_t tpr_graph_max_nodes(const struct tpr_graph *g)
-{
-	int32_t mx = 0;
-	for (int32_t i = 0; i < g->ngraphs; i++)
-		if (g->goff[i + 1] - g->goff[i] > mx)
-			mx = g->goff[i + 1] - g->goff[i];
-	return mx;
-}
-
 static const char *const family_names[] = { "molecule", "er", "powerlaw" };
 
 const char *tpr_family_name(enum tpr_family f)

@@ -33,7 +33,7 @@ struct tpr_graph_spec {
 	uint64_t seed;
 };
 
-/* Defaults: molecules have degree 2.15 (62.4 directed edges / 28.9 nodes in seed 000's dataset line). */
+/* Defaults: molecules have degree 2.15 (62.4 directed edges / 28.9 nodes in S0's dataset line). */
 #define TPR_MOLECULE_DEGREE 2.15
 #define TPR_DEFAULT_GAMMA 2.5
 
@@ -55,9 +55,6 @@ void tpr_graph_free(struct tpr_graph *g);
  * sizes, not the edges. Returns 0, or -1 with a message.
  */
 int tpr_graph_sizes(const struct tpr_graph_spec *s, int32_t *goff, struct strbuf *err);
-
-/* Largest graph of the batch, in nodes. */
-int32_t tpr_graph_max_nodes(const struct tpr_graph *g);
 
 const char *tpr_family_name(enum tpr_family f);
 /* 0, or -1 if s names no family. */

@@ -2,7 +2,7 @@
  * logcfg.h - the sizes a log prints outside tprof's timing records, which
  * tprof-replay needs to rebuild a workload, gathered from the `config`
  * records the parser makes of them (parse/lines/config.h): the GPM tower's
- * `num_patterns=64, pattern_size=8, hidden_dim=300`, seed 002's
+ * `num_patterns=64, pattern_size=8, hidden_dim=300`, S2's
  * `Namespace(hidden_dim=128, ...)`, the dataset and profiling-batch lines,
  * and whether the run used a GPU. So a raw log, its NDJSON and standard
  * input give the same workloads.

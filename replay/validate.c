@@ -7,10 +7,10 @@
  *     their patterns generated with one call and one synchronize per graph,
  *     as the tower does. gpm.py prints the per-graph MEAN over the window,
  *     so the replayed value is the window's time divided by its graphs.
- *   Forward times and node/layer scaling points of seed 002's models,
+ *   Forward times and node/layer scaling points of S2's models,
  *     when the hidden size, heads and layers are known (log or flags): one
  *     attention layer (QKV projections + attention) is replayed and scaled
- *     by seed 002's FLOP model to the whole forward (all layers, FFN and
+ *     by S2's FLOP model to the whole forward (all layers, FFN and
  *     MPNN at the attention kernel's FLOP rate). A time named for the
  *     attention itself ("Attention forward", "attn", "sdpa") is that layer
  *     alone, unscaled.

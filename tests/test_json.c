@@ -472,7 +472,7 @@ Test(ndjson_in, timing_record)
 	cr_expect_eq(r.name_len, strlen("Argument parsing"));
 	cr_expect_str_eq(r.name, "Argument parsing");
 	cr_expect_eq(r.num[S_SECONDS], 0.12);
-	cr_expect_eq(r.has, 1u << S_SECONDS);
+	cr_expect_eq(r.has, TP_HAS(S_SECONDS));
 	cr_expect_null(r.text);
 	strbuf_release(&err);
 	json_free(&doc);

@@ -121,7 +121,7 @@ static int rt_match(const struct tp_rules *r, struct rt_sink *k, const char *lin
 
 static double rec_num(const struct rt_rec *c, int slot)
 {
-	cr_assert(c->has & (1u << slot), "slot %d not set", slot);
+	cr_assert(tp_has_slot(c->has, slot), "slot %d not set", slot);
 	return c->num[slot];
 }
 
@@ -147,7 +147,7 @@ Test(rules, example_timing)
 	cr_assert_eq(k.recs[0].line, 7);
 	cr_assert_eq(k.recs[0].rank, -1);
 	cr_assert_null(k.recs[0].ts);
-	cr_assert_eq(k.recs[0].has, 1u << S_SECONDS);
+	cr_assert_eq(k.recs[0].has, TP_HAS(S_SECONDS));
 	cr_assert_eq(k.nwarn, 0);
 	rt_clear(&k);
 	tp_rules_free(r);
@@ -167,7 +167,7 @@ Test(rules, example_aggregate)
 	cr_assert_eq(rec_num(&k.recs[0], S_AGG_MEAN_S), 1.2);
 	cr_assert_eq(rec_num(&k.recs[0], S_AGG_COUNT), 3);
 	cr_assert_eq(k.recs[0].has,
-		     (1u << S_AGG_TOTAL_S) | (1u << S_AGG_MEAN_S) | (1u << S_AGG_COUNT));
+		     TP_HAS(S_AGG_TOTAL_S) | TP_HAS(S_AGG_MEAN_S) | TP_HAS(S_AGG_COUNT));
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -782,7 +782,7 @@ Test(rules_v2, nan_in_one_field_drops_the_field_not_the_record)
 	cr_assert_eq(rt_match(r, &k, "it 3 time 0.5 loss nan"), 1);
 	cr_expect_eq(k.nwarn, 0);
 	RT_EQ(rec_num(&k.recs[0], S_SECONDS), 0.5);
-	cr_expect(!(k.recs[0].has & (1u << S_BAT_LOSS)), "loss nan is left out");
+	cr_expect(!tp_has_slot(k.recs[0].has, S_BAT_LOSS), "loss nan is left out");
 	rt_clear(&k);
 	tp_rules_free(r);
 }
@@ -906,7 +906,7 @@ Test(rules_v2, columns_named_by_a_header)
 	/* the second version: by name, wherever the column is; no "CPU time avg" */
 	RT_EQ(rec_num(&k.recs[2], S_AGG_TOTAL_S), 1.0);
 	RT_EQ(rec_num(&k.recs[2], S_AGG_COUNT), 10);
-	cr_expect(!(k.recs[2].has & (1u << S_AGG_MEAN_S)), "a column the header lacks leaves the field out");
+	cr_expect(!tp_has_slot(k.recs[2].has, S_AGG_MEAN_S), "a column the header lacks leaves the field out");
 	/* "(ms)" in the heading is the unit of a bare number */
 	cr_expect_str_eq(k.recs[3].name, "run_batch");
 	RT_EQ(rec_num(&k.recs[3], S_AGG_MEAN_S), 0.03169);

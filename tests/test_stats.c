@@ -68,17 +68,11 @@ static struct tp_series *series_of(const double *v, size_t n)
 	return s;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double *sorted_copy(const double *v, size_t n)
 {
 	double *c = xmalloc(n * sizeof(*c));
 	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_dbl);
+	qsort(c, n, sizeof(*c), tp_cmp_double);
 	return c;
 }
 
@@ -1127,7 +1121,7 @@ static double brute_u(const double *a, size_t na, const double *b, size_t nb, do
 			u += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
 	memcpy(all, a, na * sizeof(*a));
 	memcpy(all + na, b, nb * sizeof(*b));
-	qsort(all, na + nb, sizeof(*all), cmp_dbl);
+	qsort(all, na + nb, sizeof(*all), tp_cmp_double);
 	for (size_t i = 0, j; i < na + nb; i = j) {
 		double t;
 		for (j = i; j < na + nb && all[j] == all[i]; j++)
@@ -1259,4 +1253,20 @@ Test(mwu, separated_tied_and_empty)
 	cr_expect_eq(effect, 0.5);
 	tp_sketch_free(&a);
 	tp_sketch_free(&b);
+}
+
+Test(stats, median_and_mad_exact)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, mad[] = { 1, 2, 3, 4, 100 };
+	double med;
+
+	cr_expect_eq(tp_median(odd, 3), 3);
+	cr_expect_eq(odd[0], 1); /* sorted in place */
+	cr_expect_eq(tp_median(even, 4), 2.5);
+	cr_expect(isnan(tp_median(even, 0)));
+	/* deviations from 3: 2 1 0 1 97 -> 1 */
+	cr_expect_eq(tp_mad(mad, 5, &med), 1);
+	cr_expect_eq(med, 3);
+	cr_expect(isnan(tp_mad(mad, 0, &med)));
+	cr_expect(isnan(med));
 }

@@ -207,7 +207,7 @@ static void meta_member(struct emitter *e, const char *prefix, const struct json
 	meta_walk(e, &m->value);
 }
 
-/* ---- report (seed 002) ---------------------------------------------- */
+/* ---- report (S2) ---------------------------------------------- */
 
 /* Milliseconds per unit of a runtime entry, or 0 for an unknown unit. */
 static double runtime_unit_ms(const struct json_value *unit)
@@ -514,7 +514,7 @@ static void do_report(struct emitter *e, const struct json_value *root)
 	}
 }
 
-/* ---- timing exports (seeds 001 and 000) ----------------------------- */
+/* ---- timing exports (S1 and S0) ----------------------------- */
 
 /* One timer: seconds, or {"time": s, memory fields...}. */
 static void timer_entry(struct emitter *e, const struct json_member *m,
@@ -678,7 +678,7 @@ static int parse_json_doc(int kind, const char *buf, size_t n, struct emitter *e
 	return rc;
 }
 
-/* ---- CSV export (seed 001) ------------------------------------------ */
+/* ---- CSV export (S1) ------------------------------------------ */
 
 enum { COL_SECTION, COL_MODEL, COL_TIME, NCOLS };
 

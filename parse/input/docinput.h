@@ -1,8 +1,8 @@
 /*
  * docinput.h - whole-document inputs that become the same typed records as
  * the log lines: the JSON report of the Graph Transformer profiling
- * framework (seed 002), the CSV and JSON timing exports of the KAN/MLP/SIREN
- * timing utilities (seed 001) and Graph-LLaVA's timing_data.json (seed 000).
+ * framework (S2), the CSV and JSON timing exports of the KAN/MLP/SIREN
+ * timing utilities (S1) and Graph-LLaVA's timing_data.json (S0).
  *
  * Mapping (the public contract; see also tprof-parse(1)):
  *  - report: "timestamp" becomes every record's ts. "runtime": each member
@@ -44,10 +44,10 @@
 enum tp_doc_kind {
 	TP_DOC_NONE = 0,
 	TP_DOC_JSON,        /* some JSON document: its keys pick one of the next three */
-	TP_DOC_REPORT,      /* seed 002 profiling report */
-	TP_DOC_EXPORT,      /* seed 001 export_timing_json */
-	TP_DOC_TIMING_DATA, /* seed 000 timing_data.json */
-	TP_DOC_CSV          /* seed 001 export_timing_csv */
+	TP_DOC_REPORT,      /* S2 profiling report */
+	TP_DOC_EXPORT,      /* S1 export_timing_json */
+	TP_DOC_TIMING_DATA, /* S0 timing_data.json */
+	TP_DOC_CSV          /* S1 export_timing_csv */
 };
 
 /*

@@ -76,7 +76,7 @@ static void encode_record(struct strbuf *sb, const struct tp_record *r)
 	strbuf_add(sb, &line, sizeof(line));
 	put_u32(sb, has);
 	for (int i = 0; i < TP_NUM_SLOTS; i++)
-		if (has & (1u << i))
+		if (tp_has_slot(has, i))
 			strbuf_add(sb, &r->num[i], sizeof(double));
 	put_str(sb, r->name, r->name_len, 0);
 	put_str(sb, r->text, r->text_len, 0);
@@ -120,7 +120,7 @@ static const char *decode_record(const char *p, struct tp_record *r, const char 
 	r->has = has;
 	r->file = file;
 	for (int i = 0; i < TP_NUM_SLOTS; i++)
-		if (has & (1u << i)) {
+		if (tp_has_slot(has, i)) {
 			memcpy(&r->num[i], p, sizeof(double));
 			p += sizeof(double);
 		}

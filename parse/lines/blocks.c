@@ -366,7 +366,7 @@ static const struct block_field inference_fields[] = {
 };
 
 /* A first epoch faster than the steady state gives a negative overhead
- * (seed 001 prints it as is): a finding of the analysis, not a bad value. */
+ * (S1 prints it as is): a finding of the analysis, not a bad value. */
 static const struct block_field warmup_fields[] = {
 	{ "First epoch:", S_WU_FIRST_S, 0, "first_s", 1 },
 	{ "First batch:", S_WU_FIRST_S, 0, "first_s", 1 },

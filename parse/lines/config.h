@@ -1,7 +1,7 @@
 /*
  * config.h - the workload sizes a log prints in its free text, outside
  * tprof's timing lines: the GPM tower's `num_patterns=64, pattern_size=8,
- * hidden_dim=300`, seed 002's `Namespace(hidden_dim=128, num_layers=6,
+ * hidden_dim=300`, S2's `Namespace(hidden_dim=128, num_layers=6,
  * ...)` and `Config: num_nodes=500, ...`, a dataset's `10000 graphs, avg
  * 28.9 nodes, avg 62.4 edges`, a profiling batch `32 graphs ..., 4821
  * nodes, 9874 edges`, and whether the run used a CUDA device.

@@ -1,17 +1,17 @@
 /*
  * lines.c - readers for the one-line formats of the five seed styles:
  *
- *   [TIMING] name: 12.34s (39.09min)      [STAGE] name        (000)
+ *   [TIMING] name: 12.34s (39.09min)      [STAGE] name        (S0)
  *   [GPM TIMING] Last 100 graphs: Pattern gen=…ms, Total=…ms, Avg nodes=…
  *   Num examples = 10,000  (HF Trainer header keys)
- *   X complete: 45.32s total[, peak memory: … MB | , GPU peak: … MB]  (001)
+ *   X complete: 45.32s total[, peak memory: … MB | , GPU peak: … MB]  (S1)
  *   Forward: 10.5 ± 1.2 ms   N=100: 2.31 ms   Peak memory: 512.00 MB
- *   Total: 12.50 GFLOPs      PE precomputation: 12.34 ms (one-time)  (002)
- *   name: avg=0.0234s, total=2.34s, count=100   profiling/<name>_avg_time (003)
+ *   Total: 12.50 GFLOPs      PE precomputation: 12.34 ms (one-time)  (S2)
+ *   name: avg=0.0234s, total=2.34s, count=100   profiling/<name>_avg_time (S3)
  *   Batch 0: 0.538s, GPU 23.1MB, CPU 1648.9MB, loss=0.009458
  *   Epoch end: 4.774s total, GPU 14.4MB, 3236MB reserved, peak 2880MB
  *   Batch timing: avg=…s, min=…s, max=…s
- *   [Performance] op: 1.234s, CPU +250.5MB, GPU +512.0MB            (004)
+ *   [Performance] op: 1.234s, CPU +250.5MB, GPU +512.0MB            (S4)
  *
  * Strong markers ([TIMING], [STAGE], [GPM TIMING], [Performance],
  * "Epoch end:", "Batch timing:") warn when their values cannot be read;
@@ -355,7 +355,7 @@ static const char *colon_before(const char *t, const char *e, const char *lit)
 	return NULL;
 }
 
-/* "name: avg=0.0234s, total=2.34s, count=100" (003), inside or outside a block. */
+/* "name: avg=0.0234s, total=2.34s, count=100" (S3), inside or outside a block. */
 int tp_read_metric_row(struct tp_parser *p, struct rank_state *rs, const struct seg *sg,
 		       const struct block *blk)
 {
@@ -687,7 +687,7 @@ static int read_scaling(struct tp_parser *p, struct rank_state *rs, const char *
 	return 1;
 }
 
-/* Generic "Label: value" lines of seed 002 (runtime, memory, flops). */
+/* Generic "Label: value" lines of S2 (runtime, memory, flops). */
 static int read_labelled(struct tp_parser *p, struct rank_state *rs, const char *t, const char *c,
 			 const char *e)
 {
@@ -769,7 +769,7 @@ static int generic_colon(struct tp_parser *p, struct rank_state *rs, const struc
 }
 
 /*
- * The conclusions seed 004's analysis snippets print, as meta records named
+ * The conclusions S4's analysis snippets print, as meta records named
  * as printed (the number is the value):
  *   ⚠️  BOTTLENECK: optimization (65.6%)      ⚡ Consider optimizing: op (23.0%)
  *   ⚠️  High variance (2.5x) - investigate outliers!

@@ -13,14 +13,14 @@
 
 enum block_kind {
 	BLK_NONE,
-	BLK_SUMMARY,     /* [TIMING SUMMARY] (000) and TIMING SUMMARY - Section (001) */
-	BLK_BREAKDOWN,   /* X - Detailed Breakdown: (001) */
-	BLK_PERFSUM,     /* PERFORMANCE SUMMARY (004) */
-	BLK_AGGSTATS,    /* AGGREGATE STATISTICS (004) */
-	BLK_SPEEDUP,     /* SPEEDUP ANALYSIS (001) */
-	BLK_INFERENCE,   /* X Inference Benchmark: (001) */
-	BLK_WARMUP,      /* X - Warmup Analysis: (001) */
-	BLK_METRICS,     /* --- Profiling Metrics (Step N) --- (003) */
+	BLK_SUMMARY,     /* [TIMING SUMMARY] (S0) and TIMING SUMMARY - Section (S1) */
+	BLK_BREAKDOWN,   /* X - Detailed Breakdown: (S1) */
+	BLK_PERFSUM,     /* PERFORMANCE SUMMARY (S4) */
+	BLK_AGGSTATS,    /* AGGREGATE STATISTICS (S4) */
+	BLK_SPEEDUP,     /* SPEEDUP ANALYSIS (S1) */
+	BLK_INFERENCE,   /* X Inference Benchmark: (S1) */
+	BLK_WARMUP,      /* X - Warmup Analysis: (S1) */
+	BLK_METRICS,     /* --- Profiling Metrics (Step N) --- (S3) */
 	BLK_HFHEADER     /* ***** Running training ***** (HF Trainer) */
 };
 

@@ -8,9 +8,9 @@
  *                                  %(levelname)s:" (after the timestamp)
  *   name - LEVEL - [func:123 - ]   Python logging "%(asctime)s - %(name)s -
  *                                  %(levelname)s - [%(funcName)s:%(lineno)d - ]"
- *                                  (after the timestamp; seed 004's file handler)
+ *                                  (after the timestamp; S4's file handler)
  *   [name] LEVEL:                  Python logging "[%(name)s] %(levelname)s:"
- *                                  (seed 004's console handler)
+ *                                  (S4's console handler)
  *   LEVEL    | mod:func:12 -       loguru's default (after "2024-… | ")
  *   [12:00:00] LEVEL    msg   f.py:12   rich's console handler: time, level,
  *                                  and the caller at the right edge
@@ -18,7 +18,7 @@
  *   [INFO|trainer.py:2134] 2024-… >>       Hugging Face transformers
  *   [name][LEVEL] -                hydra's job logging (after "[2024-…]")
  *
- * ANSI colours are gone by now (seed 004 colours the level). Each form is a
+ * ANSI colours are gone by now (S4 colours the level). Each form is a
  * small matcher in one table; the first that matches wins, and a line that
  * matches none is left as it was.
  */

@@ -4,14 +4,18 @@
  * Every pack (and any rules file that declares @marker lines) names a few
  * literals that appear on each line it can read. Before a pack's regexes
  * run, one pass over the line finds which groups' markers occur; a line
- * without a marker never reaches a pack regex.
+ * without a marker never reaches a pack regex (and a line the chunk scan
+ * already found to hold none, ln->no_marker, skips the gate too).
  *
- * The table is plain data (struct tp_rmarker: literal, length, group) so
- * that a one-pass multi-literal matcher over all recognizers can take it
- * over; tp_gate is the portable scanner used until then: each
- * literal is anchored on its rarest byte, the line is scanned 16 bytes at
- * a time for any anchor byte (GCC/Clang vector extensions, no
- * architecture-specific code), and only anchor hits are verified.
+ * The table is plain data (struct tp_rmarker: literal, length, group).
+ * tp_gate anchors each literal on its rarest byte pair (tp_pair_freq).
+ * Where the CPU has SSSE3 (AVX2: 32 at a time) a line is scanned
+ * Teddy-style, 16 positions at a time: nibble tables of the anchor and
+ * the two bytes after it, in buckets of literals, give the candidates;
+ * elsewhere 16 bytes are compared with every distinct anchor byte at once
+ * (GCC/Clang vector extensions), or byte by byte beyond MAX_ANCHORS of
+ * them. A candidate must pass the bitmap of anchor pairs before the
+ * literals anchored on it are compared.
  */
 #ifndef TPROF_GATE_H
 #define TPROF_GATE_H
@@ -32,11 +36,6 @@ struct tp_gate;
 struct tp_gate *tp_gate_new(const struct tp_rmarker *m, size_t n);
 void tp_gate_free(struct tp_gate *ms);
 
-/*
- * Sets bit g of hits (an array of 64-bit words, caller-zeroed, sized for
- * the largest group + 1) for every group g with a marker in [s, s+n).
- * Returns the number of marker occurrences verified.
- */
 /* A bitmap of byte pairs (65536 bits): the pairs of bytes that a set of
  * literals holds at some offsets, so that most candidates are dropped
  * without a compare (the gate, scan.c's Teddy). */
@@ -54,10 +53,16 @@ static inline int tp_pairs_has(const uint64_t *t, unsigned a, unsigned b)
 
 /* How often byte c, and the pair (a, b), occur in training-log text, per
  * 100,000 bytes (measured; estimated for uncommon pairs): where to anchor
- * a literal so that a matcher stops seldom (the gate, scan.c's Teddy). */
+ * a literal so that a matcher stops seldom (the gate, scan.c's Teddy and
+ * portable matcher: one table for all). */
 unsigned tp_byte_freq(unsigned char c);
 double tp_pair_freq(unsigned char a, unsigned char b);
 
+/*
+ * Sets bit g of hits (an array of 64-bit words, caller-zeroed, sized for
+ * the largest group + 1) for every group g with a marker in [s, s+n).
+ * Returns the number of marker occurrences verified.
+ */
 size_t tp_gate_scan(const struct tp_gate *ms, const char *s, size_t n,
 			  uint64_t *hits);
 

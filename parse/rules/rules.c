@@ -30,11 +30,6 @@ struct src {
 	struct strbuf *err;
 };
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /* PCRE2 allocates through x*alloc so that running out of memory is the
  * same exit for PCRE2 as for the rest of tprof. */
 static void *pcre_alloc(PCRE2_SIZE n, void *data)
@@ -464,7 +459,7 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 	int column = end - p >= (ptrdiff_t)k + 3 && p[k] == '=' && p[k + 1] == '@' && p[k + 2] == '"';
 	/* FIELD=@*: every column that no other field names */
 	int each = end - p >= (ptrdiff_t)k + 3 && p[k] == '=' && p[k + 1] == '@' && p[k + 2] == '*' &&
-		   (end - p == (ptrdiff_t)k + 3 || is_blank(p[k + 3]));
+		   (end - p == (ptrdiff_t)k + 3 || tp_is_blank(p[k + 3]));
 	if (!k || end - p < (ptrdiff_t)k + 2 || p[k] != '=' || (p[k + 1] != '"' && !column && !each))
 		return 0;
 	struct fspec f;
@@ -485,7 +480,7 @@ static int parse_constant(const struct src *s, const char **pp, const char *end,
 		strbuf_addf(load_error(s, p), "field '%s' given twice", f.name);
 	else if (!close)
 		strbuf_addstr(load_error(s, p + k + 1), "unterminated \"");
-	else if (close + 1 < end && !is_blank(close[1]))
+	else if (close + 1 < end && !tp_is_blank(close[1]))
 		strbuf_addstr(load_error(s, close + 1), "expected a blank after the closing \"");
 	else if (column && !(ru->flags & RF_COLUMNS))
 		strbuf_addf(load_error(s, p + k + 1), "%.*s=@\"...\" takes a column: the rule needs @columns",
@@ -510,7 +505,7 @@ static int parse_need(const struct src *s, const char **pp, const char *end, str
 	struct strbuf val = STRBUF_INIT;
 	const char *close = unquote(q, end, &val);
 	if (!close || !val.len || val.len > NEED_MAX || ru->need ||
-	    (close + 1 < end && !is_blank(close[1]))) {
+	    (close + 1 < end && !tp_is_blank(close[1]))) {
 		strbuf_addf(load_error(s, *pp), "@need wants one \"LITERAL\" of 1 to %d bytes, "
 				"then a blank", NEED_MAX);
 		strbuf_release(&val);
@@ -533,7 +528,7 @@ static int parse_option(const char **pp, const char *end, struct rule *ru)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const char *q = tp_eat(*pp, end, opts[i].w);
-		if (q && q < end && is_blank(*q)) {
+		if (q && q < end && tp_is_blank(*q)) {
 			ru->flags |= opts[i].f;
 			*pp = tp_skip_blanks(q, end);
 			return 1;
@@ -696,7 +691,7 @@ static const char *parse_type(const struct src *s, const char *p, const char *en
 			      struct rule *ru, int in_block)
 {
 	const char *q = p;
-	while (q < end && !is_blank(*q))
+	while (q < end && !tp_is_blank(*q))
 		q++;
 	size_t n = (size_t)(q - p);
 	for (int k = RK_CONTEXT; k <= RK_HEADER; k++) {
@@ -852,13 +847,13 @@ static int open_block(const struct src *s, const char *p, const char *end, struc
 	while (q < end) {
 		const char *v = tp_eat(q, end, "lines="), *h = tp_eat(q, end, "hold"), *o = tp_eat(q, end, "one");
 		unsigned long long n = 0;
-		if (h && (h == end || is_blank(*h)) && !b.hold) {
+		if (h && (h == end || tp_is_blank(*h)) && !b.hold) {
 			b.hold = 1;
 			q = tp_skip_blanks(h, end);
-		} else if (o && (o == end || is_blank(*o)) && !b.one) {
+		} else if (o && (o == end || tp_is_blank(*o)) && !b.one) {
 			b.hold = b.one = 1; /* one record, held until the block ends */
 			q = tp_skip_blanks(o, end);
-		} else if (v && tp_read_uint(v, end, &n, &v) && (v == end || is_blank(*v)) && n >= 1 &&
+		} else if (v && tp_read_uint(v, end, &n, &v) && (v == end || tp_is_blank(*v)) && n >= 1 &&
 			   n <= 1000) {
 			b.lines = (unsigned)n;
 			q = tp_skip_blanks(v, end);
@@ -895,9 +890,9 @@ static int close_block(const struct src *s, const char *at, struct loading *ld)
 static int directive(const struct src *s, const char *p, const char *end, struct loading *ld)
 {
 	const char *q;
-	if ((q = tp_eat(p, end, "@marker")) && (q == end || is_blank(*q)))
+	if ((q = tp_eat(p, end, "@marker")) && (q == end || tp_is_blank(*q)))
 		return quoted_args(s, q, end, take_marker, ld);
-	if ((q = tp_eat(p, end, "@describe")) && (q == end || is_blank(*q)))
+	if ((q = tp_eat(p, end, "@describe")) && (q == end || tp_is_blank(*q)))
 		return quoted_args(s, q, end, take_desc, ld);
 	if ((q = tp_eat(p, end, "@first")) && tp_skip_blanks(q, end) == end) {
 		ld->rs->groups[ld->group].early = 1; /* tried before the built-in readers */
@@ -905,12 +900,12 @@ static int directive(const struct src *s, const char *p, const char *end, struct
 	}
 	if ((q = tp_eat(p, end, "@endblock")) && tp_skip_blanks(q, end) == end)
 		return close_block(s, p, ld);
-	if ((q = tp_eat(p, end, "@block")) && (q == end || is_blank(*q)))
+	if ((q = tp_eat(p, end, "@block")) && (q == end || tp_is_blank(*q)))
 		return open_block(s, q, end, ld);
-	if ((q = tp_eat(p, end, "@format")) && (q == end || is_blank(*q))) {
+	if ((q = tp_eat(p, end, "@format")) && (q == end || tp_is_blank(*q))) {
 		q = tp_skip_blanks(q, end);
 		const char *w = q;
-		while (w < end && !is_blank(*w))
+		while (w < end && !tp_is_blank(*w))
 			w++;
 		if (w == q || tp_skip_blanks(w, end) != end) {
 			strbuf_addstr(load_error(s, q), "@format wants one NAME");
@@ -931,7 +926,7 @@ static int load_line(struct loading *ld, const struct src *s, const char *end)
 {
 	struct tp_rules *rs = ld->rs;
 	/* trailing blanks are never meant: write [ ] or \x20 for a final space */
-	while (end > s->line && (is_blank(end[-1]) || end[-1] == '\r'))
+	while (end > s->line && (tp_is_blank(end[-1]) || end[-1] == '\r'))
 		end--;
 	const char *p = tp_skip_blanks(s->line, end);
 	if (p == end || *p == '#')

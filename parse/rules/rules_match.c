@@ -17,11 +17,6 @@
 #include "base/base.h"
 #include "parse/record.h"
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 struct tp_rules_scratch *tp_rules_scratch_new(const struct tp_rules *rules)
 {
 	struct tp_rules_scratch *s = xcalloc(1, sizeof(*s));
@@ -121,7 +116,7 @@ static void store_value(struct tp_record *r, const struct fspec *f, const struct
 		r->text_len = v->len;
 		break;
 	case CV_VALUE: /* a capture overrides a constant of the other form */
-		r->has &= ~(1u << f->slot);
+		r->has &= ~TP_HAS(f->slot);
 		r->text = NULL;
 		r->text_len = 0;
 		if (v->is_num)
@@ -175,7 +170,7 @@ static int group_text(const struct attempt *a, uint32_t g, const char **p, size_
 		return 0;
 	const char *q = a->line + b, *end = a->line + e;
 	q = tp_skip_blanks(q, end);
-	while (end > q && is_blank(end[-1]))
+	while (end > q && tp_is_blank(end[-1]))
 		end--;
 	*p = q;
 	*n = (size_t)(end - q);
@@ -418,7 +413,7 @@ static int split_cells(const char *s, size_t n, struct cell *out, int max)
 	const char *e = s + n;
 	int bars = memchr(s, '|', n) != NULL, k = 0;
 	s = tp_skip_blanks(s, e);
-	while (e > s && is_blank(e[-1]))
+	while (e > s && tp_is_blank(e[-1]))
 		e--;
 	/* '|' at both ends are borders; one at one end only stands beside a
 	 * blank first or last cell (Compare's heading of its row labels, a row
@@ -432,10 +427,10 @@ static int split_cells(const char *s, size_t n, struct cell *out, int max)
 		if (bars && !(q = memchr(s, '|', (size_t)(e - s))))
 			q = e;
 		else if (!bars)
-			while (q < e && !(*q == '\t' || (*q == ' ' && q + 1 < e && is_blank(q[1]))))
+			while (q < e && !(*q == '\t' || (*q == ' ' && q + 1 < e && tp_is_blank(q[1]))))
 				q++;
 		const char *a = tp_skip_blanks(s, q), *b = q;
-		while (b > a && is_blank(b[-1]))
+		while (b > a && tp_is_blank(b[-1]))
 			b--;
 		out[k++] = (struct cell){ a, (size_t)(b - a) };
 		if (q >= e)

@@ -2,7 +2,7 @@
  * markers.c - the built-in recognizers' markers (see markers.h): for each
  * reader in lines.c and blocks.c, what a line it can read must hold.
  *
- * The generic "Label: value" readers of seed 002 (runtime, memory, FLOPs,
+ * The generic "Label: value" readers of S2 (runtime, memory, FLOPs,
  * "N=100: 2.31 ms" scaling) have no literal of their own; what they share
  * is that the value, with its unit, ends the segment. Their markers are
  * therefore the units, anchored at the segment's end after a number: every

@@ -31,6 +31,7 @@
 #include "parse/rules/rules.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,34 +45,15 @@
 #define SCAN_WINDOW (128u << 10) /* bytes searched per call, about */
 
 /*
- * How common each byte is in training logs, about 1.5 x log2 of its
- * occurrences per million bytes (0: not seen), counted on 50 MB of
- * bench/gen's log (tqdm bars, warnings, launcher and logger lines, loss
- * dicts, timing lines). A literal is anchored on its rarest byte, so that
- * the portable matcher stops seldom.
+ * A byte's cost as an anchor: about 1.5 x log2 of how often it occurs per
+ * million bytes of log text (tp_byte_freq, the one measured table), so
+ * that a step of 1 is a factor of about 1.6: a literal is anchored on its
+ * rarest byte, so that the portable matcher stops seldom, and a byte
+ * already looked for wins over one a step rarer.
  */
-static const unsigned char byte_freq[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 20, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0,
-	25, 8, 0, 0, 0, 20, 7, 18, 14, 12, 18, 9, 21, 19, 21, 22,
-	23, 23, 23, 23, 23, 22, 21, 21, 21, 21, 23, 10, 20, 18, 11, 0,
-	0, 14, 16, 16, 13, 14, 16, 15, 8, 17, 8, 7, 14, 16, 17, 16,
-	16, 0, 12, 13, 15, 16, 10, 14, 9, 5, 0, 20, 0, 20, 0, 17,
-	13, 21, 17, 19, 19, 21, 16, 19, 19, 21, 10, 15, 20, 18, 21, 20,
-	19, 9, 20, 22, 22, 18, 16, 16, 14, 17, 11, 14, 21, 14, 0, 0,
-	0, 9, 9, 7, 7, 7, 7, 0, 23, 15, 15, 15, 15, 15, 15, 15,
-	7, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0,
-	0, 7, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
-
 static int byte_cost(unsigned char c)
 {
-	return byte_freq[c];
+	return (int)lround(1.5 * log2(10.0 * tp_byte_freq(c)));
 }
 
 static int is_word_byte(unsigned char c)
