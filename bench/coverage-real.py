@@ -27,7 +27,8 @@ not scored.
 TPROF_REAL_MANIFEST=bench/discover-logs.tsv reads another manifest (the
 logs of template discovery, issue 23), TPROF_REAL_MANIFEST=bench/unseen-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen the logs no one here had seen
-before their truths were written; TPROF_PARSE=PATH another
+before their truths were written, TPROF_REAL_MANIFEST=bench/unseen2-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen2 a second such set; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -449,6 +450,56 @@ def mxnet_values(line):
     return out
 
 
+# a second set of logs no one here had seen (issues 22, 23), bench/unseen2-logs.tsv
+
+MLM_TIMER = re.compile(r"^\s{4}[\w/-]+ \.{3,}: \((" + NUM + r"), (" + NUM + r")\)\s*$")
+MLM_SECONDS = re.compile(r"(?:time to initialize megatron \(seconds\): |Compilation time: |"
+                         r"finished creating indexed dataset in |loaded indexed file in )(" + NUM + r")")
+
+
+def megatron_lm_values(line):
+    """Megatron-LM (2023): the iteration line as megatron_values reads it, and the start-up
+    prints: the timers under '(min, max) time across ranks (ms):' ('    load-checkpoint
+    ....: (1364.17, 1365.23)', milliseconds), 'time to initialize megatron (seconds): 11.394',
+    'Compilation time: 9.256 seconds', 'finished creating indexed dataset in 0.0012 seconds',
+    'loaded indexed file in 0.002 seconds'."""
+    out = megatron_values(line)
+    m = MLM_TIMER.match(line)
+    if m:
+        out += [float(m.group(1)) / 1000, float(m.group(2)) / 1000]
+    out += [float(x) for x in MLM_SECONDS.findall(line)]
+    return out
+
+
+OCR_STEP = re.compile(r"^epoch : \d+ \[\d+/\d+\] Train loss: \S+,Valid loss: \S+, time : (" + NUM + r") lr : ")
+
+
+def homegrown_ocr_values(line):
+    """A home-grown Korean OCR trainer: 'epoch : 0 [0/21279] Train loss: 8.01477,Valid loss:
+    7.96785, time : 43.055087089538574 lr : 1' (seconds of the step and its validation, no unit)."""
+    m = OCR_STEP.match(line)
+    return [float(m.group(1))] if m else []
+
+
+DTRB_STEP = re.compile(r"^\[\d+/\d+\] Train loss: \S+, Valid loss: \S+, Elapsed_time: (" + NUM + r")\s*$")
+
+
+def dtrb_values(line):
+    """clovaai deep-text-recognition-benchmark's train.py: '[1/200000] Train loss: 0.00023, Valid
+    loss: 0.00622, Elapsed_time: 3.53794' (seconds since the start, no unit)."""
+    m = DTRB_STEP.match(line)
+    return [float(m.group(1))] if m else []
+
+
+SSD_TIMER = re.compile(r"(?:^|\|\| )timer: (" + NUM + r") sec\.")
+
+
+def ssd_values(line):
+    """amdegroot/ssd.pytorch's train.py: 'iter 10190 || Loss: 3.5366 || timer: 0.2049 sec.'
+    (and 'timer: 0.2165 sec.' alone after a 'Saving state' line)."""
+    return [float(x) for x in SSD_TIMER.findall(line)]
+
+
 def tqdm_only_values(line):
     return []
 
@@ -477,6 +528,10 @@ FRAMEWORK = {
     "hrnet-seg": hrnet_values,
     "averagemeter": averagemeter_values,
     "mxnet": mxnet_values,
+    "megatron-lm": megatron_lm_values,
+    "home-grown-ocr": homegrown_ocr_values,
+    "dtrb": dtrb_values,
+    "ssd-pytorch": ssd_values,
 }
 
 
