@@ -376,6 +376,30 @@ Test(discover, time_words_name_times_without_a_unit)
 	collector_free(&c);
 }
 
+/* A line that counts iterations times one step, whatever the value's name
+ * (tests/data/unseen2/README.md): a nanoGPT fork's "iter 10: loss 9.8940,
+ * time 561.12ms" and ssd.pytorch's "iter 10010 || Loss: 3.6592 || timer:
+ * 0.2051 sec."; its "timer: 7.2877 sec." without the count is no step. */
+Test(discover, a_line_that_counts_iterations_times_a_step)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen2/nanogpt-sigmalyj.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "time", 0);
+	cr_assert_eq(r->line, 5);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.56112, 1e-12);
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen2/ssd-pytorch.log", NULL, &c);
+	size_t steps = 0, others = 0;
+	for (size_t i = 0; i < c.n; i++)
+		if (c.v[i].rec.type == TP_TIMING && c.v[i].name && !strcmp(c.v[i].name, "timer"))
+			*(c.v[i].rec.role == TP_ROLE_STEP ? &steps : &others) += 1;
+	cr_assert_gt(steps, 3000);
+	cr_assert_lt(others, 10, "%zu 'timer' values without a count", others);
+	collector_free(&c);
+}
+
 /* PaddlePaddle's Model.fit prints 14 metrics and then the step time:
  * "step  10/614 - loss: 0.1637 - AUROC_...: 0.5273 - ... - 3s/step", more
  * tokens than a template holds; its end is kept after a gap. */

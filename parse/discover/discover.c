@@ -385,7 +385,9 @@ int tp_disc_has_time_word(const char *s, const char *e)
 		if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
 		    tp_lower(r[4]) == 't')
 			r += 5;
-		if (*r != ':' && *r != '=')
+		else if (*r == ' ')
+			r++; /* "time : 43.05" */
+		if (r >= e || (*r != ':' && *r != '='))
 			continue;
 		r = tp_skip_blanks(r + 1, e);
 		if (r < e && tp_is_digit(*r))
@@ -1015,6 +1017,41 @@ static int step_like(const char *s, size_t n)
 	return 0;
 }
 
+static int counter_word(const struct tmpl *tp, int k)
+{
+	static const char *const words[] = { "iter", "iters", "iteration", "step", "steps", "batch" };
+	for (size_t w = 0; is_word(tp, k) && w < ARRAY_SIZE(words); w++)
+		if (!strcasecmp(tp->tok[k], words[w]))
+			return 1;
+	return 0;
+}
+
+static int punct_is(const struct tmpl *tp, int k, char c)
+{
+	return k >= 0 && k < tp->ntok && tp->kind[k] == TK_PUNCT && *tp->tok[k] == c;
+}
+
+/* Does the line count iterations: "iter 10:", "Iter:[10/247]", "iters:
+ * 100", or a bare "[19/21279]" that no epoch word names ("Epoch [3/100]"
+ * counts epochs)? */
+static int counts_iterations(const struct tmpl *tp)
+{
+	for (int k = 0; k < tp->ntok; k++) {
+		if (tp->kind[k] != TK_NUM && tp->kind[k] != TK_WILD)
+			continue;
+		int b = k - 1;
+		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '['))
+			b--;
+		if (counter_word(tp, b))
+			return 1;
+		if (punct_is(tp, k - 1, '[') && punct_is(tp, k + 1, '/') && k + 3 < tp->ntok &&
+		    tp->kind[k + 2] == TK_NUM && punct_is(tp, k + 3, ']') &&
+		    !(is_word(tp, k - 2) && !strncasecmp(tp->tok[k - 2], "epoch", 5)))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The roles the line's shape does not give, where the words say them: a
  * duration named like one step (step, iter, batch, E2E: "step_time 18.1
@@ -1022,6 +1059,8 @@ static int step_like(const char *s, size_t n)
  * line's durations is, is the step, and the line's other durations are its
  * components ("step_time 18.1 ms | data 0.16 ms"). A value per iteration
  * with another name ("Dataloading: 0.0011 s/iter") is a mean over steps.
+ * The one duration of a line that counts iterations (counts_iterations)
+ * is the step, whatever its name ("time", "timer", "Time").
  * The rest keep no role, for the analysis to infer from the name and the
  * values (a span, a clock that grows, an ETA): "epoch_time", "Total time",
  * "elapsed_time" and a clock "0:01:23" say no more than that. A value
@@ -1046,6 +1085,12 @@ static void step_roles(struct tmpl *tp)
 			named = s;
 			nnamed++;
 		}
+	}
+	/* the one duration of a line that counts iterations ("iter 10: loss
+	 * 9.89, time 561.12ms") is the step's */
+	if (!nnamed && np == 1 && !tp->slots[plain[0]].per && counts_iterations(tp)) {
+		named = plain[0];
+		nnamed = 1;
 	}
 	for (int k = 0; k < np; k++) {
 		struct vslot *v = &tp->slots[plain[k]];

@@ -84,6 +84,8 @@ static const struct tp_marker builtin[] = {
 	 * without one of these */
 	{ "time:", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 	{ "time=", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
+	{ "time :", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
+	{ "time =", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 	{ "time cost:", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 	{ "time cost=", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 
