@@ -374,25 +374,39 @@ int tp_disc_has_unit(const char *s, const char *e)
 	return 0;
 }
 
+/* At q (q >= s + 1, "ime" or "IME" at q): a time word, its colon and a
+ * digit? */
+static int time_word_at(const char *q, const char *e)
+{
+	if (!(q[-1] == 't' || q[-1] == 'T'))
+		return 0;
+	const char *r = q + 3;
+	if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
+	    tp_lower(r[4]) == 't')
+		r += 5;
+	else if (r < e && *r == ' ')
+		r++; /* "time : 43.05" */
+	if (r >= e || (*r != ':' && *r != '='))
+		return 0;
+	r = tp_skip_blanks(r + 1, e);
+	return r < e && tp_is_digit(*r);
+}
+
 int tp_disc_has_time_word(const char *s, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
-	for (const char *q = s; e - q >= 6; q++) {
-		if (tp_lower(q[0]) != 't' || tp_lower(q[1]) != 'i' || tp_lower(q[2]) != 'm' || tp_lower(q[3]) != 'e')
-			continue;
-		const char *r = q + 4;
-		if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
-		    tp_lower(r[4]) == 't')
-			r += 5;
-		else if (*r == ' ')
-			r++; /* "time : 43.05" */
-		if (r >= e || (*r != ':' && *r != '='))
-			continue;
-		r = tp_skip_blanks(r + 1, e);
-		if (r < e && tp_is_digit(*r))
-			return 1;
-	}
+	/* the 'm' or 'M' of "ime" / "IME", by memchr: few lines have many */
+	static const char forms[2][4] = { "ime", "IME" };
+	for (int f = 0; f < 2; f++)
+		for (const char *q = s + 2; q + 1 < e;) {
+			const char *h = memchr(q, forms[f][1], (size_t)(e - q - 1));
+			if (!h)
+				break;
+			if (h[-1] == forms[f][0] && h[1] == forms[f][2] && time_word_at(h - 1, e))
+				return 1;
+			q = h + 1;
+		}
 	return 0;
 }
 

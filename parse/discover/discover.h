@@ -93,8 +93,8 @@ int tp_disc_has_unit(const char *s, const char *e);
 
 /* Does [s,e) hold a number named by a time word and no unit: "Time: 1.21",
  * "time=0.5", "time : 43.05", "Time cost=1029.7" (a word ending in
- * "time", in any case, then " cost" or maybe a blank, then ':' or '=',
- * blanks and a digit)? Such a line holds
+ * "time", "Time", "TIME" or "tIME", then " cost" or maybe a blank, then ':'
+ * or '=', blanks and a digit)? Such a line holds
  * one of the candidate search's "time:" markers (parse/scan/markers.c). */
 int tp_disc_has_time_word(const char *s, const char *e);
 
