@@ -462,6 +462,42 @@ Test(breakdown, many_stages_are_summed_beyond_200_rows)
 	strbuf_release(&sb);
 }
 
+/* A TRL SFT run's log (tests/data/real, README): the training bar and the
+ * evaluation bars drawn within it have no description; their totals tell
+ * them apart (1755 steps of 21 s, four evaluations of 984 at 0.29 s), the
+ * finished bar drawn again is no new run, and the pauses of the training
+ * bar while an evaluation ran are no stalls. */
+Test(progress, bars_without_descriptions_apart_by_their_totals)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cr_assert_eq(tu_slurp("tests/data/real/hf-trl-qwen3-ariz.log", &sb), 0);
+	struct an_model m;
+	an_model_init(&m, NAN);
+	load(&m, "trl.log", sb.buf);
+	strbuf_release(&sb);
+	struct an_opts o;
+	an_opts_default(&o);
+	struct report rep;
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "progress", NULL);
+	cr_assert_not_null(t);
+	cr_assert_eq(t->nrows, 2);
+	int tc = col(t, "total"), rc = col(t, "runs"), sc = col(t, "steps"), mc = col(t, "step_median"),
+	    xc = col(t, "stalls");
+	int train = rt_cell(t, 0, (size_t)tc)->v == 1755 ? 0 : 1;
+	cr_assert_float_eq(rt_cell(t, (size_t)train, (size_t)tc)->v, 1755, 0);
+	cr_assert_float_eq(rt_cell(t, (size_t)train, (size_t)rc)->v, 1, 0);
+	cr_assert_float_eq(rt_cell(t, (size_t)train, (size_t)sc)->v, 1755, 0);
+	cr_assert_float_eq(rt_cell(t, (size_t)train, (size_t)mc)->v, 21.01, 0.01);
+	cr_assert_float_eq(rt_cell(t, (size_t)train, (size_t)xc)->v, 0, 0);
+	cr_assert_float_eq(rt_cell(t, (size_t)!train, (size_t)tc)->v, 984, 0);
+	cr_assert_float_eq(rt_cell(t, (size_t)!train, (size_t)rc)->v, 4, 0);
+	cr_assert_float_eq(rt_cell(t, (size_t)!train, (size_t)mc)->v, 0.2941, 0.0001);
+	cr_assert_null(finding(&rep, "stall", "stalled"));
+	report_free(&rep);
+	an_model_free(&m);
+}
+
 /* A tqdm bar of 100 one-second items that stalls for 120 s before item 51,
  * redrawn after every item with tqdm's estimate of the time left. */
 Test(progress, steps_stall_and_eta_from_redraws)
