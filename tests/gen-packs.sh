@@ -164,6 +164,10 @@ mkdir -p "$d"
 	# forks that print the elapsed time in seconds, here under torchrun --tee
 	printf '[default3]: iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (s): %.4f | learning rate: %.3E | global batch size: %5d | lm loss: %.6E | loss scale: 4096.0 | grad norm: 42.627 | number of skipped iterations:   0 | number of nan iterations:   0 | samples per second: %.3f | TFLOPs: %.2f |\n' \
 		10 292968 10240 35.8651 4.734E-06 1024 13.32803 28.551 199.03
+	# megatron/training/training.py print_datetime(): '[' + string + '] datetime: {} '
+	# .format(time.strftime('%Y-%m-%d %H:%M:%S'))
+	printf '[%s] datetime: %s \n' 'after megatron is initialized' '2025-12-22 19:29:57' \
+		'after training is done' '2025-12-22 22:04:38'
 } > "$d/megatron-variants.log"
 
 # --- DeepSpeed --------------------------------------------------------------

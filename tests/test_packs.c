@@ -177,6 +177,9 @@ Test(packs, megatron_older_fields_and_max_timers)
 	struct collector c = { 0 };
 	parse_pack_log("megatron-variants", &c);
 	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	/* print_datetime's milestones: time stamps for the wall */
+	cr_assert_eq(collected_count(&c, TP_META), 2);
+	cr_expect_str_eq(named(&c, TP_META, "after training is done")->ts, "2025-12-22T22:04:38");
 	expect_batch(&c, 1, 200, 1.5224, 6.123452);
 	const struct tp_record *r = named_nth(&c, TP_RATE, "samples per second", 1);
 	EQ(num(r, S_RATE_VALUE), 332.09);
