@@ -696,8 +696,8 @@ static void flops_check(struct report *rep, const struct vstate *st)
 	tpr_gt_flops(&m, &f);
 	int agree = fabs(f.total / 1e9 - logged) <= 0.01 * logged + 0.005;
 	report_finding(rep, agree ? SEV_INFO : SEV_NOTICE, "validate", "flop-model", NULL, st->path, line,
-		       agree ? NULL : "the log's FLOP estimate uses other assumptions than seed 002's model",
-		       "seed 002's FLOP model gives %.3f GFLOPs (attention %.3f, FFN %.3f, MPNN %.3f) for the "
+		       agree ? NULL : "the log's FLOP estimate uses other assumptions than the Graph Transformer profiler's FLOP model",
+		       "the Graph Transformer profiler's FLOP model gives %.3f GFLOPs (attention %.3f, FFN %.3f, MPNN %.3f) for the "
 		       "logged configuration; the log says %.2f: %s",
 		       f.total / 1e9, f.attention / 1e9, f.ffn / 1e9, f.mpnn / 1e9, logged,
 		       agree ? "they agree" : "they differ");

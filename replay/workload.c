@@ -302,7 +302,7 @@ void tpr_report_roofline(struct report *rep, const struct tpr_backend *be,
 		return;
 	struct rtable *t = report_table(
 		rep, "roofline", "roofline",
-		"Roofline: compulsory bytes and FLOPs per kernel run (seed 002's FLOP model) against the device's peaks "
+		"Roofline: compulsory bytes and FLOPs per kernel run (the Graph Transformer profiler's FLOP model) against the device's peaks "
 		"(at the precision the kernel ran)",
 		"kernel,workload,time:ms,bytes:GB,flops:GFLOP,intensity:FLOP/B,bandwidth:GB/s,"
 		"compute:GFLOP/s,walk_steps:M/s,of_peak:%,bound");
