@@ -28,7 +28,8 @@ TPROF_REAL_MANIFEST=bench/discover-logs.tsv reads another manifest (the
 logs of template discovery, issue 23), TPROF_REAL_MANIFEST=bench/unseen-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen the logs no one here had seen
 before their truths were written, TPROF_REAL_MANIFEST=bench/unseen2-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen2 a second such set; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen2 a second such set, TPROF_REAL_MANIFEST=bench/unseen3-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen3 a third; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -500,6 +501,90 @@ def ssd_values(line):
     return [float(x) for x in SSD_TIMER.findall(line)]
 
 
+
+# a third set of logs no one here had seen (issues 22, 23), bench/unseen3-logs.tsv
+
+YOLO_DONE = re.compile(r"^\d+ epochs completed in (" + NUM + r") hours\.")
+
+
+def yolov5_values(line):
+    """ultralytics YOLOv5 train.py: its tqdm bars ('197/197 [05:51<00:00,  1.79s/it]', counted for
+    all) and '64 epochs completed in 6.662 hours.' (in seconds)."""
+    m = YOLO_DONE.match(line)
+    return [float(m.group(1)) * 3600] if m else []
+
+
+SWAV_ITER = re.compile(r"^INFO - \d\d/\d\d/\d\d \d\d:\d\d:\d\d - \d+:\d\d:\d\d - Epoch: \[\d+\]\[\d+\]\t")
+SWAV_PAIR = re.compile(r"\t(?:Time|Data) (" + NUM + r") \((" + NUM + r")\)")
+
+
+def swav_values(line):
+    """facebookresearch/swav main_swav.py: 'INFO - 09/02/20 18:08:49 - 0:00:21 - Epoch: [0][0]\tTime
+    13.081 (13.081)\tData 1.617 (1.617)\tLoss ...' (batch and data time with their running means,
+    seconds without a unit). The '0:00:21' after the date is the logger's elapsed clock, a stamp
+    like the date: not counted."""
+    if not SWAV_ITER.match(line):
+        return []
+    out = []
+    for m in SWAV_PAIR.finditer(line):
+        out += [float(m.group(1)), float(m.group(2))]
+    return out
+
+
+GOLF = re.compile(r"(?<![\w])(?:train_time|step_avg|this_step|eval_time|train):(" + NUM + r")ms\b|"
+                  r"(?<![\w])wall_ms:(\d+)(?!\w)|(?<![\w])(?:time|elapsed)=(" + NUM + r")(ms|s)\b|"
+                  r"\((" + NUM + r") min\)")
+
+
+def golf_values(line):
+    """A modded-nanogpt derived trainer (parameter-golf): 'train_time:122ms step_avg:121.76ms
+    this_step:121.8ms', 'eval_time:27032ms', 'ttt:batch 5/74 time=1267ms', 'ttt_chunk [1/1893]
+    ... time=0.5s', 'elapsed=563.8s', 'phase:TOTAL wall_ms:904687 (15.1 min)', 'train:599635ms';
+    'max_wallclock_seconds:600.000' is configuration."""
+    out = []
+    for m in GOLF.finditer(line):
+        if m.group(1):
+            out.append(float(m.group(1)) / 1000)
+        elif m.group(2):
+            out.append(float(m.group(2)) / 1000)
+        elif m.group(3):
+            out.append(float(m.group(3)) * UNIT_S[m.group(4)])
+        else:
+            out.append(float(m.group(5)) * 60)
+    return out
+
+
+LEROBOT = re.compile(r"(?<![\w])(?:updt_s|data_s):(" + NUM + r")(?!\S)")
+
+
+def lerobot_values(line):
+    """LeRobot's training script: 'INFO 2026-06-12 10:53:24 ot_train.py:357 step:400 smpl:13K ...
+    updt_s:0.504 data_s:0.083' (seconds per update and per batch load)."""
+    if not re.search(r"\.py:\d+ step:\d", line):
+        return []
+    return [float(x) for x in LEROBOT.findall(line)]
+
+
+AVPSE = re.compile(r"^\d\d:\d\d:\d\d  step=\d+  .*  elapsed=(" + NUM + r")s\s*$")
+
+
+def avpse_values(line):
+    """A home-grown speech-separation trainer: '08:35:31  step=100  loss=0.2927  lr=1.00e-03
+    elapsed=71s' (seconds since its start)."""
+    m = AVPSE.match(line)
+    return [float(m.group(1))] if m else []
+
+
+HIFI = re.compile(r"^step\s+\d+ \| phase \d+ \| .*\| (" + NUM + r")s\s*$")
+
+
+def hifi_tse_values(line):
+    """A home-grown GAN trainer (HiFi_TSE): 'step  705000 | phase 2 | loss_G -2.6541 | ... | rss
+    1283MB | 1.52s' (the step's seconds)."""
+    m = HIFI.match(line)
+    return [float(m.group(1))] if m else []
+
+
 def tqdm_only_values(line):
     return []
 
@@ -532,6 +617,13 @@ FRAMEWORK = {
     "home-grown-ocr": homegrown_ocr_values,
     "dtrb": dtrb_values,
     "ssd-pytorch": ssd_values,
+    "yolov5": yolov5_values,
+    "swav": swav_values,
+    "golf": golf_values,
+    "lerobot": lerobot_values,
+    "home-grown-avpse": avpse_values,
+    "home-grown-hifi-tse": hifi_tse_values,
+    "stamps-only": tqdm_only_values,   # time stamps and no printed duration: every value read is false
 }
 
 
