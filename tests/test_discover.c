@@ -400,6 +400,33 @@ Test(discover, a_line_that_counts_iterations_times_a_step)
 	collector_free(&c);
 }
 
+/* Names that carry their unit (tests/data/unseen3): LeRobot's "updt_s:0.504
+ * data_s:0.083", parameter-golf's "train_time:122ms ... this_step:121.8ms";
+ * a home-grown loop's "08:35:31  step=100 ... elapsed=71s" starts with its
+ * time of day, no duration. */
+Test(discover, names_with_their_unit_and_a_time_of_day)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen3/lerobot-train.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "updt_s"), 249);
+	cr_assert_eq(count_named(&c, TP_TIMING, "data_s"), 249);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "data_s", 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.083, 0);
+	cr_assert_str_eq(r->ts, "2026-06-12T10:53:24");
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen3/homegrown-avpse.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "elapsed"), 740);
+	cr_assert_eq(c.n, 740, "%zu records: a time of day read as a duration", c.n);
+	collector_free(&c);
+	write_text("/tmp/tprof-disc-suffix.log", "it 1 wall_ms:630990 x\nit 2 wall_ms:631990 x\nit 3 wall_ms:632990 x\n");
+	memset(&c, 0, sizeof(c));
+	read_log("/tmp/tprof-disc-suffix.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "wall_ms"), 3);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "wall_ms", 2), S_SECONDS), 632.99, 1e-9);
+	collector_free(&c);
+}
+
 /* PaddlePaddle's Model.fit prints 14 metrics and then the step time:
  * "step  10/614 - loss: 0.1637 - AUROC_...: 0.5273 - ... - 3s/step", more
  * tokens than a template holds; its end is kept after a gap. */
@@ -542,6 +569,8 @@ Test(discover, threads_and_the_candidate_search_give_the_records_of_one)
 	cr_assert_eq(tu_slurp("tests/data/unseen/cyclegan-synthrad.log", &sb), 0);
 	cr_assert_eq(tu_slurp("tests/data/unseen/mxnet-ssh-keypoint.log", &sb), 0);
 	cr_assert_eq(tu_slurp("tests/data/unseen/paddle-hapi-chexnet.log", &sb), 0);
+	cr_assert_eq(tu_slurp("tests/data/unseen3/lerobot-train.log", &sb), 0);
+	cr_assert_eq(tu_slurp("tests/data/unseen3/golf-gqa-ttt.log", &sb), 0);
 	write_text("/tmp/tprof-disc-threads.log", sb.buf);
 	for (int progress = 0; progress < 2; progress++)
 		for (int run = 0; run < 4; run++) {

@@ -67,6 +67,25 @@ Test(prefix, python_logging_basic_config)
 }
 
 /* loguru: time | LEVEL | module:function:line - message */
+/* FAIR's LogFormatter (SwAV, tests/data/unseen3): "%s - %s - %s" of the
+ * level, strftime("%x %X") and the time since the start; LeRobot's: the
+ * level, the time, the caller's last 15 characters. */
+Test(prefix, fair_log_formatter_and_lerobot)
+{
+	struct collector c = { 0 };
+	parse_str("INFO - 09/02/20 18:08:49 - 0:00:21 - [TIMING] Data loading: 1.50s\n", &c);
+	const struct tp_record *r = one(&c, TP_TIMING, "Data loading");
+	cr_assert_float_eq(r->num[S_SECONDS], 1.5, 1e-12);
+	cr_assert_str_eq(r->ts, "2020-09-02T18:08:49");
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	parse_str("INFO 2026-06-12 10:53:24 ot_train.py:357 [TIMING] Forward: 0.25s\n", &c);
+	r = one(&c, TP_TIMING, "Forward");
+	cr_assert_float_eq(r->num[S_SECONDS], 0.25, 1e-12);
+	cr_assert_str_eq(r->ts, "2026-06-12T10:53:24");
+	collector_free(&c);
+}
+
 Test(prefix, loguru)
 {
 	struct collector c = { 0 };

@@ -392,10 +392,50 @@ static int time_word_at(const char *q, const char *e)
 	return r < e && tp_is_digit(*r);
 }
 
+/* The seconds a name's unit suffix says ("updt_s", "wall_ms",
+ * "epoch_sec"), or 0. */
+static double suffix_unit(const char *w, size_t n)
+{
+	static const struct {
+		const char *sfx;
+		double unit;
+	} sfx[] = { { "_s", 1 }, { "_sec", 1 }, { "_ms", 1e-3 } };
+	for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
+		size_t k = strlen(sfx[i].sfx);
+		if (n > k && !memcmp(w + n - k, sfx[i].sfx, k))
+			return sfx[i].unit;
+	}
+	return 0;
+}
+
+/* At q (a '_' of the line [s,e)): "_s:", "_ms=", "_sec: " then a digit. */
+static int unit_suffix_at(const char *s, const char *q, const char *e)
+{
+	const char *r = q + 1;
+	size_t k = r < e && *r == 's' ? (e - r >= 3 && !memcmp(r, "sec", 3) ? 3 : 1)
+		   : e - r >= 2 && !memcmp(r, "ms", 2) ? 2
+							 : 0;
+	if (!k || q == s || !tp_is_alpha(q[-1]))
+		return 0;
+	r += k;
+	if (r >= e || (*r != ':' && *r != '='))
+		return 0;
+	r = tp_skip_blanks(r + 1, e);
+	return r < e && tp_is_digit(*r);
+}
+
 int tp_disc_has_time_word(const char *s, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
+	for (const char *q = s; q < e;) {
+		const char *u = memchr(q, '_', (size_t)(e - q));
+		if (!u)
+			break;
+		if (unit_suffix_at(s, u, e))
+			return 1;
+		q = u + 1;
+	}
 	/* the 'm' or 'M' of "ime" / "IME", by memchr: few lines have many */
 	static const char forms[2][4] = { "ime", "IME" };
 	for (int f = 0; f < 2; f++)
@@ -982,6 +1022,15 @@ static int label_of(const struct tmpl *tp, int pos)
  * names, with no unit, is in seconds (what time.time() differences print);
  * "data: 0.907" too after such a time on its line (the CycleGAN trainer's
  * "time: 1.294, data: 0.907"). Not a date ("time: 2024-10-17"). */
+/* "updt_s:0.504", "wall_ms:630990": a name whose suffix is its unit. */
+static double suffix_named(const struct tmpl *tp, int pos)
+{
+	int w = label_of(tp, pos);
+	if (w < 0 || tp->form[pos] != CK_NO)
+		return 0;
+	return suffix_unit(tp->tok[w], strlen(tp->tok[w]));
+}
+
 static int time_named(const struct tmpl *tp, int pos)
 {
 	int w = label_of(tp, pos);
@@ -1156,7 +1205,9 @@ static void derive(struct tmpl *tp)
 			units++;
 			next = i + 1;
 		} else if (tp->form[i] == CK_CLOCK) {
-			if (after_date(tp, i))
+			/* a date's time, or the time of day a line starts with
+			 * ("08:35:31  step=100 ... elapsed=71s"): a stamp */
+			if (after_date(tp, i) || i == 0)
 				continue;
 			v.kind = VS_DUR;
 			next = i + 1;
@@ -1184,9 +1235,9 @@ static void derive(struct tmpl *tp)
 				name_fallback(tp, i, &v, NULL);
 			tp->slots[tp->nslots++] = v;
 			continue;
-		} else if (time_named(tp, i)) {
+		} else if ((u = suffix_named(tp, i)) > 0 || time_named(tp, i)) {
 			v.kind = VS_DUR;
-			v.unit = 1;
+			v.unit = u > 0 ? u : 1;
 			units++;
 		} else {
 			int b = i - 1;

@@ -94,8 +94,10 @@ int tp_disc_has_unit(const char *s, const char *e);
 /* Does [s,e) hold a number named by a time word and no unit: "Time: 1.21",
  * "time=0.5", "time : 43.05", "Time cost=1029.7" (a word ending in
  * "time", "Time", "TIME" or "tIME", then " cost" or maybe a blank, then ':'
- * or '=', blanks and a digit)? Such a line holds
- * one of the candidate search's "time:" markers (parse/scan/markers.c). */
+ * or '=', blanks and a digit), or one named with its unit ("updt_s:0.504",
+ * "wall_ms=630990", "epoch_sec: 12": a letter, "_s", "_sec" or "_ms", ':' or
+ * '=', blanks, a digit)? Such a line holds one of the candidate search's
+ * "time:" or "_s:" markers (parse/scan/markers.c). */
 int tp_disc_has_time_word(const char *s, const char *e);
 
 /* The first line in [s,e) (s a line start) that may hold a number next to

@@ -232,11 +232,51 @@ static const char *hydra(struct tp_parser *p, const char *t, const char **e)
 	return q;
 }
 
+/* LEVEL - MM/DD/YY HH:MM:SS - H:MM:SS - (the LogFormatter of FAIR's
+ * training code, SwAV and its kin: "%s - %s - %s" of the level,
+ * time.strftime("%x %X") and the time since the start) */
+static const char *fair(struct tp_parser *p, const char *t, const char **e)
+{
+	static const char shape[] = "dd/dd/dd dd:dd:dd - ";
+	const char *q = level_word(t, *e);
+	if (!q || !(q = TP_EAT(q, *e, " - ")) || *e - q < (ptrdiff_t)sizeof(shape))
+		return NULL;
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(q[i]) : q[i] != shape[i])
+			return NULL;
+	const char *r = q + sizeof(shape) - 1, *c = r;
+	while (c < *e && (tp_is_digit(*c) || *c == ':' || *c == ',' || *c == ' ' || tp_is_alpha(*c)) && *c != '-')
+		c++; /* "0:00:21", "1 day, 2:03:04" */
+	if (c == r || !(c = TP_EAT(c - 1, *e, " - ")))
+		return NULL;
+	/* MM/DD/YY HH:MM:SS as ISO 8601, in this century */
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "20%.2s-%.2s-%.2sT%.8s", q + 6, q, q + 3, q + 9);
+	p->cur_ts = p->tsbuf;
+	return c;
+}
+
+/* LEVEL YYYY-MM-DD HH:MM:SS file.py:123 (LeRobot's formatter: the level,
+ * the time and the caller's last 15 characters, right-aligned) */
+static const char *level_ts_caller(struct tp_parser *p, const char *t, const char **e)
+{
+	const char *q = level_word(t, *e);
+	if (!q || q >= *e || *q != ' ' || !tp_is_digit(q[1]))
+		return NULL;
+	const char *r = tp_ts_read(q + 1, *e, TP_TS_AS_PRINTED, p->tsbuf);
+	if (!r || r >= *e || *r != ' ')
+		return NULL;
+	const char *c = name_token(tp_skip_blanks(r, *e), *e);
+	if (!c || c >= *e || *c != ':' || !(c = digits(c + 1, *e)) || c >= *e || *c != ' ')
+		return NULL;
+	p->cur_ts = p->tsbuf;
+	return c;
+}
+
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, NULL };
-static const prefix_fn upper[] = { py_dash, loguru, rich, absl, py_space, NULL };
+static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, loguru, rich, absl, py_space, NULL };
 static const prefix_fn other[] = { py_dash, py_space, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
