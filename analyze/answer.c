@@ -395,6 +395,8 @@ static void headline_one(struct strbuf *sb, const struct an_run *a, const struct
 /* A run the analyses found nothing in says what it read, and why that is not enough. */
 static void nothing_found(const struct an_model *m, struct report *rep)
 {
+	if (!m->records) /* the input's nothing-read says it, and what the time stamps gave */
+		return;
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		int said = 0;

@@ -870,7 +870,11 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 	if ((int)r->type < 0 || r->type >= TP_NTYPES)
 		return;
 	struct an_run *run = an_model_run(m, r->file ? r->file : "-");
-	m->records++;
+	/* a log of which only the time stamps were read still read nothing */
+	if (is_span(r))
+		m->spans++;
+	else
+		m->records++;
 	run->nrec[r->type]++;
 	if (!run->first_line || r->line < run->first_line)
 		run->first_line = r->line;

@@ -197,7 +197,8 @@ struct an_model {
 	struct an_run **runs;
 	size_t nruns, alloc;
 	double loss_threshold;     /* NAN: no convergence tracking */
-	uint64_t records;
+	uint64_t records;          /* read from the logs, the time stamps' span aside */
+	uint64_t spans;            /* "log start" and "log end": the time stamps alone */
 };
 
 void an_model_init(struct an_model *m, double loss_threshold);
