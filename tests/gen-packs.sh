@@ -690,3 +690,25 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '%sepoch: 1/300, iter: 20/47, mem: 1491Mb, iter_time: %.3fs, data_time: %.3fs, total_loss: %.1f, iou_loss: 2.4, l1_loss: 0.0, conf_loss: 6.2, cls_loss: 1.5, lr: %.3e, size: 640, ETA: 1 day, 2:02:11\n' "$p" 0.191 0.000 10.0 2.829e-05
 	printf '2021-09-03 20:17:55.001 | INFO     | yolox.core.trainer:after_epoch:300 - Save weights to ./YOLOX_outputs/yolox_s\n'
 } > "$d/yolox.log"
+
+# --- OLMo (olmo/train.py, Trainer.log_metrics_to_console) ------------------------
+# log.info(f"{prefix}\n" + "\n".join(f"    {name}={format_float(value)}" ...)),
+# prefix f"[step={self.global_step}/{self.max_steps},epoch={self.epoch}]";
+# format_float: f"{int(value):,d}" above 1000, f"{value:.1f}" above 100,
+# .2f above 10, .3f above 1, else .4f; the log format (olmo/util.py)
+# "%(asctime)s\t%(hostname)s:%(local_rank)s\t%(name)s:%(lineno)s\t%(levelname)s\t%(message)s"
+# with msecs after '.'. The speed monitor's rates appear from the second step.
+{
+	p='quick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t'
+	printf "2025-12-12 11:05:02.009\t${p}[step=1/15000,epoch=0]\n"
+	printf '    train/CrossEntropyLoss=%.3f\n' 2.998
+	printf '    throughput/total_tokens=%s\n' 2,097,152
+	printf "2025-12-12 11:05:05.850\t${p}[step=2/15000,epoch=0]\n"
+	printf '    train/CrossEntropyLoss=%.3f\n' 2.919
+	printf '    throughput/total_tokens=%s\n' 4,194,304
+	printf '    throughput/device/tokens_per_second=%s\n' 68,289
+	printf '    throughput/device/batches_per_second=%.4f\n' 0.2605
+	printf "2025-12-12 11:05:09.701\t${p}[step=3/15000,epoch=0]\n"
+	printf '    throughput/device/tokens_per_second=%s\n' 1,068,170
+	printf '    throughput/device/batches_per_second=%.3f\n' 4.075
+} > "$d/olmo.log"

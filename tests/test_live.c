@@ -213,3 +213,22 @@ Test(live, torchrun_prefix_and_megatron)
 	cr_expect_eq(nth(&c, TP_RATE, 0)->rank, 3);
 	collector_free(&c);
 }
+
+/* OLMo's trainer (OLMo-1B continued pretraining under torchrun, tab-separated
+ * log records, indented metric lines): AntonioLopardo/OLMo, training.log at
+ * f2d902491c7f */
+Test(live, olmo_trainer)
+{
+	struct collector c = { 0 };
+	live_log("olmo-lopardo.log", "22df7e11d3817696f137c0563e55b51b249834862ceaf408af69aa8d516283ec", &c);
+	/* "[step=1/15000,epoch=0]" to "[step=1010/15000,epoch=0]", each at its stamp */
+	cr_assert_eq(collected_count(&c, TP_BATCH), 1010);
+	EQ(num(nth(&c, TP_BATCH, 1009), S_BAT_INDEX), 1010);
+	cr_expect_str_eq(nth(&c, TP_BATCH, 0)->ts, "2025-12-12T11:05:02.009");
+	/* from step 2 on: "throughput/device/batches_per_second=0.2605", "tokens_per_second=68,289" */
+	const struct tp_record *r = named(&c, TP_RATE, "batches_per_second");
+	EQ(num(r, S_RATE_VALUE), 0.2605);
+	cr_expect_eq(r->line, 66);
+	EQ(num(named(&c, TP_RATE, "tokens_per_second"), S_RATE_VALUE), 68289);
+	collector_free(&c);
+}

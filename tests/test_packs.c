@@ -264,6 +264,26 @@ Test(packs, yolox)
 	collector_free(&c);
 }
 
+/* OLMo: the step line a batch at its time stamp, the speed monitor's
+ * window rates below it (thousands separators, a step rate over 1/s) */
+Test(packs, olmo)
+{
+	struct collector c = { 0 };
+	parse_pack_log("olmo", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 2);
+	cr_expect(!tp_has(nth(&c, TP_BATCH, 1), S_SECONDS), "the step line prints no duration");
+	cr_expect_str_eq(nth(&c, TP_BATCH, 1)->ts, "2025-12-12T11:05:05.850");
+	cr_assert_eq(collected_count(&c, TP_RATE), 4);
+	const struct tp_record *r = named(&c, TP_RATE, "batches_per_second");
+	EQ(num(r, S_RATE_VALUE), 0.2605);
+	cr_expect_str_eq(r->text, "steps/s");
+	EQ(num(named_nth(&c, TP_RATE, "batches_per_second", 1), S_RATE_VALUE), 4.075);
+	EQ(num(named(&c, TP_RATE, "tokens_per_second"), S_RATE_VALUE), 68289);
+	EQ(num(named_nth(&c, TP_RATE, "tokens_per_second", 1), S_RATE_VALUE), 1068170);
+	collector_free(&c);
+}
+
 Test(packs, mmengine_and_mmcv)
 {
 	struct collector c = { 0 };
