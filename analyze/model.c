@@ -829,7 +829,9 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		struct an_part *x = an_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
 		if (created) {
 			tp_series_init(&x->s);
-			x->role = TP_ROLE_RUNNING;
+			/* a window's rate, unless its reader says it is a mean over
+			 * more (an epoch's): the step then prefers the window's */
+			x->role = r->role == TP_ROLE_AVERAGE ? TP_ROLE_AVERAGE : TP_ROLE_RUNNING;
 			x->line = r->line;
 		}
 		tp_series_add(&x->s, 1 / r->num[S_RATE_VALUE], r->line);

@@ -524,8 +524,12 @@ Test(packs, fairseq)
 	for (size_t k = 0; k < 3; k++)
 		EQ(num(named_nth(&c, TP_TIMING, "train_wall (epochs)", k), S_SECONDS), epochs[k]);
 	EQ(num(named(&c, TP_RATE, "ups"), S_RATE_VALUE), 3.4);
-	EQ(num(named_nth(&c, TP_RATE, "ups", 3), S_RATE_VALUE), 3.31); /* "train_ups": "3.31" */
 	cr_expect_str_eq(named(&c, TP_RATE, "ups")->text, "updates/s");
+	/* an epoch's ups is a mean over the epoch, named apart from the intervals' */
+	EQ(num(named(&c, TP_RATE, "ups (epochs)"), S_RATE_VALUE), 3.31);
+	EQ(num(named_nth(&c, TP_RATE, "ups (epochs)", 1), S_RATE_VALUE), 3.31); /* "train_ups": "3.31" */
+	cr_expect_eq(named(&c, TP_RATE, "ups (epochs)")->role, TP_ROLE_AVERAGE);
+	cr_expect_eq(named_count(&c, TP_RATE, "ups"), 4, "the log intervals' ups alone");
 	cr_expect_eq(named_count(&c, TP_RATE, "valid wps"), 2, "the 0.9 valid line prints no wps");
 	EQ(num(named_nth(&c, TP_RATE, "valid wps", 1), S_RATE_VALUE), 57640.1);
 	EQ(num(named(&c, TP_RATE, "test wps"), S_RATE_VALUE), 15479.1);      /* "test_wps": "15479.1" */
