@@ -592,13 +592,54 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_series_init(&b->epochs);
 		tp_trace_init(&b->t_epochs);
 		b->cur.min = INFINITY, b->cur.max = -INFINITY;
+		b->stamp_t = b->stamp_index = NAN;
 	}
 	return b;
+}
+
+/* A time stamp in seconds with its fraction ("...:05.850"), or NAN. */
+static double stamp_seconds(const char *ts)
+{
+	int64_t t = an_parse_ts(ts);
+	if (t == INT64_MIN)
+		return NAN;
+	const char *dot = strchr(ts, '.');
+	return (double)t + (dot ? strtod(dot, NULL) : 0);
+}
+
+#define STAMP_STEP "step (time stamps)"
+
+/*
+ * A trainer that prints a line at each step (or every N steps) with its
+ * number but no duration: the time between two such lines over the steps
+ * between them is the step's mean over that window (a running value, so
+ * that a step printed as such comes first). The index going back (a new
+ * epoch, another engine's counter) starts again.
+ */
+static void batch_from_stamps(struct an_run *run, struct an_batches *b, const struct tp_record *r)
+{
+	double t = r->ts ? stamp_seconds(r->ts) : NAN, i = r->num[S_BAT_INDEX];
+	if (isnan(t))
+		return;
+	if (!isnan(b->stamp_t) && i > b->stamp_index && t >= b->stamp_t) {
+		int created;
+		struct an_part *x = an_map_get(&run->parts, STAMP_STEP, strlen(STAMP_STEP), &created);
+		if (created) {
+			tp_series_init(&x->s);
+			x->role = TP_ROLE_RUNNING;
+			x->line = r->line;
+		}
+		tp_series_add(&x->s, (t - b->stamp_t) / (i - b->stamp_index), r->line);
+	}
+	b->stamp_t = t;
+	b->stamp_index = i;
 }
 
 static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_record *r)
 {
 	struct an_batches *b = rank_batches(run, r->rank);
+	if (!tp_has(r, S_SECONDS) && tp_has(r, S_BAT_INDEX))
+		batch_from_stamps(run, b, r);
 	if (b->seconds.n == 0)
 		b->first_line = r->line;
 	if (tp_has(r, S_SECONDS)) {

@@ -113,6 +113,8 @@ struct an_batches {
 	uint64_t first_line;
 	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
 	uint64_t timing_lines;
+	/* the last batch printed with an index and a time stamp but no duration */
+	double stamp_t, stamp_index; /* NAN: none yet */
 };
 
 struct an_named_series {

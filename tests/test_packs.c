@@ -210,6 +210,12 @@ Test(packs, deepspeed_timers_throughput_and_flops_profiler)
 	EQ(num(named(&c, TP_RATE, "RunningAvgSamplesPerSec"), S_RATE_VALUE), 31.54212345678901);
 	EQ(num(named(&c, TP_RATE, "CurrSamplesPerSec"), S_RATE_VALUE), 32.1);
 	EQ(num(named_nth(&c, TP_RATE, "CurrSamplesPerSec", 1), S_RATE_VALUE), 26.01); /* "0/10, ..." */
+	/* the timer's line is a batch at its stamp: global_step, or the step count of "0/10" */
+	cr_assert_eq(collected_count(&c, TP_BATCH), 2);
+	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_INDEX), 10);
+	cr_expect(!tp_has(nth(&c, TP_BATCH, 0), S_SECONDS), "the timer prints no step duration");
+	cr_expect_str_eq(nth(&c, TP_BATCH, 0)->ts, "2024-01-01T12:00:01.123");
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 10);
 	/* the flops profiler summary */
 	EQ(num(named(&c, TP_TIMING, "fwd latency"), S_SECONDS), 0.4123);
 	EQ(num(named(&c, TP_TIMING, "bwd latency"), S_SECONDS), 0.8901);

@@ -243,6 +243,33 @@ Test(roles, a_bar_before_a_mean_since_the_start)
 	json_free(&doc);
 }
 
+/* A step line with a number and a time stamp but no duration (a trainer's
+ * step line, a timer every N steps): the stamps over the steps between two
+ * lines give the step, to the millisecond; the count going back (a new
+ * epoch) starts again, and a step printed as such comes first. */
+Test(roles, steps_from_the_stamps_of_step_lines)
+{
+	static const char *const rules = "batch ^step (?<index>\\d+)$\n"
+					 "timing role=\"step\" name=\"iter\" ^iter (?<seconds>[\\d.]+)s$\n";
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze(&doc, rules,
+		"2024-01-01 12:00:00.000 step 10\n"
+		"2024-01-01 12:00:07.460 step 20\n"
+		"2024-01-01 12:00:14.920 step 30\n"
+		"2024-01-01 12:00:22.380 step 40\n"
+		"2024-01-01 12:05:00.000 step 10\n"
+		"2024-01-01 12:05:07.460 step 20\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (time stamps)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.746) < 1e-6, "%g", num_at(j, "runs.0.step_median"));
+	cr_expect_eq(num_at(j, "runs.0.steps"), 4, "the new epoch's first line is no step");
+	json_free(&doc);
+	j = analyze(&doc, rules,
+		"2024-01-01 12:00:00.000 step 10\n2024-01-01 12:00:07.460 step 20\n"
+		"2024-01-01 12:00:14.920 step 30\niter 0.5s\niter 0.5s\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "iter");
+	json_free(&doc);
+}
+
 /* ---- the answer set ------------------------------------------------------- */
 
 struct answer {
@@ -383,7 +410,7 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 		cr_expect_leq(wide, 100, "%s: a line of %zu columns at COLUMNS=100", v[i].file, wide);
 		tu_result_free(&r);
 	}
-	cr_expect_geq(steps, 16, "step times within 5 %%: %zu of %zu", steps, n);
+	cr_expect_geq(steps, 17, "step times within 5 %%: %zu of %zu", steps, n);
 	cr_expect_geq(walls, 23, "walls within 10 %%: %zu of %zu", walls, n);
 	cr_expect_geq(tops, 5, "top costs named: %zu of %zu", tops, n);
 	free(v);
