@@ -712,3 +712,18 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '    throughput/device/tokens_per_second=%s\n' 1,068,170
 	printf '    throughput/device/batches_per_second=%.3f\n' 4.075
 } > "$d/olmo.log"
+
+# --- MXNet (python/mxnet/callback.py Speedometer, module/base_module.py fit) ------
+# Speedometer: 'Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec' + '\t%s=%f' per
+# metric (1.x: 'Batch [%d-%d]'); fit: 'Epoch[%d] Train-%s=%f', 'Epoch[%d] Time
+# cost=%.3f', 'Epoch[%d] Validation-%s=%f'; example/image-classification/common/
+# fit.py: logging.info('start with arguments %s', args); basicConfig's
+# "%(levelname)s:%(name)s:%(message)s".
+{
+	printf 'INFO:root:start with arguments Namespace(batch_size=%d, disp_batches=20, gpus=%s, lr=0.01)\n' 32 "'0'"
+	printf 'INFO:root:Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec\taccuracy=%f\n' 0 20 142.33 0.5625
+	printf 'INFO:root:Epoch[%d] Batch [%d-%d]\tSpeed: %.2f samples/sec\taccuracy=%f\n' 0 20 40 160.00 0.510938
+	printf 'INFO:root:Epoch[%d] Train-accuracy=%f\n' 0 0.671875
+	printf 'INFO:root:Epoch[%d] Time cost=%.3f\n' 0 140.990
+	printf 'INFO:root:Epoch[%d] Validation-accuracy=%f\n' 0 0.710788
+} > "$d/mxnet.log"

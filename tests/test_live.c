@@ -232,3 +232,21 @@ Test(live, olmo_trainer)
 	EQ(num(named(&c, TP_RATE, "tokens_per_second"), S_RATE_VALUE), 68289);
 	collector_free(&c);
 }
+
+/* MXNet Module.fit with the image-classification examples' fit.py (10
+ * epochs, Speedometer every 20 batches): OuyangChao/mxnet-cls, log/train.log
+ * at 6061ee5de59e */
+Test(live, mxnet_module_fit)
+{
+	struct collector c = { 0 };
+	live_log("mxnet-ouyang.log", "98761292a87bf63a7da76a165c91e328519a2136f575c80ece198f6471dd2d9d", &c);
+	/* "Epoch[0] Batch [20]\tSpeed: 142.33 samples/sec\taccuracy=0.562500" */
+	cr_assert_eq(collected_count(&c, TP_RATE), 310);
+	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 142.33);
+	cr_expect_eq(nth(&c, TP_RATE, 0)->line, 2);
+	/* "Epoch[0] Time cost=140.990", ten epochs */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 10);
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 140.990);
+	EQ(num(named(&c, TP_META, "batch_size"), S_META_VALUE), 32);
+	collector_free(&c);
+}

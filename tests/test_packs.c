@@ -290,6 +290,25 @@ Test(packs, olmo)
 	collector_free(&c);
 }
 
+/* MXNet: the Speedometer's speed (both batch forms), fit's epoch time, the
+ * examples' batch size; analyzed, batch / speed is the step */
+Test(packs, mxnet)
+{
+	struct collector c = { 0 };
+	parse_pack_log("mxnet", &c);
+	cr_assert_eq(collected_count(&c, TP_RATE), 2);
+	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 142.33);
+	cr_expect_str_eq(nth(&c, TP_RATE, 0)->text, "samples/s");
+	EQ(num(nth(&c, TP_RATE, 1), S_RATE_VALUE), 160); /* "Batch [20-40]" */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 1);
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 140.990);
+	EQ(num(named(&c, TP_META, "batch_size"), S_META_VALUE), 32);
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-analyze -f json tests/data/packs/mxnet.log");
+	cr_expect(strstr(r.out.buf, "\"step\":\"batch_size/Speed\",\"step_median\":0.2"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
 Test(packs, mmengine_and_mmcv)
 {
 	struct collector c = { 0 };
