@@ -727,3 +727,14 @@ sep10='-------------------------------------------------------  ------------  --
 	printf 'INFO:root:Epoch[%d] Time cost=%.3f\n' 0 140.990
 	printf 'INFO:root:Epoch[%d] Validation-accuracy=%f\n' 0 0.710788
 } > "$d/mxnet.log"
+
+# --- batch time (home-grown loops) ----------------------------------------------
+# a CSRA trainer on PaddlePaddle: "Epoch {}[{}/{}]: loss:{:.5f}, lr:{:.5f},
+# batch time:{:.4f}, data time:{:.4f}"; a loop printing "batch_time={:.2f}s";
+# a Megatron argument that only holds the words.
+{
+	printf 'Epoch %d[%d/%d]: loss:%.5f, lr:%.5f, batch time:%.4f, data time:%.4f\n' 1 16 5011 0.71410 0.0 0.4156 1.6631
+	printf 'Epoch %d[%d/%d]: loss:%.5f, lr:%.5f, batch time:%.4f, data time:%.4f\n' 1 1616 5011 0.20306 0.00159 0.3074 0.0003
+	printf 'step %d | batch_time=%.2fs | loss %.3f\n' 40 0.31 2.5
+	printf '  inference_batch_times_seqlen_threshold .......... %d\n' 512
+} > "$d/batch-time.log"

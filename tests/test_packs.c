@@ -309,6 +309,23 @@ Test(packs, mxnet)
 	tu_result_free(&r);
 }
 
+/* Home-grown loops' "batch time:0.3074, data time:0.0003": the batch and its
+ * data wait; "batch_time=0.31s"; a word that only holds the key is none */
+Test(packs, batch_time)
+{
+	struct collector c = { 0 };
+	parse_pack_log("batch-time", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.3074);
+	EQ(num(nth(&c, TP_BATCH, 2), S_SECONDS), 0.31);
+	cr_assert_eq(collected_count(&c, TP_TIMING), 2);
+	const struct tp_record *d = named_nth(&c, TP_TIMING, "data time", 0);
+	EQ(num(d, S_SECONDS), 1.6631);
+	cr_expect_eq(d->role, TP_ROLE_COMPONENT);
+	cr_expect_str_eq(d->parent, "step");
+	collector_free(&c);
+}
+
 Test(packs, mmengine_and_mmcv)
 {
 	struct collector c = { 0 };
