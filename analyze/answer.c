@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyses.h"
+#include "progress.h"
 
 #define TOP_FINDINGS 5
 
@@ -41,12 +42,13 @@ static void num_sig(struct rtable *t, double v)
 	rt_num(t, v, sig_prec(v, 4));
 }
 
-/* The run's step values of a role, largest median first: a step printed as
- * such, else a window mean of one, else a mean since the start. */
-static const struct an_part *step_part(const struct an_run *run, const char **what)
+/* The run's step values of the roles from `from` to `to` of the order
+ * below, the largest mean first: a step printed as such, else a window mean
+ * of one, else a mean since the start. */
+static const struct an_part *step_part(const struct an_run *run, size_t from, size_t to, const char **what)
 {
 	static const enum tp_role roles[] = { TP_ROLE_STEP, TP_ROLE_RUNNING, TP_ROLE_AVERAGE };
-	for (size_t k = 0; k < ARRAY_SIZE(roles); k++) {
+	for (size_t k = from; k <= to && k < ARRAY_SIZE(roles); k++) {
 		const struct an_part *best = NULL;
 		for (size_t i = 0; i < run->parts.n; i++) {
 			const struct an_part *x = an_map_at(&run->parts, i);
@@ -87,16 +89,22 @@ static const struct tp_series *slowest_rank(const struct an_run *run, int epochs
 
 /* The series that says how long a step takes: batches (the slowest rank: in
  * lockstep training every rank waits for it), else a step's values (a step
- * printed as such, a window mean, a mean since the start), epochs, GPM
- * windows, a step metric; *scale turns its unit into seconds. */
+ * printed as such, a window mean), a progress bar's redraws (each window's
+ * seconds per step), a mean since the start, epochs, GPM windows, a step
+ * metric; *scale turns its unit into seconds. */
 const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale)
 {
 	const struct tp_series *best;
 	*scale = 1;
 	if ((best = slowest_rank(run, 0, what)))
 		return best;
-	const struct an_part *p = step_part(run, what);
+	const struct an_part *p = step_part(run, 0, 1, what);
 	if (p)
+		return &p->s;
+	/* a mean over the run (evaluations in it) says less than the redraws */
+	if ((best = an_progress_steps(run->progress, what)))
+		return best;
+	if ((p = step_part(run, 2, 2, what)))
 		return &p->s;
 	if ((best = slowest_rank(run, 1, what)))
 		return best;
@@ -395,6 +403,8 @@ static void headline_one(struct strbuf *sb, const struct an_run *a, const struct
 /* A run the analyses found nothing in says what it read, and why that is not enough. */
 static void nothing_found(const struct an_model *m, struct report *rep)
 {
+	if (!m->records) /* the input's nothing-read says it, and what the time stamps gave */
+		return;
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		int said = 0;

@@ -592,13 +592,54 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_series_init(&b->epochs);
 		tp_trace_init(&b->t_epochs);
 		b->cur.min = INFINITY, b->cur.max = -INFINITY;
+		b->stamp_t = b->stamp_index = NAN;
 	}
 	return b;
+}
+
+/* A time stamp in seconds with its fraction ("...:05.850"), or NAN. */
+static double stamp_seconds(const char *ts)
+{
+	int64_t t = an_parse_ts(ts);
+	if (t == INT64_MIN)
+		return NAN;
+	const char *dot = strchr(ts, '.');
+	return (double)t + (dot ? strtod(dot, NULL) : 0);
+}
+
+#define STAMP_STEP "step (time stamps)"
+
+/*
+ * A trainer that prints a line at each step (or every N steps) with its
+ * number but no duration: the time between two such lines over the steps
+ * between them is the step's mean over that window (a running value, so
+ * that a step printed as such comes first). The index going back (a new
+ * epoch, another engine's counter) starts again.
+ */
+static void batch_from_stamps(struct an_run *run, struct an_batches *b, const struct tp_record *r)
+{
+	double t = r->ts ? stamp_seconds(r->ts) : NAN, i = r->num[S_BAT_INDEX];
+	if (isnan(t))
+		return;
+	if (!isnan(b->stamp_t) && i > b->stamp_index && t >= b->stamp_t) {
+		int created;
+		struct an_part *x = an_map_get(&run->parts, STAMP_STEP, strlen(STAMP_STEP), &created);
+		if (created) {
+			tp_series_init(&x->s);
+			x->role = TP_ROLE_RUNNING;
+			x->line = r->line;
+		}
+		tp_series_add(&x->s, (t - b->stamp_t) / (i - b->stamp_index), r->line);
+	}
+	b->stamp_t = t;
+	b->stamp_index = i;
 }
 
 static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_record *r)
 {
 	struct an_batches *b = rank_batches(run, r->rank);
+	if (!tp_has(r, S_SECONDS) && tp_has(r, S_BAT_INDEX))
+		batch_from_stamps(run, b, r);
 	if (b->seconds.n == 0)
 		b->first_line = r->line;
 	if (tp_has(r, S_SECONDS)) {
@@ -803,6 +844,36 @@ static int evaluation_rate(const struct tp_record *r)
 	return 0;
 }
 
+static int unit_is(const struct tp_record *r, const char *unit)
+{
+	size_t n = strlen(unit);
+	return r->text && r->text_len == n && !memcmp(r->text, unit, n);
+}
+
+/* The run's batch size as a reader declared it (meta "batch_size"), or NAN. */
+static double batch_size(const struct an_run *run)
+{
+	const struct an_nums *x = an_map_find(&run->meta, "batch_size", 10);
+	return x && (x->has & (1u << S_META_VALUE)) && x->num[S_META_VALUE] > 0 ? x->num[S_META_VALUE] : NAN;
+}
+
+/* A step's seconds from a training rate: `per` items a step over the rate. */
+static void step_from_rate(struct an_run *run, const struct tp_record *r, const char *how, double per)
+{
+	int created;
+	char name[160];
+	int k = snprintf(name, sizeof(name), "%s/%.*s", how, (int)(r->name_len > 120 ? 120 : r->name_len), r->name);
+	struct an_part *x = an_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
+	if (created) {
+		tp_series_init(&x->s);
+		/* a window's rate, unless its reader says it is a mean over
+		 * more (an epoch's): the step then prefers the window's */
+		x->role = r->role == TP_ROLE_AVERAGE ? TP_ROLE_AVERAGE : TP_ROLE_RUNNING;
+		x->line = r->line;
+	}
+	tp_series_add(&x->s, per / r->num[S_RATE_VALUE], r->line);
+}
+
 /* A rate (samples/s, tokens/s, TFLOP/s): a series per name and unit. */
 static void feed_rate(struct an_run *run, const struct tp_record *r)
 {
@@ -818,22 +889,15 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 	struct an_named_series *s = named_series(&run->rates, key, (size_t)n, r->line);
 	tp_series_add(&s->s, r->num[S_RATE_VALUE], r->line);
 	/* updates or steps per second (fairseq's ups) say how long a training
-	 * step takes; a rate of items (it/s) may be a validation bar's, and an
+	 * step takes, and samples per second do with the batch size a reader
+	 * declared; a rate of items (it/s) may be a validation bar's, and an
 	 * evaluation's steps are no training steps */
-	if (r->text && r->num[S_RATE_VALUE] > 0 && !evaluation_rate(r) &&
-	    ((r->text_len == 9 && !memcmp(r->text, "updates/s", 9)) ||
-	     (r->text_len == 7 && !memcmp(r->text, "steps/s", 7)))) {
-		int created;
-		char name[160];
-		int k = snprintf(name, sizeof(name), "1/%.*s", (int)(r->name_len > 120 ? 120 : r->name_len), r->name);
-		struct an_part *x = an_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
-		if (created) {
-			tp_series_init(&x->s);
-			x->role = TP_ROLE_RUNNING;
-			x->line = r->line;
-		}
-		tp_series_add(&x->s, 1 / r->num[S_RATE_VALUE], r->line);
-	}
+	if (!(r->num[S_RATE_VALUE] > 0) || evaluation_rate(r))
+		return;
+	if (unit_is(r, "updates/s") || unit_is(r, "steps/s"))
+		step_from_rate(run, r, "1", 1);
+	else if (unit_is(r, "samples/s") && !isnan(batch_size(run)))
+		step_from_rate(run, r, "batch_size", batch_size(run));
 }
 
 static void feed_named(struct an_map *map, const struct tp_record *r)
@@ -870,7 +934,11 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 	if ((int)r->type < 0 || r->type >= TP_NTYPES)
 		return;
 	struct an_run *run = an_model_run(m, r->file ? r->file : "-");
-	m->records++;
+	/* a log of which only the time stamps were read still read nothing */
+	if (is_span(r))
+		m->spans++;
+	else
+		m->records++;
 	run->nrec[r->type]++;
 	if (!run->first_line || r->line < run->first_line)
 		run->first_line = r->line;

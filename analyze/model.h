@@ -129,6 +129,8 @@ struct an_batches {
 	uint64_t first_line;
 	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
 	uint64_t timing_lines;
+	/* the last batch printed with an index and a time stamp but no duration */
+	double stamp_t, stamp_index; /* NAN: none yet */
 };
 
 struct an_named_series {
@@ -215,7 +217,8 @@ struct an_model {
 	struct an_run **runs;
 	size_t nruns, alloc;
 	double loss_threshold;     /* NAN: no convergence tracking */
-	uint64_t records;
+	uint64_t records;          /* read from the logs, the time stamps' span aside */
+	uint64_t spans;            /* "log start" and "log end": the time stamps alone */
 };
 
 void an_model_init(struct an_model *m, double loss_threshold);

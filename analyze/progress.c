@@ -36,6 +36,7 @@
 #define MAX_GAPS 16
 #define ETA_OFF_PCT 25.0 /* a finding when the ETA was off by more */
 #define MAX_BARS 256     /* per run; a bar past them is counted only */
+#define MIN_WINDOWS 3    /* a bar's steps that can stand for the run's */
 
 struct gap {
 	double dt, dn; /* a window's seconds and steps */
@@ -55,7 +56,7 @@ struct an_bar {
 	uint64_t p_n;
 	/* over its runs */
 	struct tp_series step;
-	double steps;
+	double steps, time; /* over its windows */
 	double eta_sq, eta_bias, eta_time; /* sums over redraws of finished runs */
 	uint64_t eta_n;
 	struct gap gaps[MAX_GAPS]; /* the slowest windows per step, slowest first */
@@ -206,6 +207,7 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 	double dt = e - b->a_e, dn = n - b->a_n;
 	if (dn > 0 && (dt >= WINDOW_S || (!isnan(total) && n >= total))) {
 		tp_series_add(&b->step, dt / dn, r->line);
+		b->time += dt;
 		/* a bar that waited while another ran (the evaluation bar drawn
 		 * inside the training bar) did not stall: the other bar's time
 		 * is its own finding */
@@ -217,6 +219,19 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 	}
 	if (!isnan(total) && n >= total)
 		end_run(b);
+}
+
+const struct tp_series *an_progress_steps(const struct an_progress *pg, const char **what)
+{
+	const struct an_bar *best = NULL;
+	for (size_t i = 0; pg && i < pg->bars.n; i++) {
+		const struct an_bar *b = an_map_at(&pg->bars, i);
+		if (b->step.n >= MIN_WINDOWS && (!best || b->time > best->time))
+			best = b;
+	}
+	if (best)
+		*what = *best->name ? best->name : "progress bar";
+	return best ? &best->step : NULL;
 }
 
 /* A bar's stalls: windows far slower per step than its median. */

@@ -13,6 +13,10 @@ struct report;
 /* One redraw of a run (*pg made on the first). */
 void an_progress_feed(struct an_progress **pg, const struct tp_record *r);
 void an_progress_free(struct an_progress *pg);
+/* The step series of the bar whose windows cover the most time (the
+ * training loop's, beside shorter evaluation bars), named in *what; NULL if
+ * no bar has enough windows. */
+const struct tp_series *an_progress_steps(const struct an_progress *pg, const char **what);
 /* Table progress and the findings stall and eta-off (with --throughput). */
 void an_progress_report(const struct an_model *m, const struct an_opts *o, struct report *rep);
 

@@ -267,19 +267,10 @@ static int report_is_empty(const struct report *rep)
 	return 1;
 }
 
-void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep)
+/* Records were read, but no analysis took them. */
+static void nothing_applies(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
-	if (!report_is_empty(rep))
-		return;
 	report_section(rep, "input", "Input");
-	if (!m->records) {
-		report_finding(rep, SEV_NOTICE, "input", "nothing-read", NULL, m->nruns ? m->runs[0]->file : NULL, 0,
-			       "describe your own lines with --rules FILE (see tprof-parse(1), RULES FILES)",
-			       "no known timing line in %s%s: none of the formats of tprof-parse(1) matched",
-			       m->nruns ? m->runs[0]->file : "the input",
-			       m->nruns > 1 ? " and the other inputs" : "");
-		return;
-	}
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		struct strbuf sb = STRBUF_INIT;
@@ -294,4 +285,34 @@ void an_nothing(const struct an_model *m, const struct an_opts *o, struct report
 						  : "none of the selected analyses applies to them");
 		strbuf_release(&sb);
 	}
+}
+
+/* What the time stamps alone gave, for a log nothing else was read from:
+ * the wall then rests on them, and the reader should know it. */
+static void stamps_read(const struct an_model *m, struct strbuf *sb)
+{
+	const struct an_run *run = m->nruns ? m->runs[0] : NULL;
+	if (!m->spans || !run || run->first_ts == INT64_MIN || run->max_ts <= run->first_ts)
+		return;
+	strbuf_addf(sb, "; only its time stamps were read: they span %.0f s, the wall",
+		    (double)(run->max_ts - run->first_ts));
+}
+
+void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep)
+{
+	if (m->records) {
+		if (report_is_empty(rep))
+			nothing_applies(m, o, rep);
+		return;
+	}
+	/* the wall from the time stamps fills the summary: still nothing read */
+	report_section(rep, "input", "Input");
+	struct strbuf sb = STRBUF_INIT;
+	stamps_read(m, &sb);
+	report_finding(rep, SEV_NOTICE, "input", "nothing-read", NULL, m->nruns ? m->runs[0]->file : NULL, 0,
+		       "describe your own lines with --rules FILE (see tprof-parse(1), RULES FILES)",
+		       "no known timing line in %s%s: none of the formats of tprof-parse(1) matched%s",
+		       m->nruns ? m->runs[0]->file : "the input", m->nruns > 1 ? " and the other inputs" : "",
+		       sb.len ? sb.buf : "");
+	strbuf_release(&sb);
 }

@@ -54,11 +54,35 @@ static const char *read_month_day(const char *p, const char *e, enum tp_ts_frac 
 	return q;
 }
 
+/* "MM/DD/YY HH:MM:SS", the C locale's "%x %X" that rich's log handler
+ * prints by default ("[04/12/24 16:45:17]"): a year of this century. */
+static const char *read_short_date(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
+{
+	static const char shape[] = "dd/dd/dd dd:dd:dd";
+	if (e - p < 17)
+		return NULL;
+	for (int i = 0; i < 17; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
+			return NULL;
+	if (!field(p, 1, 12) || !field(p + 3, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
+	    !field(p + 15, 0, 60))
+		return NULL;
+	char buf[TP_TS_MAX] = "20YY-MM-DDT";
+	memcpy(buf + 2, p + 6, 2);
+	memcpy(buf + 5, p, 2);
+	memcpy(buf + 8, p + 3, 2);
+	memcpy(buf + 11, p + 9, 8);
+	size_t n = 19;
+	const char *q = fraction(p + 17, e, frac, buf, &n);
+	memcpy(out, buf, n + 1);
+	return q;
+}
+
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
 {
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
 	if (e - p >= 14 && p[2] == '/')
-		return read_month_day(p, e, frac, out);
+		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
 	/* nearly every line of a log fails here, before the loop; the date's
 	 * separator is '-', or '/' as mmengine prints it ("2025/10/09") */
 	if (e - p < 19 || (p[4] != '-' && p[4] != '/') || p[7] != p[4] || p[13] != ':')

@@ -22,7 +22,8 @@ enum tp_ts_frac { TP_TS_AS_PRINTED, TP_TS_MS };
  * 0-60, ...). Writes the record form into out and returns the end of what
  * was read, or NULL (out untouched) when p does not start with one. A
  * date without a year, "MM/DD HH:MM:SS" (detectron2, mmengine), is written
- * as ISO 8601 writes one: "--MM-DDTHH:MM:SS[.fraction]".
+ * as ISO 8601 writes one: "--MM-DDTHH:MM:SS[.fraction]". "MM/DD/YY
+ * HH:MM:SS" (rich's log handler) is a date of 2000-2099.
  */
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX]);
 

@@ -101,7 +101,8 @@ int hs_ingest(struct hdb *db, const char *path, const struct hs_add_opts *o, int
 	struct an_load_stats ls = { .tool = o->tool, .quiet = o->quiet };
 	char *paths[1] = { (char *)path };
 	an_model_init(&m, NAN);
-	if (an_load_inputs(&m, paths, 1, o->threads, o->rules, &ls) < 0 || !m.nruns || !total_records(m.runs[0])) {
+	/* a log whose time stamps alone were read (m.spans) has nothing to store */
+	if (an_load_inputs(&m, paths, 1, o->threads, o->rules, &ls) < 0 || !m.nruns || !m.records) {
 		if (!ls.failed)
 			strbuf_addf(err, "%s: no timing records (%lu warnings): not stored", path, ls.warnings);
 		else

@@ -694,3 +694,51 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '%sepoch: 1/300, iter: 20/47, mem: 1491Mb, iter_time: %.3fs, data_time: %.3fs, total_loss: %.1f, iou_loss: 2.4, l1_loss: 0.0, conf_loss: 6.2, cls_loss: 1.5, lr: %.3e, size: 640, ETA: 1 day, 2:02:11\n' "$p" 0.191 0.000 10.0 2.829e-05
 	printf '2021-09-03 20:17:55.001 | INFO     | yolox.core.trainer:after_epoch:300 - Save weights to ./YOLOX_outputs/yolox_s\n'
 } > "$d/yolox.log"
+
+# --- OLMo (olmo/train.py, Trainer.log_metrics_to_console) ------------------------
+# log.info(f"{prefix}\n" + "\n".join(f"    {name}={format_float(value)}" ...)),
+# prefix f"[step={self.global_step}/{self.max_steps},epoch={self.epoch}]";
+# format_float: f"{int(value):,d}" above 1000, f"{value:.1f}" above 100,
+# .2f above 10, .3f above 1, else .4f; the log format (olmo/util.py)
+# "%(asctime)s\t%(hostname)s:%(local_rank)s\t%(name)s:%(lineno)s\t%(levelname)s\t%(message)s"
+# with msecs after '.'. The speed monitor's rates appear from the second step.
+{
+	p='quick-rain-shines-fin-03:0\tolmo.train:979\tINFO\t'
+	printf "2025-12-12 11:05:02.009\t${p}[step=1/15000,epoch=0]\n"
+	printf '    train/CrossEntropyLoss=%.3f\n' 2.998
+	printf '    throughput/total_tokens=%s\n' 2,097,152
+	printf "2025-12-12 11:05:05.850\t${p}[step=2/15000,epoch=0]\n"
+	printf '    train/CrossEntropyLoss=%.3f\n' 2.919
+	printf '    throughput/total_tokens=%s\n' 4,194,304
+	printf '    throughput/device/tokens_per_second=%s\n' 68,289
+	printf '    throughput/device/batches_per_second=%.4f\n' 0.2605
+	printf "2025-12-12 11:05:09.701\t${p}[step=3/15000,epoch=0]\n"
+	printf '    throughput/device/tokens_per_second=%s\n' 1,068,170
+	printf '    throughput/device/batches_per_second=%.3f\n' 4.075
+} > "$d/olmo.log"
+
+# --- MXNet (python/mxnet/callback.py Speedometer, module/base_module.py fit) ------
+# Speedometer: 'Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec' + '\t%s=%f' per
+# metric (1.x: 'Batch [%d-%d]'); fit: 'Epoch[%d] Train-%s=%f', 'Epoch[%d] Time
+# cost=%.3f', 'Epoch[%d] Validation-%s=%f'; example/image-classification/common/
+# fit.py: logging.info('start with arguments %s', args); basicConfig's
+# "%(levelname)s:%(name)s:%(message)s".
+{
+	printf 'INFO:root:start with arguments Namespace(batch_size=%d, disp_batches=20, gpus=%s, lr=0.01)\n' 32 "'0'"
+	printf 'INFO:root:Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec\taccuracy=%f\n' 0 20 142.33 0.5625
+	printf 'INFO:root:Epoch[%d] Batch [%d-%d]\tSpeed: %.2f samples/sec\taccuracy=%f\n' 0 20 40 160.00 0.510938
+	printf 'INFO:root:Epoch[%d] Train-accuracy=%f\n' 0 0.671875
+	printf 'INFO:root:Epoch[%d] Time cost=%.3f\n' 0 140.990
+	printf 'INFO:root:Epoch[%d] Validation-accuracy=%f\n' 0 0.710788
+} > "$d/mxnet.log"
+
+# --- batch time (home-grown loops) ----------------------------------------------
+# a CSRA trainer on PaddlePaddle: "Epoch {}[{}/{}]: loss:{:.5f}, lr:{:.5f},
+# batch time:{:.4f}, data time:{:.4f}"; a loop printing "batch_time={:.2f}s";
+# a Megatron argument that only holds the words.
+{
+	printf 'Epoch %d[%d/%d]: loss:%.5f, lr:%.5f, batch time:%.4f, data time:%.4f\n' 1 16 5011 0.71410 0.0 0.4156 1.6631
+	printf 'Epoch %d[%d/%d]: loss:%.5f, lr:%.5f, batch time:%.4f, data time:%.4f\n' 1 1616 5011 0.20306 0.00159 0.3074 0.0003
+	printf 'step %d | batch_time=%.2fs | loss %.3f\n' 40 0.31 2.5
+	printf '  inference_batch_times_seqlen_threshold .......... %d\n' 512
+} > "$d/batch-time.log"

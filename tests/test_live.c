@@ -174,8 +174,10 @@ Test(live, lightning_2x_rich_bars)
 	EQ(num(named(&c, TP_RATE, "Testing"), S_RATE_VALUE), 1.50);
 	EQ(num(named(&c, TP_TIMING, "Validation elapsed"), S_SECONDS), 3);
 	EQ(num(named(&c, TP_RATE, "Validation"), S_RATE_VALUE), 2.32);
-	/* besides a progress record for each bar */
-	cr_expect_eq(c.n - collected_count(&c, TP_PROGRESS), 6, "the wrapped metrics (val_loss alone) are no timing");
+	/* besides a progress record for each bar, and the log's span (log start, log end) */
+	cr_expect_eq(collected_count(&c, TP_META), 2);
+	cr_expect_eq(c.n - collected_count(&c, TP_PROGRESS) - collected_count(&c, TP_META), 6,
+		     "the wrapped metrics (val_loss alone) are no timing");
 	collector_free(&c);
 }
 
@@ -209,5 +211,42 @@ Test(live, torchrun_prefix_and_megatron)
 	EQ(num(named(&c, TP_RATE, "samples per second"), S_RATE_VALUE), 28.551);
 	EQ(num(named(&c, TP_RATE, "TFLOPs"), S_RATE_VALUE), 199.03);
 	cr_expect_eq(nth(&c, TP_RATE, 0)->rank, 3);
+	collector_free(&c);
+}
+
+/* OLMo's trainer (OLMo-1B continued pretraining under torchrun, tab-separated
+ * log records, indented metric lines): AntonioLopardo/OLMo, training.log at
+ * f2d902491c7f */
+Test(live, olmo_trainer)
+{
+	struct collector c = { 0 };
+	live_log("olmo-lopardo.log", "22df7e11d3817696f137c0563e55b51b249834862ceaf408af69aa8d516283ec", &c);
+	/* "[step=1/15000,epoch=0]" to "[step=1010/15000,epoch=0]", each at its stamp */
+	cr_assert_eq(collected_count(&c, TP_BATCH), 1010);
+	EQ(num(nth(&c, TP_BATCH, 1009), S_BAT_INDEX), 1010);
+	cr_expect_str_eq(nth(&c, TP_BATCH, 0)->ts, "2025-12-12T11:05:02.009");
+	/* from step 2 on: "throughput/device/batches_per_second=0.2605", "tokens_per_second=68,289" */
+	const struct tp_record *r = named(&c, TP_RATE, "batches_per_second");
+	EQ(num(r, S_RATE_VALUE), 0.2605);
+	cr_expect_eq(r->line, 66);
+	EQ(num(named(&c, TP_RATE, "tokens_per_second"), S_RATE_VALUE), 68289);
+	collector_free(&c);
+}
+
+/* MXNet Module.fit with the image-classification examples' fit.py (10
+ * epochs, Speedometer every 20 batches): OuyangChao/mxnet-cls, log/train.log
+ * at 6061ee5de59e */
+Test(live, mxnet_module_fit)
+{
+	struct collector c = { 0 };
+	live_log("mxnet-ouyang.log", "98761292a87bf63a7da76a165c91e328519a2136f575c80ece198f6471dd2d9d", &c);
+	/* "Epoch[0] Batch [20]\tSpeed: 142.33 samples/sec\taccuracy=0.562500" */
+	cr_assert_eq(collected_count(&c, TP_RATE), 310);
+	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 142.33);
+	cr_expect_eq(nth(&c, TP_RATE, 0)->line, 2);
+	/* "Epoch[0] Time cost=140.990", ten epochs */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 10);
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 140.990);
+	EQ(num(named(&c, TP_META, "batch_size"), S_META_VALUE), 32);
 	collector_free(&c);
 }

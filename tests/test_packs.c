@@ -213,6 +213,12 @@ Test(packs, deepspeed_timers_throughput_and_flops_profiler)
 	EQ(num(named(&c, TP_RATE, "RunningAvgSamplesPerSec"), S_RATE_VALUE), 31.54212345678901);
 	EQ(num(named(&c, TP_RATE, "CurrSamplesPerSec"), S_RATE_VALUE), 32.1);
 	EQ(num(named_nth(&c, TP_RATE, "CurrSamplesPerSec", 1), S_RATE_VALUE), 26.01); /* "0/10, ..." */
+	/* the timer's line is a batch at its stamp: global_step, or the step count of "0/10" */
+	cr_assert_eq(collected_count(&c, TP_BATCH), 2);
+	EQ(num(nth(&c, TP_BATCH, 0), S_BAT_INDEX), 10);
+	cr_expect(!tp_has(nth(&c, TP_BATCH, 0), S_SECONDS), "the timer prints no step duration");
+	cr_expect_str_eq(nth(&c, TP_BATCH, 0)->ts, "2024-01-01T12:00:01.123");
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 10);
 	/* the flops profiler summary */
 	EQ(num(named(&c, TP_TIMING, "fwd latency"), S_SECONDS), 0.4123);
 	EQ(num(named(&c, TP_TIMING, "bwd latency"), S_SECONDS), 0.8901);
@@ -263,6 +269,62 @@ Test(packs, yolox)
 	const struct tp_record *d = named_nth(&c, TP_TIMING, "data_time", 0);
 	EQ(num(d, S_SECONDS), 0.002);
 	cr_expect_eq(d->role, TP_ROLE_COMPONENT, "data_time is a part of the step");
+	cr_expect_str_eq(d->parent, "step");
+	collector_free(&c);
+}
+
+/* OLMo: the step line a batch at its time stamp, the speed monitor's
+ * window rates below it (thousands separators, a step rate over 1/s) */
+Test(packs, olmo)
+{
+	struct collector c = { 0 };
+	parse_pack_log("olmo", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 2);
+	cr_expect(!tp_has(nth(&c, TP_BATCH, 1), S_SECONDS), "the step line prints no duration");
+	cr_expect_str_eq(nth(&c, TP_BATCH, 1)->ts, "2025-12-12T11:05:05.850");
+	cr_assert_eq(collected_count(&c, TP_RATE), 4);
+	const struct tp_record *r = named(&c, TP_RATE, "batches_per_second");
+	EQ(num(r, S_RATE_VALUE), 0.2605);
+	cr_expect_str_eq(r->text, "steps/s");
+	EQ(num(named_nth(&c, TP_RATE, "batches_per_second", 1), S_RATE_VALUE), 4.075);
+	EQ(num(named(&c, TP_RATE, "tokens_per_second"), S_RATE_VALUE), 68289);
+	EQ(num(named_nth(&c, TP_RATE, "tokens_per_second", 1), S_RATE_VALUE), 1068170);
+	collector_free(&c);
+}
+
+/* MXNet: the Speedometer's speed (both batch forms), fit's epoch time, the
+ * examples' batch size; analyzed, batch / speed is the step */
+Test(packs, mxnet)
+{
+	struct collector c = { 0 };
+	parse_pack_log("mxnet", &c);
+	cr_assert_eq(collected_count(&c, TP_RATE), 2);
+	EQ(num(nth(&c, TP_RATE, 0), S_RATE_VALUE), 142.33);
+	cr_expect_str_eq(nth(&c, TP_RATE, 0)->text, "samples/s");
+	EQ(num(nth(&c, TP_RATE, 1), S_RATE_VALUE), 160); /* "Batch [20-40]" */
+	cr_assert_eq(collected_count(&c, TP_EPOCH), 1);
+	EQ(num(nth(&c, TP_EPOCH, 0), S_SECONDS), 140.990);
+	EQ(num(named(&c, TP_META, "batch_size"), S_META_VALUE), 32);
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-analyze -f json tests/data/packs/mxnet.log");
+	cr_expect(strstr(r.out.buf, "\"step\":\"batch_size/Speed\",\"step_median\":0.2"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
+/* Home-grown loops' "batch time:0.3074, data time:0.0003": the batch and its
+ * data wait; "batch_time=0.31s"; a word that only holds the key is none */
+Test(packs, batch_time)
+{
+	struct collector c = { 0 };
+	parse_pack_log("batch-time", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.3074);
+	EQ(num(nth(&c, TP_BATCH, 2), S_SECONDS), 0.31);
+	cr_assert_eq(collected_count(&c, TP_TIMING), 2);
+	const struct tp_record *d = named_nth(&c, TP_TIMING, "data time", 0);
+	EQ(num(d, S_SECONDS), 1.6631);
+	cr_expect_eq(d->role, TP_ROLE_COMPONENT);
 	cr_expect_str_eq(d->parent, "step");
 	collector_free(&c);
 }
@@ -513,8 +575,12 @@ Test(packs, fairseq)
 	for (size_t k = 0; k < 3; k++)
 		EQ(num(named_nth(&c, TP_TIMING, "train_wall (epochs)", k), S_SECONDS), epochs[k]);
 	EQ(num(named(&c, TP_RATE, "ups"), S_RATE_VALUE), 3.4);
-	EQ(num(named_nth(&c, TP_RATE, "ups", 3), S_RATE_VALUE), 3.31); /* "train_ups": "3.31" */
 	cr_expect_str_eq(named(&c, TP_RATE, "ups")->text, "updates/s");
+	/* an epoch's ups is a mean over the epoch, named apart from the intervals' */
+	EQ(num(named(&c, TP_RATE, "ups (epochs)"), S_RATE_VALUE), 3.31);
+	EQ(num(named_nth(&c, TP_RATE, "ups (epochs)", 1), S_RATE_VALUE), 3.31); /* "train_ups": "3.31" */
+	cr_expect_eq(named(&c, TP_RATE, "ups (epochs)")->role, TP_ROLE_AVERAGE);
+	cr_expect_eq(named_count(&c, TP_RATE, "ups"), 4, "the log intervals' ups alone");
 	cr_expect_eq(named_count(&c, TP_RATE, "valid wps"), 2, "the 0.9 valid line prints no wps");
 	EQ(num(named_nth(&c, TP_RATE, "valid wps", 1), S_RATE_VALUE), 57640.1);
 	EQ(num(named(&c, TP_RATE, "test wps"), S_RATE_VALUE), 15479.1);      /* "test_wps": "15479.1" */
@@ -689,11 +755,12 @@ Test(packs, cli_list_select_and_disable)
 	r = tu_run("$B/tprof-parse -c tests/data/packs/megatron.log");
 	cr_expect(strstr(r.out.buf, "batch      3\n"), "%s", r.out.buf);
 	tu_result_free(&r);
+	/* without the pack only the log's span is read ("log start", "log end") */
 	r = tu_run("$B/tprof-parse -c --no-formats tests/data/packs/megatron.log");
-	cr_expect(strstr(r.out.buf, "total      0\n"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "meta       2\n") && strstr(r.out.buf, "total      2\n"), "%s", r.out.buf);
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-parse -c --formats=nanogpt tests/data/packs/megatron.log");
-	cr_expect(strstr(r.out.buf, "total      0\n"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "meta       2\n") && strstr(r.out.buf, "total      2\n"), "%s", r.out.buf);
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-parse -c --formats=nanogpt,megatron tests/data/packs/megatron.log");
 	cr_expect(strstr(r.out.buf, "batch      3\n"), "%s", r.out.buf);

@@ -886,3 +886,76 @@ Test(bars, keras_verbose_two_and_old_progress)
 	cr_assert_float_eq(NUM(nth(&c, TP_TIMING, 0), S_SECONDS), 0.006, 1e-12);
 	collector_free(&c);
 }
+
+/* ---- UTF-16 input ---- */
+
+/* text (ASCII and 4-byte UTF-8 sequences only) as UTF-16 with a byte order
+ * mark, little- or big-endian, written to path. */
+static void write_utf16(const char *path, const char *text, size_t pad, int le)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f, "%s", path);
+	unsigned units[2];
+	fputs(le ? "\xff\xfe" : "\xfe\xff", f);
+	for (size_t i = 0; i < pad + strlen(text);) {
+		const unsigned char *s = (const unsigned char *)text + (i < pad ? 0 : i - pad);
+		size_t n = 1;
+		if (i < pad) {
+			units[0] = 'x', n = 1; /* a line longer than the read buffer */
+			i++;
+		} else if (*s < 0x80) {
+			units[0] = *s;
+			i++;
+		} else {
+			unsigned c = (unsigned)(s[0] & 7) << 18 | (unsigned)(s[1] & 0x3f) << 12 |
+				     (unsigned)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+			units[0] = 0xd800 + ((c - 0x10000) >> 10);
+			units[1] = 0xdc00 + ((c - 0x10000) & 0x3ff);
+			n = 2;
+			i += 4;
+		}
+		for (size_t k = 0; k < n; k++)
+			fputc(le ? (int)(units[k] & 0xff) : (int)(units[k] >> 8), f),
+				fputc(le ? (int)(units[k] >> 8) : (int)(units[k] & 0xff), f);
+	}
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* A log redirected by PowerShell is UTF-16 with a byte order mark: it reads
+ * as its UTF-8 would, in either byte order, with a character outside the
+ * BMP and a first line longer than the read buffer. */
+Test(parse, utf16_logs_read_as_their_utf8)
+{
+	static const char text[] = "\r\n[TIMING] data: 1.5s\r\nnote \xf0\x9f\x9a\x80 done\r\n"
+				   "[TIMING] train: 2.25s\n[TIMING] eval: 0.75s";
+	const size_t pad = 1536 * 1024;
+	char *d = tu_tmpdir("utf16");
+	cr_assert(d);
+	struct tu_result want = { 0 };
+	for (int form = 0; form < 3; form++) {
+		char path[300];
+		snprintf(path, sizeof(path), "%s/%d/run.log", d, form);
+		struct tu_result r = tu_run("mkdir -p '%s/%d'", d, form);
+		tu_result_free(&r);
+		if (form == 0) {
+			FILE *f = fopen(path, "wb");
+			cr_assert(f);
+			for (size_t i = 0; i < pad; i++)
+				fputc('x', f);
+			cr_assert(fputs(text, f) >= 0 && fclose(f) == 0);
+		} else {
+			write_utf16(path, text, pad, form == 1);
+		}
+		r = tu_run("cd '%s/%d' && $B/tprof-parse -q run.log", d, form);
+		cr_assert_eq(r.status, 0, "%s", r.err.buf);
+		if (form == 0) {
+			cr_expect(strstr(r.out.buf, "\"name\":\"eval\",\"seconds\":0.75"), "%s", r.out.buf);
+			want = r;
+			continue;
+		}
+		cr_expect_str_eq(r.out.buf, want.out.buf, "byte order %s", form == 1 ? "LE" : "BE");
+		tu_result_free(&r);
+	}
+	tu_result_free(&want);
+	tu_rmtree(d);
+}

@@ -197,6 +197,79 @@ Test(roles, roles_survive_ndjson)
 	tu_rmtree(d);
 }
 
+/* A log nothing is read from still has the wall its own time stamps span
+ * (the torch profiler's "STAGE:" stamps, rich's "[MM/DD/YY HH:MM:SS]"), and
+ * the notice says that nothing else was read. */
+Test(roles, the_time_stamps_alone_give_the_wall)
+{
+	static const char *const logs[] = {
+		"start training...\n"
+		"STAGE:2025-04-07 10:29:46 22264:22264 ActivityProfilerController.cpp:314] Completed Stage: Warm Up\n"
+		"Epoch 1 | Train Loss 5.1 | Val Loss 4.9\n"
+		"STAGE:2025-04-07 10:32:59 22264:22264 ActivityProfilerController.cpp:324] Completed Stage: Post Processing\n",
+		"[04/12/24 16:45:17] INFO     colossalai - colossalai - INFO: launched\n"
+		"                    INFO     colossalai - colossalai - INFO: step 1\n"
+		"[04/12/24 16:48:30] INFO     colossalai - colossalai - INFO: saved\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
+		struct json_doc doc = JSON_DOC_INIT;
+		const struct json_value *j = analyze(&doc, "", logs[i], "");
+		NEAR(num_at(j, "runs.0.wall"), 193);
+		cr_expect_str_eq(str_at(j, "runs.0.wall_from"), "timestamps");
+		cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "nothing-read");
+		cr_expect(strstr(str_at(j, "summary.top.0.finding"), "only its time stamps were read: they span 193 s"),
+			  "%s", str_at(j, "summary.top.0.finding"));
+		cr_expect(!json_get_path(j, "summary.top.1"), "one notice, not two");
+		json_free(&doc);
+	}
+}
+
+/* A mean over the whole run (evaluations in it) gives way to the redraws
+ * of the training bar: each window's seconds per step. */
+Test(roles, a_bar_before_a_mean_since_the_start)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze(&doc,
+		"rate role=\"average\" unit=\"steps/s\" name=\"train_steps_per_second\" "
+		"^train_steps_per_second=(?<value>[\\d.]+)$\n",
+		" 10%|#         | 1/10 [00:20<03:00, 20.00s/it]\n"
+		" 20%|##        | 2/10 [00:41<02:48, 20.50s/it]\n"
+		" 30%|###       | 3/10 [01:01<02:20, 20.25s/it]\n"
+		" 40%|####      | 4/10 [01:21<02:00, 20.10s/it]\n"
+		" 50%|#####     | 5/10 [01:41<01:40, 20.00s/it]\n"
+		"train_steps_per_second=0.04\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "progress bar");
+	NEAR(num_at(j, "runs.0.step_median"), 20);
+	json_free(&doc);
+}
+
+/* A step line with a number and a time stamp but no duration (a trainer's
+ * step line, a timer every N steps): the stamps over the steps between two
+ * lines give the step, to the millisecond; the count going back (a new
+ * epoch) starts again, and a step printed as such comes first. */
+Test(roles, steps_from_the_stamps_of_step_lines)
+{
+	static const char *const rules = "batch ^step (?<index>\\d+)$\n"
+					 "timing role=\"step\" name=\"iter\" ^iter (?<seconds>[\\d.]+)s$\n";
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze(&doc, rules,
+		"2024-01-01 12:00:00.000 step 10\n"
+		"2024-01-01 12:00:07.460 step 20\n"
+		"2024-01-01 12:00:14.920 step 30\n"
+		"2024-01-01 12:00:22.380 step 40\n"
+		"2024-01-01 12:05:00.000 step 10\n"
+		"2024-01-01 12:05:07.460 step 20\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (time stamps)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.746) < 1e-6, "%g", num_at(j, "runs.0.step_median"));
+	cr_expect_eq(num_at(j, "runs.0.steps"), 4, "the new epoch's first line is no step");
+	json_free(&doc);
+	j = analyze(&doc, rules,
+		"2024-01-01 12:00:00.000 step 10\n2024-01-01 12:00:07.460 step 20\n"
+		"2024-01-01 12:00:14.920 step 30\niter 0.5s\niter 0.5s\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "iter");
+	json_free(&doc);
+}
+
 /* ---- the answer set ------------------------------------------------------- */
 
 struct answer {
@@ -337,8 +410,8 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 		cr_expect_leq(wide, 100, "%s: a line of %zu columns at COLUMNS=100", v[i].file, wide);
 		tu_result_free(&r);
 	}
-	cr_expect_geq(steps, 13, "step times within 5 %%: %zu of %zu", steps, n);
-	cr_expect_geq(walls, 15, "walls within 10 %%: %zu of %zu", walls, n);
+	cr_expect_geq(steps, 19, "step times within 5 %%: %zu of %zu", steps, n);
+	cr_expect_geq(walls, 23, "walls within 10 %%: %zu of %zu", walls, n);
 	cr_expect_geq(tops, 5, "top costs named: %zu of %zu", tops, n);
 	free(v);
 }

@@ -18,6 +18,8 @@
 #include "parse/lines/parser.h"
 
 #define ZIN_SIZE (256 * 1024)
+/* The buffer is full with less room than one UTF-8 character takes. */
+#define ROOM_MIN 4
 
 static long read_fd(int fd, void *dst, size_t n)
 {
@@ -94,10 +96,112 @@ int tp_input_open(struct tp_input *in, const char *path, struct strbuf *err)
 		in->zs->next_in = in->zin;
 		in->zs->avail_in = 2;
 		in->is_regular = 0;
+	} else if (n == 2 && ((unsigned char)in->buf[0] ^ (unsigned char)in->buf[1]) == 0x01 &&
+		   ((unsigned char)in->buf[0] & 0xfe) == 0xfe) {
+		/* FF FE or FE FF: PowerShell's redirection writes UTF-16 */
+		in->utf16 = (unsigned char)in->buf[0] == 0xff ? 1 : 2;
+		in->zin = xmalloc(ZIN_SIZE);
+		in->is_regular = 0;
 	} else {
 		in->end = (size_t)n;
 	}
 	return 0;
+}
+
+static long read_gz(struct tp_input *in, char *dst, size_t want, struct strbuf *err);
+
+/* One code point as UTF-8 at d; returns its bytes. */
+static size_t put_utf8(unsigned char *d, uint32_t c)
+{
+	if (c < 0x80) {
+		d[0] = (unsigned char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		d[0] = (unsigned char)(0xc0 | (c >> 6));
+		d[1] = (unsigned char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		d[0] = (unsigned char)(0xe0 | (c >> 12));
+		d[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+		d[2] = (unsigned char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	d[0] = (unsigned char)(0xf0 | (c >> 18));
+	d[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
+	d[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+	d[3] = (unsigned char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* Turns the UTF-16 in zin into UTF-8 at dst (at most want bytes); keeps
+ * what a unit or a surrogate pair cut at the end of the buffer needs. An
+ * unpaired surrogate is U+FFFD. Returns the bytes written. */
+static size_t utf16_to_utf8(struct tp_input *in, unsigned char *dst, size_t want)
+{
+	const unsigned char *u = in->zin;
+	size_t i = 0, out = 0;
+	int le = in->utf16 == 1;
+	while (i + 2 <= in->u16_len && out + 4 <= want) {
+		uint32_t c = le ? (uint32_t)(u[i] | u[i + 1] << 8) : (uint32_t)(u[i] << 8 | u[i + 1]);
+		size_t used = 2;
+		if (c >= 0xd800 && c < 0xdc00) {
+			if (i + 4 > in->u16_len && !in->u16_end)
+				break; /* its pair comes with the next read */
+			uint32_t lo = i + 4 <= in->u16_len ? (le ? (uint32_t)(u[i + 2] | u[i + 3] << 8)
+								 : (uint32_t)(u[i + 2] << 8 | u[i + 3]))
+							   : 0;
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				used = 4;
+			} else {
+				c = 0xfffd;
+			}
+		} else if (c >= 0xdc00 && c < 0xe000) {
+			c = 0xfffd;
+		}
+		out += put_utf8(dst + out, c);
+		i += used;
+	}
+	memmove(in->zin, in->zin + i, in->u16_len - i);
+	in->u16_len -= i;
+	return out;
+}
+
+/* Reads UTF-16 and gives UTF-8; returns bytes, 0 at the end, -1 on error. */
+static long read_utf16(struct tp_input *in, char *dst, size_t want, struct strbuf *err)
+{
+	if (want < 4)
+		return 0;
+	for (;;) {
+		size_t out = utf16_to_utf8(in, (unsigned char *)dst, want);
+		if (out)
+			return (long)out;
+		if (in->u16_end)
+			return 0; /* an odd byte at the end is no character */
+		long r = read_fd(in->fd, in->zin + in->u16_len, ZIN_SIZE - in->u16_len);
+		if (r < 0) {
+			strbuf_addf(err, "%s: read error: %s", in->name, strerror(errno));
+			return -1;
+		}
+		if (r == 0)
+			in->u16_end = 1; /* a lone high surrogate left is decoded now */
+		in->u16_len += (size_t)r;
+	}
+}
+
+/* Raw bytes of the log as text: inflated, decoded or as read. */
+static long read_text(struct tp_input *in, char *dst, size_t want, struct strbuf *err)
+{
+	if (in->zs)
+		return read_gz(in, dst, want, err);
+	if (in->utf16)
+		return read_utf16(in, dst, want, err);
+	long r = read_fd(in->fd, dst, want);
+	if (r < 0)
+		strbuf_addf(err, "%s: read error: %s", in->name, strerror(errno));
+	return r;
 }
 
 /* Inflates into dst; returns bytes, 0 at a clean end, -1 on error. */
@@ -153,14 +257,18 @@ long tp_input_read(struct tp_input *in, char *dst, size_t want, struct strbuf *e
 	}
 	if (in->eof)
 		return 0;
-	long r;
-	if (in->zs) {
-		r = read_gz(in, dst, want, err);
-	} else {
-		r = read_fd(in->fd, dst, want);
-		if (r < 0)
-			strbuf_addf(err, "%s: read error: %s", in->name, strerror(errno));
+	if (in->utf16 && want < 4) {
+		/* a character may take 4 bytes: the rest waits in the buffer */
+		long r = read_utf16(in, in->buf, 4, err);
+		if (r <= 0) {
+			in->eof = r == 0;
+			return r;
+		}
+		in->start = 0;
+		in->end = (size_t)r;
+		return tp_input_read(in, dst, want, err);
 	}
+	long r = read_text(in, dst, want, err);
 	if (r == 0)
 		in->eof = 1;
 	return r;
@@ -174,13 +282,10 @@ static long refill(struct tp_input *in, struct strbuf *err)
 		in->end -= in->start;
 		in->start = 0;
 	}
-	if (in->eof || in->end == TP_INPUT_BUF)
+	if (in->eof || TP_INPUT_BUF - in->end < ROOM_MIN)
 		return 0;
-	long r = in->zs ? read_gz(in, in->buf + in->end, TP_INPUT_BUF - in->end, err)
-			: read_fd(in->fd, in->buf + in->end, TP_INPUT_BUF - in->end);
+	long r = read_text(in, in->buf + in->end, TP_INPUT_BUF - in->end, err);
 	if (r < 0) {
-		if (!in->zs)
-			strbuf_addf(err, "%s: read error: %s", in->name, strerror(errno));
 		in->eof = 1;
 		return -1;
 	}
@@ -214,7 +319,7 @@ int tp_input_next(struct tp_input *in, const char **s, size_t *n, int *flags, st
 			in->start = in->end;
 			return 1;
 		}
-		if (in->start == 0 && in->end == TP_INPUT_BUF) {
+		if (in->start == 0 && TP_INPUT_BUF - in->end < ROOM_MIN) {
 			/* a line longer than the buffer: hand out a part, cut after a '\r' */
 			char *cr = memrchr(b, '\r', avail);
 			size_t k = cr ? (size_t)(cr - b) + 1 : avail;

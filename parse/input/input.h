@@ -1,7 +1,8 @@
 /*
  * input.h - opens a log (a path, "-" for standard input, gzip detected by
- * its magic bytes, not by the name) and hands it out in pieces of whole
- * lines, with constant memory.
+ * its magic bytes, not by the name; UTF-16 by its byte order mark, handed
+ * out as UTF-8) and hands it out in pieces of whole lines, with constant
+ * memory.
  *
  * Contract: tp_input_open fails with a message for a missing or unreadable
  * file, a directory, or a device that is not a pipe (a log of /dev/zero
@@ -30,6 +31,9 @@ struct tp_input {
 	z_stream *zs;      /* non-NULL for gzip input */
 	unsigned char *zin; /* compressed bytes not yet inflated */
 	int z_done;        /* the last gzip member ended cleanly */
+	int utf16;         /* 0, or 1 (little-endian) or 2 (big-endian): a byte order mark began it */
+	size_t u16_len;    /* UTF-16 bytes read into zin, not yet turned into UTF-8 */
+	int u16_end;       /* the file under the UTF-16 has ended (what is left in zin has not) */
 	uint64_t consumed; /* raw bytes handed out so far */
 	int is_regular;   /* a regular, uncompressed file (can be split for threads) */
 	int64_t size;     /* for regular files */

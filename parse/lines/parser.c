@@ -367,8 +367,9 @@ void tp_parser_carry_span(struct tp_parser *p, const struct tp_parser *before)
 static void emit_span(struct tp_parser *p)
 {
 	static const char *const keys[2] = { "log start", "log end" };
-	/* a log with no record of its own has no run to span */
-	if (!p->span_line[0] || p->span_line[0] == p->span_line[1] || !p->sink.emit || !p->rec_ts_line[0])
+	/* given also for a log nothing else was read from: its wall is still
+	 * the span of its time stamps */
+	if (!p->span_line[0] || p->span_line[0] == p->span_line[1] || !p->sink.emit)
 		return;
 	for (int i = 0; i < 2; i++) {
 		if (p->rec_ts_line[i] && (i ? p->span_line[1] <= p->rec_ts_line[1] : p->span_line[0] >= p->rec_ts_line[0]))
@@ -383,7 +384,8 @@ static void emit_span(struct tp_parser *p)
 }
 
 /* Strips "[2024-10-13 22:30:00]" or "2024-10-13 22:30:00,123 -" at t
- * (also "[12/22 22:29:54 logger.name]:"). */
+ * (also "[12/22 22:29:54 logger.name]:", and the stamp of the torch
+ * profiler's "STAGE:2025-04-07 13:17:03 pid:tid file.cpp:314] ..."). */
 static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 {
 	const char *q = t;
@@ -391,6 +393,8 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	if (q < e && *q == '[') {
 		bracket = 1;
 		q++;
+	} else if (e - q > 6 && !memcmp(q, "STAGE:", 6)) {
+		q += 6;
 	}
 	const char *r = tp_ts_read(q, e, TP_TS_AS_PRINTED, p->tsbuf);
 	if (!r)
