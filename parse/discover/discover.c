@@ -912,6 +912,11 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 	int start = i + 1;
 	while (start <= end && tp->kind[start] == TK_PUNCT)
 		start++;
+	/* "121.76ms this_step:121.8ms": "ms" is the number's before it */
+	double u;
+	if (start < end && start > 0 && tp->kind[start - 1] == TK_NUM && !tp->sp[start] && is_word(tp, start) &&
+	    unit_kind(tp->tok[start], strlen(tp->tok[start]), &u) != U_NONE)
+		start++;
 	if (start <= end && is_filler(tp, end))
 		end--;
 	while (end >= start && tp->kind[end] == TK_PUNCT)
@@ -1071,6 +1076,9 @@ static uint64_t clocks(const struct tmpl *tp)
 static int step_like(const char *s, size_t n)
 {
 	static const char *const words[] = { "step", "iter", "batch", "e2e" };
+	/* "step_avg": a mean over the steps, no step */
+	if (find_str(s, s + n, "avg") || find_str(s, s + n, "mean") || find_str(s, s + n, "average"))
+		return 0;
 	for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
 		size_t k = strlen(words[w]);
 		for (size_t i = 0; i + k <= n; i++)
