@@ -62,6 +62,7 @@ struct an_bar {
 	struct gap gaps[MAX_GAPS]; /* the slowest windows per step, slowest first */
 	int ngaps;
 	int interrupted; /* another bar redrew within the window being read */
+	char last[96];   /* the description of its last redraw, as printed */
 };
 
 struct an_progress {
@@ -136,11 +137,17 @@ static struct an_bar *bar_of(struct an_progress *pg, const struct tp_record *r)
 	struct strbuf *k = &pg->key;
 	strbuf_reset(k);
 	strbuf_addf(k, "%d\x1f", r->rank);
+	/* digits masked and blank runs as one (YOLOv5's description is the
+	 * epoch and its losses in aligned columns: "7/63     4.84G   0.03386") */
 	for (size_t i = 0; i < r->name_len; i++)
-		if (r->name[i] < '0' || r->name[i] > '9')
+		if (r->name[i] == ' ' || r->name[i] == '\t') {
+			if (!k->len || k->buf[k->len - 1] != ' ')
+				strbuf_addch(k, ' ');
+		} else if (r->name[i] < '0' || r->name[i] > '9') {
 			strbuf_addch(k, r->name[i]);
-		else if (!k->len || k->buf[k->len - 1] != '#')
+		} else if (!k->len || k->buf[k->len - 1] != '#') {
 			strbuf_addch(k, '#');
+		}
 	/* bars without a description are told apart by their totals (a
 	 * training bar and the evaluation bars drawn within it) */
 	if (tp_has(r, S_PRG_TOTAL))
@@ -183,13 +190,26 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 	}
 	b->redraws++;
 	size_t at = (size_t)(b - (struct an_bar *)an_map_at(&(*pgp)->bars, 0));
-	if ((*pgp)->last && (*pgp)->last != at + 1)
+	int alone = (*pgp)->last == at + 1; /* no other bar redrew since its last */
+	if ((*pgp)->last && !alone)
 		((struct an_bar *)an_map_at(&(*pgp)->bars, (*pgp)->last - 1))->interrupted = 1;
 	(*pgp)->last = at + 1;
 	if (b->live && (n < b->n || e < b->elapsed || !(total == b->total || (isnan(total) && isnan(b->total)))))
 		end_run(b); /* it started again */
-	if (!b->live && b->completed && n == b->n && n == total)
-		return; /* a finished bar drawn again (tqdm's close redraws it) */
+	/* a finished bar drawn again (tqdm's close redraws it; a nested bar
+	 * redrawn under its parent's redraws): its count and description,
+	 * and its clock where it is, or later with no other bar between;
+	 * the next epoch's bar seen only when full (YOLOv5's capture) says
+	 * another epoch, as does a validation bar drawn again after a
+	 * training bar with another clock */
+	size_t dn_len = r->name_len < sizeof(b->last) - 1 ? r->name_len : sizeof(b->last) - 1;
+	int same_desc = strlen(b->last) == dn_len && (!dn_len || !memcmp(b->last, r->name, dn_len));
+	if (!b->live && b->completed && n == b->n && n == total && same_desc &&
+	    (e == b->elapsed || (alone && e > b->elapsed)))
+		return;
+	if (dn_len)
+		memcpy(b->last, r->name, dn_len);
+	b->last[dn_len] = '\0';
 	if (!b->live) {
 		start_run(b);
 		b->total = total;

@@ -498,6 +498,33 @@ Test(progress, bars_without_descriptions_apart_by_their_totals)
 	an_model_free(&m);
 }
 
+/* A YOLOv5 console capture (tests/data/unseen3): each epoch's bar is seen
+ * only full, its description the epoch and its losses in aligned columns;
+ * the 64 epochs are one bar of 64 runs, and its redraws give the step. */
+Test(progress, a_bar_seen_only_full_runs_once_an_epoch)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cr_assert_eq(tu_slurp("tests/data/unseen3/yolov5-cots.log", &sb), 0);
+	struct an_model m;
+	an_model_init(&m, NAN);
+	load(&m, "yolo.log", sb.buf);
+	strbuf_release(&sb);
+	struct an_opts o;
+	an_opts_default(&o);
+	struct report rep;
+	analyze(&m, &o, &rep, NULL);
+	const struct rtable *t = table(&rep, "progress", NULL);
+	cr_assert_not_null(t);
+	int tc = col(t, "total"), rc = col(t, "runs"), mc = col(t, "step_median");
+	size_t train = rt_cell(t, 0, (size_t)tc)->v == 197 ? 0 : 1;
+	cr_assert_float_eq(rt_cell(t, train, (size_t)tc)->v, 197, 0);
+	cr_assert_float_eq(rt_cell(t, train, (size_t)rc)->v, 64, 0);
+	cr_assert_float_eq(rt_cell(t, train, (size_t)mc)->v, 341.0 / 197, 1e-3);
+	cr_assert_null(finding(&rep, "nothing", "no stage"));
+	report_free(&rep);
+	an_model_free(&m);
+}
+
 /* A tqdm bar of 100 one-second items that stalls for 120 s before item 51,
  * redrawn after every item with tqdm's estimate of the time left. */
 Test(progress, steps_stall_and_eta_from_redraws)
