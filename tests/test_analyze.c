@@ -462,6 +462,20 @@ Test(breakdown, many_stages_are_summed_beyond_200_rows)
 	strbuf_release(&sb);
 }
 
+/* The progress table of a real log analysed with the defaults. */
+static const struct rtable *progress_of(const char *path, struct an_model *m, struct report *rep)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cr_assert_eq(tu_slurp(path, &sb), 0);
+	an_model_init(m, NAN);
+	load(m, path, sb.buf);
+	strbuf_release(&sb);
+	struct an_opts o;
+	an_opts_default(&o);
+	analyze(m, &o, rep, NULL);
+	return table(rep, "progress", NULL);
+}
+
 /* A TRL SFT run's log (tests/data/real, README): the training bar and the
  * evaluation bars drawn within it have no description; their totals tell
  * them apart (1755 steps of 21 s, four evaluations of 984 at 0.29 s), the
@@ -469,17 +483,9 @@ Test(breakdown, many_stages_are_summed_beyond_200_rows)
  * bar while an evaluation ran are no stalls. */
 Test(progress, bars_without_descriptions_apart_by_their_totals)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cr_assert_eq(tu_slurp("tests/data/real/hf-trl-qwen3-ariz.log", &sb), 0);
 	struct an_model m;
-	an_model_init(&m, NAN);
-	load(&m, "trl.log", sb.buf);
-	strbuf_release(&sb);
-	struct an_opts o;
-	an_opts_default(&o);
 	struct report rep;
-	analyze(&m, &o, &rep, NULL);
-	const struct rtable *t = table(&rep, "progress", NULL);
+	const struct rtable *t = progress_of("tests/data/real/hf-trl-qwen3-ariz.log", &m, &rep);
 	cr_assert_not_null(t);
 	cr_assert_eq(t->nrows, 2);
 	int tc = col(t, "total"), rc = col(t, "runs"), sc = col(t, "steps"), mc = col(t, "step_median"),
@@ -503,17 +509,9 @@ Test(progress, bars_without_descriptions_apart_by_their_totals)
  * the 64 epochs are one bar of 64 runs, and its redraws give the step. */
 Test(progress, a_bar_seen_only_full_runs_once_an_epoch)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cr_assert_eq(tu_slurp("tests/data/unseen3/yolov5-cots.log", &sb), 0);
 	struct an_model m;
-	an_model_init(&m, NAN);
-	load(&m, "yolo.log", sb.buf);
-	strbuf_release(&sb);
-	struct an_opts o;
-	an_opts_default(&o);
 	struct report rep;
-	analyze(&m, &o, &rep, NULL);
-	const struct rtable *t = table(&rep, "progress", NULL);
+	const struct rtable *t = progress_of("tests/data/unseen3/yolov5-cots.log", &m, &rep);
 	cr_assert_not_null(t);
 	int tc = col(t, "total"), rc = col(t, "runs"), mc = col(t, "step_median");
 	size_t train = rt_cell(t, 0, (size_t)tc)->v == 197 ? 0 : 1;
