@@ -38,7 +38,7 @@ static const char *wall_words(const char *from)
 		const char *from, *words;
 	} w[] = {
 		{ "timestamps", "the time stamps" }, { "clock", "a clock" }, { "phases", "the phases" },
-		{ "table TOTAL", "a printed TOTAL" }, { "batches", "the steps, added" },
+		{ "table TOTAL", "a printed TOTAL" }, { "batches", "the printed steps" },
 		{ "epochs", "the epochs, added" }, { "GPM windows", "the GPM windows" },
 		{ "run time printed", "a printed run time" },
 	};
@@ -58,17 +58,24 @@ int render_run_sentence(const struct rtable *t, size_t r, int several_runs, stru
 		return 0;
 	if (several_runs)
 		strbuf_addf(out, "%s: ", text_at(t, r, AC_RUN) ? text_at(t, r, AC_RUN) : "");
-	if (!isnan(wall)) {
+	const char *wf = text_at(t, r, AC_WALL_FROM);
+	int bound = !isnan(wall) && wf && (!strcmp(wf, "batches") || !strcmp(wf, "GPM windows"));
+	if (bound) {
+		/* steps added leave out all between them: a bound, no wall */
+		strbuf_addstr(out, "wall unknown (no time stamps or run total), at least ");
+		add_sig(out, wall, "s");
+		strbuf_addf(out, " in %s", wall_words(wf));
+	} else if (!isnan(wall)) {
 		strbuf_addstr(out, "wall ");
 		add_sig(out, wall, "s");
-		const char *from = wall_words(text_at(t, r, AC_WALL_FROM));
+		const char *from = wall_words(wf);
 		if (from)
 			strbuf_addf(out, " (%s)", from);
 	}
 	if (!isnan(in)) {
 		strbuf_addstr(out, ", in stages ");
 		add_sig(out, in, "s");
-		if (!isnan(un) && un > 0) {
+		if (!isnan(un) && un > 0 && !bound) {
 			strbuf_addstr(out, ", unaccounted ");
 			add_sig(out, un, "s");
 		}
