@@ -209,6 +209,7 @@ static struct an_run *run_new(const char *file)
 	r->first_ts = INT64_MIN;
 	r->max_ts = INT64_MIN;
 	r->first_step_ts = INT64_MIN;
+	r->first_step_index = NAN;
 	r->last_step_ts = INT64_MIN;
 	return r;
 }
@@ -958,8 +959,13 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 	if (r->ts) {
 		int64_t t = check_clock(run, r);
 		if (t != INT64_MIN && at_a_step(r)) {
-			if (run->first_step_ts == INT64_MIN)
+			if (run->first_step_ts == INT64_MIN) {
 				run->first_step_ts = t;
+				/* a step printed every N says how many ran before it */
+				run->first_step_index = r->type == TP_BATCH && tp_has(r, S_BAT_INDEX)
+								? r->num[S_BAT_INDEX]
+								: NAN;
+			}
 			run->last_step_ts = t;
 		}
 	}

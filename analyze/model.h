@@ -203,6 +203,7 @@ struct an_run {
 	int64_t first_ts, max_ts;
 	int64_t year_shift;       /* seconds added to dates printed without a year */
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
+	double first_step_index;  /* the iteration the first step printed is at (a batch's index), or NAN */
 };
 
 /* Numbers of one record, kept as the latest value for a name. */

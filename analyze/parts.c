@@ -211,6 +211,13 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	if (run->first_step_ts == INT64_MIN || run->first_ts == INT64_MIN || !(wall > 0))
 		return;
 	double before = (double)(run->first_step_ts - run->first_ts);
+	/* the first print closes a window of steps ("iter 100"): those steps
+	 * ran before it, and are no start-up */
+	const char *what;
+	double scale;
+	const struct tp_series *st = an_step_series(run, &what, &scale);
+	if (st && st->n && run->first_step_index > 1)
+		before -= (run->first_step_index - 1) * tp_series_quantile(st, 0.5) * scale;
 	double after = (double)(run->max_ts - run->last_step_ts);
 	if (!said_startup && before >= 0.1 * wall)
 		report_finding(rep, before > o->optimize_pct / 100 * wall ? SEV_WARNING : SEV_NOTICE, "bottlenecks",

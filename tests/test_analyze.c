@@ -523,6 +523,18 @@ Test(progress, a_bar_seen_only_full_runs_once_an_epoch)
 	an_model_free(&m);
 }
 
+/* MMPreTrain (tests/data/unseen2): the first iteration line, at 17:06:54,
+ * closes a window of 100 iterations of 0.178 s that began at 17:06:36,
+ * 33 s after the log's first stamp: 15 s of start-up, not 33. */
+Test(progress, the_first_window_of_steps_is_no_startup)
+{
+	struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen2/mmpretrain-fruits.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "\"step_median\":0.178"), "%.300s", r.out.buf);
+	cr_assert_null(strstr(r.out.buf, "before the first step"), "%s", strstr(r.out.buf, "start-up"));
+	tu_result_free(&r);
+}
+
 /* A tqdm bar of 100 one-second items that stalls for 120 s before item 51,
  * redrawn after every item with tqdm's estimate of the time left. */
 Test(progress, steps_stall_and_eta_from_redraws)
