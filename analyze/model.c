@@ -104,49 +104,6 @@ void an_map_free(struct an_map *m, void (*free_item)(void *))
 	memset(m, 0, sizeof(*m));
 }
 
-/* ---- time stamps ---- */
-
-static int digits(const char *s, int n, int *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return 1;
-}
-
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static int64_t days_from_civil(int y, int m, int d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-int64_t an_parse_ts(const char *ts)
-{
-	int y, mo, d, h, mi, s;
-	/* a date without a year ("--12-22T19:35:53") counts from 2000, a leap
-	 * year; check_clock carries it over the new years of a run */
-	if (ts && ts[0] == '-' && ts[1] == '-' && strlen(ts) >= 16) {
-		char full[TP_TS_MAX + 4];
-		snprintf(full, sizeof(full), "2000%s", ts + 1);
-		return an_parse_ts(full);
-	}
-	if (!ts || strlen(ts) < 19 || !digits(ts, 4, &y) || !digits(ts + 5, 2, &mo) ||
-	    !digits(ts + 8, 2, &d) || !digits(ts + 11, 2, &h) || !digits(ts + 14, 2, &mi) ||
-	    !digits(ts + 17, 2, &s))
-		return INT64_MIN;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
-		return INT64_MIN;
-	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
-}
-
 /* ---- runs ---- */
 
 static void series_free(void *p)
@@ -316,7 +273,7 @@ static void clock_issue(struct an_run *run, int kind, const struct tp_record *r,
 /* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
 static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
-	int64_t t = an_parse_ts(r->ts);
+	int64_t t = tp_ts_seconds(r->ts);
 	if (t == INT64_MIN)
 		return t;
 	/* a date without a year that goes back by months: a new year began */
@@ -464,7 +421,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	struct an_stage *s = an_map_get(&run->stages, r->name, r->name_len, NULL);
 	if (s->count == 0) {
 		s->line = r->line;
-		s->ts = an_parse_ts(r->ts);
+		s->ts = tp_ts_seconds(r->ts);
 		s->grows = 1;
 		s->inferred = r->role == TP_ROLE_NONE;
 		copy_parent(s->parent, r);
@@ -601,7 +558,7 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 /* A time stamp in seconds with its fraction ("...:05.850"), or NAN. */
 static double stamp_seconds(const char *ts)
 {
-	int64_t t = an_parse_ts(ts);
+	int64_t t = tp_ts_seconds(ts);
 	if (t == INT64_MIN)
 		return NAN;
 	const char *dot = strchr(ts, '.');
@@ -947,7 +904,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->last_line = r->line;
 	if (is_span(r)) {
 		/* the log's own span, given at its end: no step of the clock checks */
-		int64_t t = an_parse_ts(r->ts);
+		int64_t t = tp_ts_seconds(r->ts);
 		if (t != INT64_MIN && r->ts[0] == '-')
 			t += run->year_shift;
 		if (t != INT64_MIN && (run->first_ts == INT64_MIN || t < run->first_ts))

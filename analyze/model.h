@@ -249,7 +249,4 @@ int an_stage_is_clock(const struct an_stage *s);
 /* The run's part of that name and role, or NULL. */
 const struct an_part *an_part_find(const struct an_run *run, const char *name);
 
-/* "2024-10-13T22:30:00[.fff]" -> seconds since the epoch (UTC), or INT64_MIN. */
-int64_t an_parse_ts(const char *ts);
-
 #endif

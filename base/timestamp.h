@@ -10,6 +10,8 @@
 #define TPROF_BASE_TIMESTAMP_H
 
 /* Room for the longest form: 19 + '.' + 9 digits + NUL, rounded up. */
+#include <stdint.h>
+
 #define TP_TS_MAX 40
 
 /* Fraction of a second: as printed (up to nanoseconds), or exactly three
@@ -26,5 +28,13 @@ enum tp_ts_frac { TP_TS_AS_PRINTED, TP_TS_MS };
  * HH:MM:SS" (rich's log handler) is a date of 2000-2099.
  */
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX]);
+
+/*
+ * Seconds since 1970-01-01 of a stamp in the record's form (the fraction
+ * dropped), or INT64_MIN when ts is NULL or not one. A date without a year
+ * ("--12-22T19:35:53") counts from 2000, a leap year; the analysis carries
+ * it over a run's new years.
+ */
+int64_t tp_ts_seconds(const char *ts);
 
 #endif

@@ -4,6 +4,7 @@
  * the record behind the prefix, its values and the prefix's timestamp.
  */
 #include "golden.h"
+#include "base/timestamp.h"
 
 static void parse_str(const char *text, struct collector *c)
 {
@@ -230,3 +231,19 @@ Test(prefix, a_bar_behind_a_launcher_prefix)
 	tp_rules_free(rs);
 	strbuf_release(&err);
 }
+
+/* The seconds of a record's stamp (base/timestamp.c): the analyses' spans
+ * and clocks, one reader for all. */
+Test(prefix, seconds_of_a_stamp)
+{
+	cr_assert_eq(tp_ts_seconds("1970-01-01T00:00:00"), 0);
+	cr_assert_eq(tp_ts_seconds("2025-12-22T22:04:38") - tp_ts_seconds("2025-12-22T19:29:57"), 9281);
+	cr_assert_eq(tp_ts_seconds("2024-03-01T00:00:00") - tp_ts_seconds("2024-02-28T00:00:00"), 2 * 86400);
+	cr_assert_eq(tp_ts_seconds("2020-09-02T18:08:49.123"), tp_ts_seconds("2020-09-02T18:08:49"));
+	/* no year: from 2000, a leap year */
+	cr_assert_eq(tp_ts_seconds("--02-29T00:00:00"), tp_ts_seconds("2000-02-29T00:00:00"));
+	cr_assert_eq(tp_ts_seconds("2024-13-01T00:00:00"), INT64_MIN);
+	cr_assert_eq(tp_ts_seconds("12:00:00"), INT64_MIN);
+	cr_assert_eq(tp_ts_seconds(NULL), INT64_MIN);
+}
+
