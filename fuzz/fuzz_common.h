@@ -59,6 +59,12 @@ static inline int fz_is_digit(char c)
 static inline int fz_ts_ok(const char *ts)
 {
 	static const char pat[] = "dddd-dd-ddTdd:dd:dd";
+	char full[64];
+	/* a date without a year, as ISO 8601 writes one: "--MM-DDTHH:MM:SS" */
+	if (ts[0] == '-' && ts[1] == '-' && strlen(ts) < sizeof(full) - 4) {
+		snprintf(full, sizeof(full), "2000%s", ts + 1);
+		ts = full;
+	}
 	size_t n = strlen(ts);
 	if (n < sizeof(pat) - 1)
 		return 0;
@@ -168,7 +174,7 @@ static inline void fz_check_record(struct fz_sink *s, const struct tp_record *r)
 	if (r->rank < -1)
 		fz_fail("record rank %d", r->rank);
 	if (r->ts && !s->any_ts && !fz_ts_ok(r->ts))
-		fz_fail("record ts '%s' is not YYYY-MM-DDTHH:MM:SS[.fff]", r->ts);
+		fz_fail("record ts '%s' is not [YYYY]-MM-DDTHH:MM:SS[.fff]", r->ts);
 	if (r->name)
 		s->hash += fz_touch(r->name, r->name_len);
 	else if (r->name_len)
