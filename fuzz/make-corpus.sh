@@ -1,14 +1,14 @@
 #!/bin/sh
 # make-corpus.sh - regenerates the seed corpora fuzz/corpus/<target>/ from
 # samples/ (split into small files), the example lines of the seed
-# documents (SEEDS, default /work/shared/seeds; skipped if absent) and a
+# documents (SEEDS, default ../shared/seeds from the repository root; skipped if absent) and a
 # few hand-written inputs. The corpora are committed: run this only to
 # refresh them. Needs bin/tprof-parse (make) for the NDJSON corpus.
 #
 #   sh fuzz/make-corpus.sh [SEEDS_DIR]
 set -eu
 cd "$(dirname "$0")/.."
-seeds=${1:-/work/shared/seeds}
+seeds=${1:-../shared/seeds}
 C=fuzz/corpus
 rm -rf "$C"
 mkdir -p "$C/lines" "$C/rules" "$C/ndjson" "$C/docs" "$C/num" "$C/discover"
