@@ -62,7 +62,7 @@ struct an_bar {
 	struct gap gaps[MAX_GAPS]; /* the slowest windows per step, slowest first */
 	int ngaps;
 	int interrupted; /* another bar redrew within the window being read */
-	char last[96];   /* the description of its last redraw, as printed */
+	char last[96];   /* the description of its last full redraw, as printed */
 };
 
 struct an_progress {
@@ -207,9 +207,11 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 	if (!b->live && b->completed && n == b->n && n == total && same_desc &&
 	    (e == b->elapsed || (alone && e > b->elapsed)))
 		return;
-	if (dn_len)
-		memcpy(b->last, r->name, dn_len);
-	b->last[dn_len] = '\0';
+	if (n == total) { /* only a full bar's description is compared */
+		if (dn_len)
+			memcpy(b->last, r->name, dn_len);
+		b->last[dn_len] = '\0';
+	}
 	if (!b->live) {
 		start_run(b);
 		b->total = total;
