@@ -31,7 +31,7 @@ enum {
 	AN_COMPARE = 1 << 8,
 	AN_RANKS = 1 << 9,
 	AN_DATA = 1 << 10, /* data-only tables behind the charts */
-	AN_ALL = (1 << 11) - 1
+	AN_ALL = ~0u /* with the bits of rows added after these */
 };
 
 /*
@@ -234,7 +234,31 @@ void an_opts_default(struct an_opts *o);
 /* "NAME=NUMBER" (--param, --predict) into p; -1 if it is not that. */
 int an_parse_param(const char *arg, struct an_param *p);
 
-/* Runs the selected analyses. Returns AN_GATE_* bits. */
+/*
+ * The analyses, one row each: the table tprof-analyze makes its analysis
+ * options, their --help lines and completions from, and an_analyze walks.
+ * A row with a name is an option (--NAME) that sets its bit in which; a
+ * row without one runs whenever its bit is asked, or always (bit 0).
+ * Several rows may share a function (warmup, variance, ... are one pass
+ * over the series): it runs once, at its first row's place, and reads
+ * o->which for what to add. A function returns AN_GATE_* bits, or 0.
+ *
+ * Adding an analysis is its file (the function) and its row in
+ * analyses.c, with a bit of its own (README, "Adding an analysis").
+ */
+typedef int an_run_fn(const struct an_model *m, const struct an_opts *o, struct report *rep);
+struct an_analysis {
+	const char *name; /* the option's long name, or NULL */
+	unsigned bit;     /* AN_* (a new row: the next free bit), or 0: always */
+	an_run_fn *run;
+	const char *help; /* the option's --help line */
+};
+extern const struct an_analysis an_analyses[]; /* ends with a row of zeros */
+
+/* Runs the rows of table t asked for by o->which. Returns AN_GATE_* bits. */
+int an_analyze_with(const struct an_analysis *t, const struct an_model *m, const struct an_opts *o,
+		    struct report *rep);
+/* an_analyze_with(an_analyses, ...). */
 int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep);
 
 /* The parts (analyses.c calls them in this order). */

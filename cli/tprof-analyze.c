@@ -18,7 +18,7 @@
 #define TOOL "tprof-analyze"
 
 enum {
-	OPT_ANALYSIS = 1000, /* + index in analyses[] */
+	OPT_ANALYSIS = 1000, /* + index in an_analyses[] */
 	OPT_BASELINE = 2000,
 	OPT_LOSS,
 	OPT_BOTTLENECK,
@@ -40,23 +40,9 @@ enum {
 	OPT_DB,
 };
 
-static const unsigned analyses[] = {
-	AN_BREAKDOWN, AN_BOTTLENECKS, AN_WARMUP, AN_VARIANCE, AN_SPEEDUP,
-	AN_CONVERGENCE, AN_THROUGHPUT, AN_SCALING, AN_COMPARE, AN_RANKS,
-};
-
-static const struct cli_option options[] = {
-	{ NULL, 0, NULL, "Analyses:", NULL },
-	{ "breakdown", OPT_ANALYSIS + 0, NULL, "stage shares, unaccounted time, checks, model profile", NULL },
-	{ "bottlenecks", OPT_ANALYSIS + 1, NULL, "thresholds and advice (see --bottleneck-pct ...)", NULL },
-	{ "warmup", OPT_ANALYSIS + 2, NULL, "first vs steady state, where warmup ends", NULL },
-	{ "variance", OPT_ANALYSIS + 3, NULL, "spread, outliers, drift, leaks, aggregate rows", NULL },
-	{ "speedup", OPT_ANALYSIS + 4, NULL, "speedups against a baseline (--baseline NAME)", NULL },
-	{ "convergence", OPT_ANALYSIS + 5, NULL, "steps/epochs/seconds to --loss-threshold X", NULL },
-	{ "throughput", OPT_ANALYSIS + 6, NULL, "samples/s, steps/s, graphs/s, nodes/s, inference", NULL },
-	{ "scaling", OPT_ANALYSIS + 7, NULL, "log-log fit of time against size (--param, --predict)", NULL },
-	{ "compare", OPT_ANALYSIS + 8, NULL, "run against run with significance tests", NULL },
-	{ "ranks", OPT_ANALYSIS + 9, NULL, "per-rank medians and stragglers", NULL },
+/* The options after the analyses' own, which come from analyze's table
+ * (an_analyses, with keys OPT_ANALYSIS + the row's index). */
+static const struct cli_option settings[] = {
 	{ NULL, 0, NULL, "Settings:", NULL },
 	{ "baseline", OPT_BASELINE, "NAME", "speedup baseline (default: the slowest)", NULL },
 	{ "loss-threshold", OPT_LOSS, "X", "loss value for --convergence", NULL },
@@ -93,13 +79,13 @@ static const struct cli_option options[] = {
 	{ 0 },
 };
 
-static const struct cli_tool tool = {
+static const struct cli_tool tool_proto = {
 	.name = TOOL,
 	.usage = "[OPTIONS] [FILE...]",
 	.about = "Reads training logs (plain or .gz), the NDJSON of tprof-parse or a known\n"
 		 "report document ('-' or no FILE: standard input); each file is a run.\n"
 		 "Without an analysis option it runs every analysis the input supports.\n",
-	.opts = options,
+	.opts = settings, /* main puts the analyses' rows before these */
 	.trailer = "Exit status: 0 ok, 1 --fail-on-regression tripped, 2 bad usage or input,\n"
 		   "3 output could not be written, 4 out of memory, 5 the --history database could\n"
 		   "not be reached.\n",
@@ -111,6 +97,7 @@ static const struct cli_tool tool = {
 
 /* Everything the options set. */
 struct cli {
+	const struct cli_option *opts; /* the whole table */
 	struct an_opts o;
 	unsigned which;
 	const char *format, *output, *csv_dir, *db_spec;
@@ -143,9 +130,9 @@ static double *setting(struct cli *c, int key)
 	return NULL;
 }
 
-static const char *long_name(int key)
+static const char *long_name(const struct cli *c, int key)
 {
-	for (const struct cli_option *o = options; o->name || o->help; o++)
+	for (const struct cli_option *o = c->opts; o->name || o->help; o++)
 		if (o->name && o->key == key)
 			return o->name;
 	return "?";
@@ -155,10 +142,11 @@ static int set_option(void *ctx, int key, const char *arg)
 {
 	struct cli *c = ctx;
 	char opt[64];
-	snprintf(opt, sizeof(opt), "--%s", long_name(key));
-	if (key >= OPT_ANALYSIS && key < OPT_ANALYSIS + (int)ARRAY_SIZE(analyses)) {
-		c->which |= analyses[key - OPT_ANALYSIS];
-		c->compare_asked |= analyses[key - OPT_ANALYSIS] == AN_COMPARE;
+	snprintf(opt, sizeof(opt), "--%s", long_name(c, key));
+	unsigned bit = cli_analysis_bit(an_analyses, OPT_ANALYSIS, key);
+	if (bit) {
+		c->which |= bit;
+		c->compare_asked |= bit == AN_COMPARE;
 		return 0;
 	}
 	c->compare_asked |= key == OPT_FAIL;
@@ -405,7 +393,12 @@ int main(int argc, char **argv)
 	cli_rules_init(&c.rules);
 	int first;
 	an_opts_default(&c.o);
+	struct cli_option *opts = cli_analysis_options(an_analyses, OPT_ANALYSIS, settings);
+	struct cli_tool tool = tool_proto;
+	tool.opts = c.opts = opts;
 	int rc = cli_parse(&tool, argc, argv, set_option, &c, &first);
+	free(opts);
+	c.opts = NULL;
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (c.which)

@@ -9,7 +9,9 @@
  * The rules text goes to tp_rules_compile: on failure the message must say
  * "fuzz.rules:LINE:COL: ..." (or "fuzz.rules: ..."); on success each log
  * line goes to tp_rules_match (with one scratch, and once with none) and
- * the whole log through a tp_parser that uses the rules. Records are
+ * the whole log through a tp_parser that uses the rules; the rules' own
+ * @sample pieces are checked against their @expect lines (any answer, a
+ * message per differing piece, each "fuzz.rules:LINE: ..."). Records are
  * checked as in every target (fuzz_common.h). A line makes one record
  * when a rule matched it (rc 1) and none otherwise, for rules without the
  * v2 features that break that count on purpose: @each and @more (several
@@ -131,6 +133,24 @@ static int fuzz_rules_one(const uint8_t *data, size_t size)
 		fz_fail("parser with rules counted %llu lines, not %llu",
 			(unsigned long long)tp_parser_stats(p)->lines, (unsigned long long)s2.max_line);
 	tp_parser_free(p);
+
+	/* the file's own proof: a count no larger than its pieces, one message line each */
+	size_t nsamples;
+	tp_rules_samples(rules, &nsamples);
+	struct strbuf serr = STRBUF_INIT;
+	size_t bad = tp_rules_check_samples(rules, 1, &serr);
+	if (bad > nsamples)
+		fz_fail("tp_rules_check_samples: %zu of %zu pieces differ", bad, nsamples);
+	if (bad != 0 && (!serr.buf || strncmp(serr.buf, "fuzz.rules:", 11) != 0))
+		fz_fail("tp_rules_check_samples without a 'fuzz.rules:LINE:' message: %s", serr.buf ? serr.buf : "");
+	if (!bad && serr.len)
+		fz_fail("tp_rules_check_samples: no difference but a message: %s", serr.buf);
+	size_t lines = 0;
+	for (size_t i = 0; i < serr.len; i++)
+		lines += serr.buf[i] == '\n';
+	if (bad && lines + 1 < bad)
+		fz_fail("tp_rules_check_samples: %zu differences in %zu message lines", bad, lines + 1);
+	strbuf_release(&serr);
 
 	fz_sink_free(&s);
 	fz_sink_free(&s2);

@@ -30,6 +30,7 @@ static void num_row(struct strbuf *sb, const char *section, const char *table, s
 	cell(sb, unit, 0);
 }
 
+render_fn render_csv;
 int render_csv(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 	       struct strbuf *err)
 {

@@ -506,6 +506,7 @@ static int orphan_charts(const struct report *rep, struct charts *ch, struct str
 	return n;
 }
 
+render_fn render_html;
 int render_html(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err)
 {
 	struct charts ch;

@@ -136,6 +136,7 @@ static void finding_json(const struct finding *f, struct strbuf *sb)
 	strbuf_addch(sb, '}');
 }
 
+render_fn render_json;
 int render_json(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		struct strbuf *err)
 {

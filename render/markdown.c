@@ -100,6 +100,7 @@ static void md_summary(const struct rsection *s, struct strbuf *sb)
 	strbuf_release(&l);
 }
 
+render_fn render_markdown;
 int render_markdown(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		    struct strbuf *err)
 {

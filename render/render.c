@@ -11,6 +11,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+/* The renderers, each defined in its own file; a new one is a line here
+ * and its row below. */
+render_fn render_table, render_json, render_csv, render_markdown, render_html;
+
 static const struct renderer renderers[] = {
 	{ "table", ".txt", render_table },
 	{ "json", ".json", render_json },

@@ -2,7 +2,8 @@
  * render.h - one interface for every output format of a report: a
  * renderer has a name, a file extension and one function that writes the
  * whole report to an output file. A new format is one new file in render/
- * and one line in render.c's table.
+ * (render_fn render_NAME; declared at its top, then defined) and its
+ * declaration and row in render.c's table: two files.
  *
  * Contract: renderers only read the report; text that came from a log is
  * escaped for the target format (terminal control bytes, CSV formulas,
@@ -21,11 +22,14 @@ struct render_ctx {
 	const char *gnuplot;  /* charts of the HTML report: program, NULL: "gnuplot" from PATH */
 };
 
+/* Writes the whole report to of; 0, or -1 with a message in err. */
+typedef int render_fn(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
+		      struct strbuf *err);
+
 struct renderer {
 	const char *name;     /* "table", "json", "csv", "markdown" */
 	const char *ext;      /* ".txt", ".json", ".csv", ".md" */
-	int (*render)(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
-		      struct strbuf *err);
+	render_fn *render;
 };
 
 const struct renderer *render_find(const char *name);
@@ -49,15 +53,11 @@ void render_cell_text(const struct rcell *c, struct strbuf *sb); /* number or te
  * in err (nothing for a closed pipe: the tool ends quietly). */
 int render_flush(struct outfile *of, struct strbuf *sb, struct strbuf *err);
 
-int render_table(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
-int render_json(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
 /* One CSV per table in dir (id.csv; units in the header), each written
  * atomically. Returns 0 or -1 with err set. */
 int render_csv_dir(const struct report *rep, const char *dir, struct strbuf *err);
-int render_csv(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
-int render_markdown(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
-int render_html(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
-int render_xlsx(const struct report *rep, const struct render_ctx *ctx, struct outfile *of, struct strbuf *err);
+/* The XLSX renderer, called by name in its tests. */
+render_fn render_xlsx;
 /* render_xlsx with at most max_rows data rows per sheet (0: Excel's limit), for tests of the split. */
 int render_xlsx_split(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		      struct strbuf *err, size_t max_rows);

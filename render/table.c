@@ -447,6 +447,7 @@ static int several_runs(const struct report *rep)
 	return t && t->nrows > 1;
 }
 
+render_fn render_table;
 int render_table(const struct report *rep, const struct render_ctx *ctx, struct outfile *of,
 		 struct strbuf *err)
 {

@@ -44,6 +44,89 @@ Test(packs, every_pack_loads_with_markers_and_a_description)
 	tp_rules_free(rs);
 }
 
+/* Every pack proves itself: its @sample lines give its @expect records
+ * with every pack loaded, as a user's run would read them. A new pack is
+ * its rules file alone: this test reads its samples. */
+Test(packs, every_pack_carries_samples_that_give_its_expected_records)
+{
+	struct tp_rules *rs = all_packs();
+	size_t n;
+	const struct tp_rsample *v = tp_rules_samples(rs, &n);
+	for (size_t g = 0; g < tp_npacks; g++) {
+		size_t k = 0, e = 0;
+		for (size_t i = 0; i < n; i++)
+			if (v[i].group == g)
+				k++, e += v[i].nexpect;
+		cr_expect_gt(k, 0, "%s has no @sample", tp_packs[g].name);
+		cr_expect_geq(e, k, "%s: a sample without @expect loaded", tp_packs[g].name);
+	}
+	struct strbuf err = STRBUF_INIT;
+	cr_expect_eq(tp_rules_check_samples(rs, 1, &err), 0, "%s", err.buf ? err.buf : "");
+	/* users' files only: the packs are skipped */
+	cr_expect_eq(tp_rules_check_samples(rs, 0, &err), 0);
+	strbuf_release(&err);
+	tp_rules_free(rs);
+}
+
+/* A pack whose sample no longer gives what it says fails, naming the @expect line and the record. */
+Test(packs, a_sample_that_differs_is_named_with_its_line)
+{
+	static const char text[] = "@format mine\n"
+				   "@marker \"ms/iter\"\n"
+				   "batch ^\\[train\\] iter (?<index>\\d+): loss (?<loss>[\\d.]+) (?<seconds>\\d+ ms)/iter$\n"
+				   "@sample [train] iter 10: loss 8.6864 9240 ms/iter\n"
+				   "@expect batch index=10 loss=8.6864 seconds=9.24\n"
+				   "@sample [train] iter 20: loss 8.1 9300 ms/iter\n"
+				   "@expect batch index=20 seconds=9.31\n"
+				   "@sample [val] nothing to read\n"
+				   "@expect nothing\n"
+				   "@sample [train] iter 30: loss 8.0 9100 ms/iter\n"
+				   "@expect nothing\n";
+	struct strbuf err = STRBUF_INIT;
+	struct tp_rules *rs = tp_rules_compile(text, sizeof(text) - 1, "mine.rules", &err);
+	cr_assert_not_null(rs, "%s", err.buf ? err.buf : "");
+	size_t n;
+	const struct tp_rsample *v = tp_rules_samples(rs, &n);
+	cr_assert_eq(n, 4);
+	cr_expect_eq(v[0].lineno, 4);
+	cr_expect_eq(v[0].expect[0].nkv, 3);
+	cr_expect_eq(v[2].expect[0].type, -1);
+	cr_expect_eq(tp_rules_check_samples(rs, 0, &err), 2, "%s", err.buf);
+	cr_expect_not_null(strstr(err.buf, "mine.rules:7: @expect wants seconds=9.31; the @sample (line 6) gives "
+					   "{\"type\":\"batch\""), "%s", err.buf);
+	cr_expect_not_null(strstr(err.buf, "mine.rules:10: the @sample gives a record no @expect names"), "%s",
+			   err.buf);
+	cr_expect_null(strstr(err.buf, "mine.rules:4"), "the first sample holds: %s", err.buf);
+	strbuf_release(&err);
+	tp_rules_free(rs);
+}
+
+/* The loader refuses what cannot be checked, with file:line:col. */
+Test(packs, sample_and_expect_syntax_errors)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "@expect batch index=1\n", "x.rules:1:1: @expect without an @sample before it" },
+		{ "@sample a\n", "x.rules:1: @sample without @expect" },
+		{ "@sample a\n@expect batch foo=1\n", "x.rules:2:15: batch has no field 'foo'" },
+		{ "@sample a\n@expect widget\n", "x.rules:2:9: @expect wants a record type" },
+		{ "@sample a\n@expect batch role=boss\n", "x.rules:2:20: 'boss' is not a role" },
+		{ "@sample a\n@expect nothing\n@expect batch\n", "x.rules:3:9: @expect after @expect nothing" },
+		{ "@sample a\n@expect batch index\n", "x.rules:2:15: @expect wants FIELD=VALUE" },
+		{ "@sample a\n@expect timing name=\"open\n", "x.rules:2:21: unterminated" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct strbuf err = STRBUF_INIT;
+		struct tp_rules *rs = tp_rules_compile(bad[i].text, strlen(bad[i].text), "x.rules", &err);
+		cr_expect_null(rs, "%s", bad[i].text);
+		cr_expect_not_null(err.buf ? strstr(err.buf, bad[i].msg) : NULL, "%s: got %s", bad[i].msg,
+				   err.buf ? err.buf : "");
+		tp_rules_free(rs);
+		strbuf_release(&err);
+	}
+}
+
 Test(packs, hf_trainer)
 {
 	struct collector c = { 0 };

@@ -425,6 +425,32 @@ int cli_color_on(enum cli_color when, const char *output)
 	return (!output || !strcmp(output, "-")) && isatty(1) && !tp_no_color();
 }
 
+/* ---- analyses -------------------------------------------------------------- */
+
+struct cli_option *cli_analysis_options(const struct an_analysis *t, int key0, const struct cli_option *rest)
+{
+	size_t n = 0, nrest = 0, k = 0;
+	while (t[n].run)
+		n++;
+	while (rest[nrest].name || rest[nrest].help)
+		nrest++;
+	struct cli_option *v = xcalloc(1 + n + nrest + 1, sizeof(*v));
+	v[k++] = (struct cli_option){ NULL, 0, NULL, "Analyses:", NULL };
+	for (size_t i = 0; i < n; i++)
+		if (t[i].name)
+			v[k++] = (struct cli_option){ t[i].name, key0 + (int)i, NULL, t[i].help, NULL };
+	memcpy(v + k, rest, nrest * sizeof(*v)); /* the row of zeros is calloc's */
+	return v;
+}
+
+unsigned cli_analysis_bit(const struct an_analysis *t, int key0, int key)
+{
+	for (int i = 0; t[i].run; i++)
+		if (key == key0 + i && t[i].name)
+			return t[i].bit;
+	return 0;
+}
+
 /* ---- reports --------------------------------------------------------------- */
 
 void cli_report_formats(struct strbuf *sb)
@@ -520,6 +546,12 @@ int cli_load_rules(const char *tool, const struct cli_rules *r, struct tp_rules 
 {
 	struct strbuf err = STRBUF_INIT;
 	int rc = tp_rules_setup(&r->o, rules, &err);
+	/* a user's file proves itself as it loads (the packs, in the tests) */
+	if (rc == 0 && tp_rules_check_samples(*rules, 0, &err)) {
+		tp_rules_free(*rules);
+		*rules = NULL;
+		rc = -1;
+	}
 	if (rc < 0)
 		tp_error(tool, "%s", err.buf);
 	strbuf_release(&err);

@@ -105,6 +105,19 @@ int cli_color(const char *tool, const char *arg, enum cli_color *when);
 /* Colours on: always, or auto on a terminal (no -o) without NO_COLOR. */
 int cli_color_on(enum cli_color when, const char *output);
 
+/* ---- analyses ---- */
+
+/*
+ * tprof-analyze's option table from analyze's table of analyses t: the
+ * heading "Analyses:", a row for each row of t with a name (key: key0 +
+ * the row's index, its help the row's), then the rows of rest, which ends
+ * with a row of zeros. So a new analysis is an option, a --help line and a
+ * completion with no line here. Free with free().
+ */
+struct cli_option *cli_analysis_options(const struct an_analysis *t, int key0, const struct cli_option *rest);
+/* If key is one of those options, the row's bit; else 0. */
+unsigned cli_analysis_bit(const struct an_analysis *t, int key0, int key);
+
 /* ---- reports ---- */
 
 /* By --format, else by the output's extension, else the table; NULL

@@ -97,6 +97,15 @@ void tp_parser_finish(struct tp_parser *p);
 const struct tp_stats *tp_parser_stats(const struct tp_parser *p);
 void tp_parser_free(struct tp_parser *p);
 
+/*
+ * A rules file's proof (samples.c): parses every @sample piece of rules
+ * (rules.h; of the users' files only, unless packs is set) with the whole
+ * set, as a log, and compares its records with its @expect lines. Appends
+ * "SOURCE:LINE: the @sample ..." to err for each piece that differs
+ * (lines apart); returns how many differ.
+ */
+size_t tp_rules_check_samples(const struct tp_rules *rules, int packs, struct strbuf *err);
+
 /* Sets the number of the next line (for parsing a chunk of a file). */
 void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line);
 /* The number the next line will have. */

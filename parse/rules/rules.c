@@ -771,6 +771,7 @@ struct loading {
 	int group;
 	int block; /* open @block or -1 */
 	pcre2_compile_context *cctx;
+	size_t sample0; /* the group's first sample (rs->samples[sample0..]) */
 };
 
 /* Reads the quoted strings after a directive into a new string each. */
@@ -886,12 +887,141 @@ static int close_block(const struct src *s, const char *at, struct loading *ld)
 	return 0;
 }
 
+/* ---- @sample and @expect: the file's own proof ----------------------------- */
+
+static void sample_release(struct tp_rsample *sm)
+{
+	for (size_t i = 0; i < sm->nexpect; i++) {
+		struct tp_rexpect *e = &sm->expect[i];
+		for (size_t k = 0; k < e->nkv; k++) {
+			free(e->keys[k]);
+			free(e->vals[k]);
+		}
+		free(e->keys);
+		free(e->vals);
+	}
+	free(sm->expect);
+	free(sm->text);
+}
+
+/* "@sample LINE": the line as a log prints it, after one blank. Appends to
+ * the group's last piece while that has no @expect yet. */
+static void add_sample(const struct src *s, const char *q, const char *end, struct loading *ld)
+{
+	struct tp_rules *rs = ld->rs;
+	struct tp_rsample *sm = rs->nsamples > ld->sample0 ? &rs->samples[rs->nsamples - 1] : NULL;
+	if (q < end)
+		q++; /* the one blank after the directive */
+	if (!sm || sm->nexpect) {
+		ALLOC_GROW(rs->samples, rs->nsamples + 1, rs->salloc);
+		sm = &rs->samples[rs->nsamples++];
+		*sm = (struct tp_rsample){ rs->groups[ld->group].source, (size_t)ld->group,
+					   rs->groups[ld->group].pack, s->lineno, NULL, 0, NULL, 0 };
+	}
+	size_t n = (size_t)(end - q);
+	sm->text = xrealloc(sm->text, sm->len + n + 2);
+	memcpy(sm->text + sm->len, q, n);
+	sm->len += n;
+	sm->text[sm->len++] = '\n';
+	sm->text[sm->len] = '\0';
+}
+
+/* One FIELD=VALUE of an @expect (VALUE bare, or "quoted"); the end of it, or NULL. */
+static const char *expect_pair(const struct src *s, const char *p, const char *end, enum tp_type t,
+			       struct tp_rexpect *e)
+{
+	size_t k = ident_len(p, end);
+	struct fspec f;
+	if (!k || p + k >= end || p[k] != '=') {
+		strbuf_addstr(load_error(s, p), "@expect wants FIELD=VALUE pairs after the type");
+		return NULL;
+	}
+	if (!fspec_lookup(t, p, k, &f)) {
+		struct strbuf *e2 = load_error(s, p);
+		strbuf_addf(e2, "%s has no field '%.*s' (fields: ", tp_schemas[t].type_name, (int)k, p);
+		add_field_names(e2, t);
+		strbuf_addstr(e2, ", role, parent)");
+		return NULL;
+	}
+	struct strbuf v = STRBUF_INIT;
+	const char *q = p + k + 1;
+	if (q < end && *q == '"') {
+		const char *close = unquote(q + 1, end, &v);
+		if (!close) {
+			strbuf_addstr(load_error(s, q), "unterminated \"");
+			strbuf_release(&v);
+			return NULL;
+		}
+		q = close + 1;
+	} else {
+		while (q < end && !tp_is_blank(*q))
+			strbuf_addch(&v, *q++);
+	}
+	if (f.id == FID_ROLE && tp_role_from_name(v.buf, v.len) < 0) {
+		strbuf_addf(load_error(s, p + k + 1), "'%s' is not a role", v.buf);
+		strbuf_release(&v);
+		return NULL;
+	}
+	e->keys = xrealloc(e->keys, (e->nkv + 1) * sizeof(*e->keys));
+	e->vals = xrealloc(e->vals, (e->nkv + 1) * sizeof(*e->vals));
+	e->keys[e->nkv] = xmemdup(p, k);
+	e->vals[e->nkv++] = xmemdup(v.buf ? v.buf : "", v.len);
+	strbuf_release(&v);
+	return q;
+}
+
+/* "@expect TYPE FIELD=VALUE ..." or "@expect nothing", after an @sample. */
+static int add_expect(const struct src *s, const char *p, const char *end, struct loading *ld)
+{
+	struct tp_rules *rs = ld->rs;
+	if (rs->nsamples <= ld->sample0) {
+		strbuf_addstr(load_error(s, tp_skip_blanks(s->line, end)), "@expect without an @sample before it");
+		return -1;
+	}
+	struct tp_rsample *sm = &rs->samples[rs->nsamples - 1];
+	p = tp_skip_blanks(p, end);
+	size_t k = ident_len(p, end);
+	int type = -1;
+	for (int t = 0; t < TP_NTYPES && k; t++)
+		if (strlen(tp_schemas[t].type_name) == k && !memcmp(tp_schemas[t].type_name, p, k))
+			type = t;
+	int nothing = k == 7 && !memcmp(p, "nothing", 7);
+	if (type < 0 && !nothing) {
+		struct strbuf *e = load_error(s, p);
+		strbuf_addstr(e, "@expect wants a record type (");
+		add_type_names(e);
+		strbuf_addstr(e, ") or nothing");
+		return -1;
+	}
+	if (nothing && (sm->nexpect || tp_skip_blanks(p + k, end) != end)) {
+		strbuf_addstr(load_error(s, p), "@expect nothing stands alone: no fields, no other @expect");
+		return -1;
+	}
+	if (sm->nexpect && sm->expect[sm->nexpect - 1].type < 0) {
+		strbuf_addstr(load_error(s, p), "@expect after @expect nothing");
+		return -1;
+	}
+	sm->expect = xrealloc(sm->expect, (sm->nexpect + 1) * sizeof(*sm->expect));
+	struct tp_rexpect *e = &sm->expect[sm->nexpect++];
+	*e = (struct tp_rexpect){ s->lineno, type, 0, NULL, NULL };
+	for (p = tp_skip_blanks(p + k, end); !nothing && p < end; p = tp_skip_blanks(p, end))
+		if (!(p = expect_pair(s, p, end, (enum tp_type)type, e)))
+			return -1;
+	return 0;
+}
+
 /* A line starting with '@'. */
 static int directive(const struct src *s, const char *p, const char *end, struct loading *ld)
 {
 	const char *q;
 	if ((q = tp_eat(p, end, "@marker")) && (q == end || tp_is_blank(*q)))
 		return quoted_args(s, q, end, take_marker, ld);
+	if ((q = tp_eat(p, end, "@sample")) && (q == end || tp_is_blank(*q))) {
+		add_sample(s, q, end, ld);
+		return 0;
+	}
+	if ((q = tp_eat(p, end, "@expect")) && (q == end || tp_is_blank(*q)))
+		return add_expect(s, q, end, ld);
 	if ((q = tp_eat(p, end, "@describe")) && (q == end || tp_is_blank(*q)))
 		return quoted_args(s, q, end, take_desc, ld);
 	if ((q = tp_eat(p, end, "@first")) && tp_skip_blanks(q, end) == end) {
@@ -917,7 +1047,7 @@ static int directive(const struct src *s, const char *p, const char *end, struct
 		return 0;
 	}
 	strbuf_addstr(load_error(s, p), "unknown directive (@format, @describe, @marker, "
-					"@first, @block, @endblock)");
+					"@first, @block, @endblock, @sample, @expect)");
 	return -1;
 }
 
@@ -1058,7 +1188,7 @@ int tp_rules_add(struct tp_rules *rs, const char *text, size_t n, const char *na
 	ALLOC_GROW(rs->groups, rs->ngroups + 1, rs->galloc);
 	rs->groups[rs->ngroups] = (struct rgroup){ base_name(name), NULL, xstrdup(name), pack, 0, 0,
 						   rs->n, rs->n };
-	struct loading ld = { rs, (int)rs->ngroups++, -1, pcre2_compile_context_create(rs->gctx) };
+	struct loading ld = { rs, (int)rs->ngroups++, -1, pcre2_compile_context_create(rs->gctx), rs->nsamples };
 	const char *p = text ? text : "", *end = p + (text ? n : 0);
 	if (end - p >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
 		p += 3; /* a UTF-8 byte order mark some editors write */
@@ -1077,8 +1207,16 @@ int tp_rules_add(struct tp_rules *rs, const char *text, size_t n, const char *na
 			    rs->blocks[ld.block].name);
 		rc = -1;
 	}
+	if (rc == 0 && rs->nsamples > ld.sample0 && !rs->samples[rs->nsamples - 1].nexpect) {
+		s.lineno = rs->samples[rs->nsamples - 1].lineno;
+		strbuf_addf(err, "%s:%u: @sample without @expect (write \"@expect nothing\" for none)",
+			    s.name, s.lineno);
+		rc = -1;
+	}
 	pcre2_compile_context_free(ld.cctx);
 	if (rc < 0) {
+		while (rs->nsamples > ld.sample0)
+			sample_release(&rs->samples[--rs->nsamples]);
 		roll_back(rs, n0, m0, b0);
 		return -1;
 	}
@@ -1204,6 +1342,12 @@ int tp_rules_has_bar(const struct tp_rules *rs, int pass)
 	return rs && rs->has_bar[pass ? 1 : 0];
 }
 
+const struct tp_rsample *tp_rules_samples(const struct tp_rules *rules, size_t *n)
+{
+	*n = rules ? rules->nsamples : 0;
+	return rules ? rules->samples : NULL;
+}
+
 void tp_rules_free(struct tp_rules *rules)
 {
 	if (!rules)
@@ -1225,6 +1369,9 @@ void tp_rules_free(struct tp_rules *rules)
 		free(rules->groups[i].source);
 	}
 	free(rules->groups);
+	for (size_t i = 0; i < rules->nsamples; i++)
+		sample_release(&rules->samples[i]);
+	free(rules->samples);
 	tp_gate_free(rules->mset);
 	free(rules->bar_rules);
 	free(rules->scan_m);

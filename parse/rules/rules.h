@@ -98,6 +98,32 @@ const char *tp_rules_group_desc(const struct tp_rules *rules, size_t g);
 /* The marker table of every group, in one array (gate.h). */
 const struct tp_rmarker *tp_rules_markers(const struct tp_rules *rules, size_t *n);
 
+/*
+ * A rules file's proof, as lnav's format files carry it: "@sample LINE"
+ * lines (consecutive ones are one piece of log), each piece followed by
+ * the "@expect TYPE FIELD=VALUE ..." records it must give, in order
+ * ("@expect nothing": none). Only the fields named are compared. The
+ * loader checks the syntax and the field names; tp_rules_check_samples
+ * (parser.h) parses each piece with the whole set and compares.
+ */
+struct tp_rexpect {
+	unsigned lineno;
+	int type;           /* enum tp_type; -1: "nothing" */
+	size_t nkv;
+	char **keys, **vals;
+};
+struct tp_rsample {
+	const char *source; /* the file's or pack's name, for messages */
+	size_t group;
+	int pack;
+	unsigned lineno;    /* of its first @sample line */
+	char *text;         /* its lines, each ending with '\n' */
+	size_t len;
+	struct tp_rexpect *expect;
+	size_t nexpect;
+};
+const struct tp_rsample *tp_rules_samples(const struct tp_rules *rules, size_t *n);
+
 void tp_rules_free(struct tp_rules *rules);
 
 /* Scratch for one thread's matching; sized for rules and usable only with it.

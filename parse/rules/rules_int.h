@@ -194,6 +194,8 @@ struct tp_rules {
 	struct tp_marker *scan_m; /* the candidate search's view of the markers */
 	struct tp_marker_set scan_set;
 	uint32_t max_pairs; /* ovector pairs the largest pattern needs */
+	struct tp_rsample *samples; /* @sample pieces with their @expect records */
+	size_t nsamples, salloc;
 	pcre2_general_context *gctx;
 };
 
