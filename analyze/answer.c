@@ -302,7 +302,8 @@ static void stake_severity(const struct an_model *m, struct report *rep, const d
 {
 	static const char *const kinds[] = { "first-batch", "warmup", "high-variance", "outlier", "drift",
 					     "straggler", "bottleneck", "optimize", "data-loading", "gpm",
-					     "step-part", "evaluation", "checkpoint", "startup", "after-steps", "slowdown" };
+					     "step-part", "evaluation", "checkpoint", "startup", "after-steps", "slowdown",
+					     "steps" };
 	for (size_t i = 0; i < rep->nfindings; i++) {
 		struct finding *f = &rep->findings[i];
 		size_t k = 0;

@@ -168,6 +168,7 @@ static struct an_run *run_new(const char *file)
 	r->first_step_ts = INT64_MIN;
 	r->first_step_index = NAN;
 	r->last_step_ts = INT64_MIN;
+	r->iter_index = NAN;
 	return r;
 }
 
@@ -887,6 +888,16 @@ static void feed_scaling(struct an_run *run, const struct tp_record *r)
 	keep_nums(&run->scaling, r, key, (size_t)n);
 }
 
+/* The iterations a batch's index says ran (an_run.iters). */
+static void count_iterations(struct an_run *run, const struct tp_record *r)
+{
+	if (r->rank > 0 || !tp_has(r, S_BAT_INDEX) || !(r->num[S_BAT_INDEX] >= 0))
+		return;
+	double i = r->num[S_BAT_INDEX];
+	run->iters += isnan(run->iter_index) || i < run->iter_index ? i : i - run->iter_index;
+	run->iter_index = i;
+}
+
 void an_feed(struct an_model *m, const struct tp_record *r)
 {
 	if ((int)r->type < 0 || r->type >= TP_NTYPES)
@@ -943,6 +954,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		break;
 	case TP_BATCH:
 		feed_batch(m, run, r);
+		count_iterations(run, r);
 		break;
 	case TP_EPOCH:
 		feed_epoch(run, r);

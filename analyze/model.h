@@ -204,6 +204,9 @@ struct an_run {
 	int64_t year_shift;       /* seconds added to dates printed without a year */
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
 	double first_step_index;  /* the iteration the first step printed is at (a batch's index), or NAN */
+	/* iterations the batch indices count (of rank 0 or none): each rise of
+	 * the index, and a fall as a new epoch's count from 0; 0 if none */
+	double iters, iter_index;
 };
 
 /* Numbers of one record, kept as the latest value for a name. */

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "analyses.h"
+#include "progress.h"
 
 /* What a part of a step is, by its name. */
 static const char *part_kind(const char *name)
@@ -270,6 +271,46 @@ static void throughput_drift(struct report *rep, const struct an_opts *o, const 
 	}
 }
 
+/*
+ * When the steps fill the run: the iterations the batch indices count
+ * times the median step, as a share of a wall the steps did not make up
+ * (time stamps, a clock, phases, a printed total). Where nothing outside
+ * the steps is worth a fix, that is the answer: the step itself is the
+ * lever. Its stake is what a step 5 % faster would save, so that any
+ * overhead worth more ranks above it.
+ */
+static void steps_share(struct report *rep, const struct an_run *run, double wall, const char *from)
+{
+	static const char *const own[] = { "batches", "epochs", "GPM windows" };
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		if (!from || !strcmp(from, own[i]))
+			return;
+	const char *what;
+	double scale;
+	const struct tp_series *st = an_step_series(run, &what, &scale);
+	if (!(wall > 0) || !st || st->n < 3 || strstr(what, "epoch") || strstr(what, "GPM"))
+		return;
+	/* how many steps ran: the batch indices say, else the step bar's
+	 * windows, else one per value (a window mean's are fewer: no more) */
+	const char *bar;
+	double iters = run->iters;
+	if (!(iters >= 10))
+		iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
+								   : (double)st->n;
+	double med = tp_series_quantile(st, 0.5) * scale, in = iters * med, pct = 100 * in / wall;
+	if (!(iters >= 10))
+		return;
+	if (!(pct >= 60 && pct <= 110))
+		return;
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0,
+		       "the step itself is the lever: profile one (torch.profiler, Nsight Systems) and look at its "
+		       "parts; mixed precision, a fused optimizer, torch.compile or a larger batch per device "
+		       "shorten it",
+		       "the steps are %.0f%% of the wall: %.0f steps x %.4g s (the median of %s) = %.4g s of %.4g s",
+		       pct > 100 ? 100 : pct, iters, med, what, in > wall ? wall : in, wall);
+	report_stake(rep, 0.05 * (in > wall ? wall : in));
+}
+
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
 {
 	for (size_t r = 0; r < m->nruns; r++) {
@@ -281,6 +322,7 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		if (bottlenecks) {
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
 			throughput_drift(rep, o, run, wall);
+			steps_share(rep, run, wall, from);
 		}
 	}
 }

@@ -243,7 +243,8 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 		end_run(b);
 }
 
-const struct tp_series *an_progress_steps(const struct an_progress *pg, const char **what)
+/* The bar whose windows cover the most time, or NULL. */
+static const struct an_bar *step_bar(const struct an_progress *pg)
 {
 	const struct an_bar *best = NULL;
 	for (size_t i = 0; pg && i < pg->bars.n; i++) {
@@ -251,9 +252,21 @@ const struct tp_series *an_progress_steps(const struct an_progress *pg, const ch
 		if (b->step.n >= MIN_WINDOWS && (!best || b->time > best->time))
 			best = b;
 	}
+	return best;
+}
+
+const struct tp_series *an_progress_steps(const struct an_progress *pg, const char **what)
+{
+	const struct an_bar *best = step_bar(pg);
 	if (best)
 		*what = *best->name ? best->name : "progress bar";
 	return best ? &best->step : NULL;
+}
+
+double an_progress_step_count(const struct an_progress *pg)
+{
+	const struct an_bar *best = step_bar(pg);
+	return best ? best->steps : 0;
 }
 
 /* A bar's stalls: windows far slower per step than its median. */

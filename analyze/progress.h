@@ -17,6 +17,8 @@ void an_progress_free(struct an_progress *pg);
  * training loop's, beside shorter evaluation bars), named in *what; NULL if
  * no bar has enough windows. */
 const struct tp_series *an_progress_steps(const struct an_progress *pg, const char **what);
+/* The steps that bar's windows hold (0: no such bar). */
+double an_progress_step_count(const struct an_progress *pg);
 /* Table progress and the findings stall and eta-off (with --throughput). */
 void an_progress_report(const struct an_model *m, const struct an_opts *o, struct report *rep);
 

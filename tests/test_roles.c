@@ -367,6 +367,7 @@ static int top_matches(const char *truth, const char *kind, const char *finding)
 		{ "eval", "evaluation", NULL },	  { "data", "data-loading", NULL },
 		{ "startup", "startup", NULL },	  { "checkpoint", "checkpoint", NULL },
 		{ "generation", "step-part", "generation" }, { "slowdown", "slowdown", NULL },
+		{ "step", "steps", NULL }, /* the steps fill the run: the step itself is the lever */
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (!strcmp(truth, map[i].truth))
@@ -412,6 +413,6 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 	}
 	cr_expect_geq(steps, 19, "step times within 5 %%: %zu of %zu", steps, n);
 	cr_expect_geq(walls, 23, "walls within 10 %%: %zu of %zu", walls, n);
-	cr_expect_geq(tops, 5, "top costs named: %zu of %zu", tops, n);
+	cr_expect_geq(tops, 13, "top costs named: %zu of %zu", tops, n);
 	free(v);
 }
