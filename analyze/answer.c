@@ -42,17 +42,24 @@ static void num_sig(struct rtable *t, double v)
 	rt_num(t, v, sig_prec(v, 4));
 }
 
-/* The run's step values of the roles from `from` to `to` of the order
- * below, the largest mean first: a step printed as such, else a window mean
- * of one, else a mean since the start. */
+/* The run's step values of the tiers from `from` to `to` of the order
+ * below, the largest mean first within a tier: a step printed as such,
+ * else one added up from its parts, else a window mean printed, else a
+ * mean since the start, else a window mean worked out here from the time
+ * stamps or a clock of lines that count steps (weaker: such a line may
+ * count evaluation chunks). */
 static const struct an_part *step_part(const struct an_run *run, size_t from, size_t to, const char **what)
 {
-	static const enum tp_role roles[] = { TP_ROLE_STEP, TP_ROLE_RUNNING, TP_ROLE_AVERAGE };
-	for (size_t k = from; k <= to && k < ARRAY_SIZE(roles); k++) {
+	static const struct {
+		enum tp_role role;
+		int derived; /* -1: either */
+	} tiers[] = { { TP_ROLE_STEP, 0 }, { TP_ROLE_STEP, 1 }, { TP_ROLE_RUNNING, 0 }, { TP_ROLE_AVERAGE, -1 },
+		      { TP_ROLE_RUNNING, 1 } };
+	for (size_t k = from; k <= to && k < ARRAY_SIZE(tiers); k++) {
 		const struct an_part *best = NULL;
 		for (size_t i = 0; i < run->parts.n; i++) {
 			const struct an_part *x = an_map_at(&run->parts, i);
-			if (x->role != roles[k] || !x->s.n)
+			if (x->role != tiers[k].role || !x->s.n || (tiers[k].derived >= 0 && x->derived != tiers[k].derived))
 				continue;
 			/* a mean of a component is no step */
 			if (x->parent[0] && strcmp(x->parent, "step")) {
@@ -87,24 +94,39 @@ static const struct tp_series *slowest_rank(const struct an_run *run, int epochs
 	return best;
 }
 
+/* A metric of two values or more: one named like a step or a total, or any. */
+static const struct tp_series *step_metric(const struct an_run *run, int any, const char **what)
+{
+	for (size_t i = 0; i < run->metrics.n; i++) {
+		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const char *name = an_map_key(&run->metrics, i);
+		if (s->s.n >= 2 && (any || strstr(name, "step") || strstr(name, "total"))) {
+			*what = name;
+			return &s->s;
+		}
+	}
+	return NULL;
+}
+
 /* The series that says how long a step takes: batches (the slowest rank: in
  * lockstep training every rank waits for it), else a step's values (a step
  * printed as such, a window mean), a progress bar's redraws (each window's
  * seconds per step), a mean since the start, epochs, GPM windows, a step
- * metric; *scale turns its unit into seconds. */
+ * metric, a window mean worked out from stamps or a clock, any metric;
+ * *scale turns its unit into seconds. */
 const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale)
 {
 	const struct tp_series *best;
 	*scale = 1;
 	if ((best = slowest_rank(run, 0, what)))
 		return best;
-	const struct an_part *p = step_part(run, 0, 1, what);
+	const struct an_part *p = step_part(run, 0, 2, what);
 	if (p)
 		return &p->s;
 	/* a mean over the run (evaluations in it) says less than the redraws */
 	if ((best = an_progress_steps(run->progress, what)))
 		return best;
-	if ((p = step_part(run, 2, 2, what)))
+	if ((p = step_part(run, 3, 3, what)))
 		return &p->s;
 	if ((best = slowest_rank(run, 1, what)))
 		return best;
@@ -112,16 +134,11 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 		*what = "GPM window", *scale = 0.001;
 		return &run->gpm_total_ms;
 	}
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < run->metrics.n; i++) {
-			const struct an_named_series *s = an_map_at(&run->metrics, i);
-			const char *name = an_map_key(&run->metrics, i);
-			if (s->s.n >= 2 && (pass || strstr(name, "step") || strstr(name, "total"))) {
-				*what = name;
-				return &s->s;
-			}
-		}
-	return NULL;
+	if ((best = step_metric(run, 0, what)))
+		return best;
+	if ((p = step_part(run, 4, 4, what)))
+		return &p->s;
+	return step_metric(run, 1, what);
 }
 
 /* A candidate for the wall time: the longest wins, and says where it came from. */

@@ -439,10 +439,68 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	s->count++;
 }
 
+#define PARTS_STEP "step (sum of its parts)"
+#define CLOCK_STEP "step (clock)"
+
+/* Below, with the batches (a clock's reading closes a window of steps). */
+static struct an_batches *rank_batches(struct an_run *run, int rank);
+static void window_step(struct an_run *run, const char *name, double *pt, double *pi, double t, double i,
+			uint64_t line);
+
+/* Adds the parts of the line read so far into the step they make, when
+ * there are two or more and the line printed no step of its own. */
+static void close_parts(struct an_run *run)
+{
+	if (run->parts_n >= 2) {
+		int created;
+		struct an_part *x = an_map_get(&run->parts, PARTS_STEP, strlen(PARTS_STEP), &created);
+		if (created) {
+			tp_series_init(&x->s);
+			x->role = TP_ROLE_STEP;
+			x->line = run->parts_line;
+			x->derived = 1;
+		}
+		tp_series_add(&x->s, run->parts_sum, run->parts_line);
+	}
+	run->parts_n = 0;
+	run->parts_sum = 0;
+}
+
+/* The line being read (parts_line): a new one closes the last. */
+static void parts_at(struct an_run *run, uint64_t line)
+{
+	if (line != run->parts_line) {
+		close_parts(run);
+		run->parts_line = line;
+	}
+}
+
 static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_role role, double sec)
 {
 	if (!r->name || isnan(sec) || sec < 0)
 		return;
+	/* a step's parts ("updt_s" and "data_s" of parent "step") add up by
+	 * line into the step, unless the line prints its step (the last
+	 * line's stay open: one value fewer) */
+	if (role == TP_ROLE_COMPONENT && r->parent_len == 4 && !memcmp(r->parent, "step", 4)) {
+		parts_at(run, r->line);
+		if (run->parts_n >= 0) {
+			run->parts_sum += sec;
+			run->parts_n++;
+		}
+	} else if (role == TP_ROLE_STEP) {
+		parts_at(run, r->line);
+		run->parts_n = -1;
+	}
+	if (role == TP_ROLE_CLOCK) {
+		run->clock_line = r->line;
+		run->clock_value = sec;
+		if (run->index_line == r->line) {
+			struct an_batches *b = rank_batches(run, run->index_rank);
+			window_step(run, CLOCK_STEP, &b->clock_t, &b->clock_index, sec, run->index_value, r->line);
+			run->index_line = 0;
+		}
+	}
 	int created;
 	struct an_part *x = an_map_get(&run->parts, r->name, r->name_len, &created);
 	if (created) {
@@ -552,6 +610,7 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		tp_trace_init(&b->t_epochs);
 		b->cur.min = INFINITY, b->cur.max = -INFINITY;
 		b->stamp_t = b->stamp_index = NAN;
+		b->clock_t = b->clock_index = NAN;
 	}
 	return b;
 }
@@ -568,30 +627,49 @@ static double stamp_seconds(const char *ts)
 
 #define STAMP_STEP "step (time stamps)"
 
+/* A window mean of the step, made here: named for where it comes from. */
+static void add_window(struct an_run *run, const char *name, double v, uint64_t line)
+{
+	int created;
+	struct an_part *x = an_map_get(&run->parts, name, strlen(name), &created);
+	if (created) {
+		tp_series_init(&x->s);
+		x->role = TP_ROLE_RUNNING;
+		x->line = line;
+		x->derived = 1;
+	}
+	tp_series_add(&x->s, v, line);
+}
+
 /*
  * A trainer that prints a line at each step (or every N steps) with its
  * number but no duration: the time between two such lines over the steps
  * between them is the step's mean over that window (a running value, so
- * that a step printed as such comes first). The index going back (a new
- * epoch, another engine's counter) starts again.
+ * that a step printed as such comes first), from the lines' time stamps,
+ * or from a clock the line prints ("step=100 ... elapsed=71s"). The index
+ * going back (a new epoch, another engine's counter, a new launch) starts
+ * again.
  */
-static void batch_from_stamps(struct an_run *run, struct an_batches *b, const struct tp_record *r)
+static void window_step(struct an_run *run, const char *name, double *pt, double *pi, double t, double i,
+			uint64_t line)
 {
-	double t = r->ts ? stamp_seconds(r->ts) : NAN, i = r->num[S_BAT_INDEX];
 	if (isnan(t))
 		return;
-	if (!isnan(b->stamp_t) && i > b->stamp_index && t >= b->stamp_t) {
-		int created;
-		struct an_part *x = an_map_get(&run->parts, STAMP_STEP, strlen(STAMP_STEP), &created);
-		if (created) {
-			tp_series_init(&x->s);
-			x->role = TP_ROLE_RUNNING;
-			x->line = r->line;
-		}
-		tp_series_add(&x->s, (t - b->stamp_t) / (i - b->stamp_index), r->line);
-	}
-	b->stamp_t = t;
-	b->stamp_index = i;
+	if (!isnan(*pt) && i > *pi && t >= *pt)
+		add_window(run, name, (t - *pt) / (i - *pi), line);
+	*pt = t;
+	*pi = i;
+}
+
+static void batch_from_stamps(struct an_run *run, struct an_batches *b, const struct tp_record *r)
+{
+	double i = r->num[S_BAT_INDEX];
+	window_step(run, STAMP_STEP, &b->stamp_t, &b->stamp_index, r->ts ? stamp_seconds(r->ts) : NAN, i, r->line);
+	/* the clock of the line, read before the index or after it */
+	if (run->clock_line == r->line)
+		window_step(run, CLOCK_STEP, &b->clock_t, &b->clock_index, run->clock_value, i, r->line);
+	else
+		run->index_line = r->line, run->index_value = i, run->index_rank = r->rank;
 }
 
 static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_record *r)
@@ -894,6 +972,13 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 	if (r->rank > 0 || !tp_has(r, S_BAT_INDEX) || !(r->num[S_BAT_INDEX] >= 0))
 		return;
 	double i = r->num[S_BAT_INDEX];
+	/* a fall to half or less is a new count (an epoch's); a smaller one,
+	 * a second counter of the same steps printed beside the first; a line
+	 * before the last counted, one handed over late (a discovered template's
+	 * first lines) */
+	if ((!isnan(run->iter_index) && i < run->iter_index && i > run->iter_index / 2) || r->line < run->iter_line)
+		return;
+	run->iter_line = r->line;
 	run->iters += isnan(run->iter_index) || i < run->iter_index ? i : i - run->iter_index;
 	run->iter_index = i;
 }

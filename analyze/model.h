@@ -62,6 +62,7 @@ struct an_stage {
 struct an_part {
 	struct tp_series s;
 	enum tp_role role;
+	int derived;                /* made here from other values (the sum of a step's parts) */
 	char parent[AN_PARENT_MAX]; /* the step it is part of / the series it averages; "" the step */
 	uint64_t line;              /* first occurrence */
 };
@@ -129,8 +130,10 @@ struct an_batches {
 	uint64_t first_line;
 	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
 	uint64_t timing_lines;
-	/* the last batch printed with an index and a time stamp but no duration */
+	/* the last batch printed with an index and a time stamp but no duration,
+	 * and the last with an index and a clock's reading on its line */
 	double stamp_t, stamp_index; /* NAN: none yet */
+	double clock_t, clock_index;
 };
 
 struct an_named_series {
@@ -205,8 +208,16 @@ struct an_run {
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
 	double first_step_index;  /* the iteration the first step printed is at (a batch's index), or NAN */
 	/* iterations the batch indices count (of rank 0 or none): each rise of
-	 * the index, and a fall as a new epoch's count from 0; 0 if none */
+	 * the index, and a fall to half or less as a new epoch's count from 0
+	 * (a smaller fall is a second counter: ignored); 0 if none */
 	double iters, iter_index;
+	uint64_t iter_line;
+	/* the line being read: its step's parts so far (a step printed only as
+	 * its parts is their sum), its clock's reading and the step index it
+	 * printed without a duration (with its rank) */
+	uint64_t parts_line, clock_line, index_line;
+	double parts_sum, clock_value, index_value;
+	int parts_n, index_rank;
 };
 
 /* Numbers of one record, kept as the latest value for a name. */

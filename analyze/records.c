@@ -267,12 +267,17 @@ static int report_is_empty(const struct report *rep)
 	return 1;
 }
 
-/* Records were read, but no analysis took them. */
+/* Records were read, but no analysis took them (a run whose step the
+ * summary gives has its answer there). */
 static void nothing_applies(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	report_section(rep, "input", "Input");
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
+		const char *what;
+		double scale;
+		if (an_step_series(run, &what, &scale))
+			continue;
 		struct strbuf sb = STRBUF_INIT;
 		for (int t = 0; t < TP_NTYPES; t++)
 			if (run->nrec[t])

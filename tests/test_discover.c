@@ -258,13 +258,26 @@ Test(discover, deepspeed_chat_latencies_and_shares)
  * set (tests/data/real, sources in bench/real-logs.tsv). */
 Test(discover, roles_from_values_and_words)
 {
-	/* modded-nanogpt's first steps ("step_avg:nanms", which the pack does
-	 * not read): train_time rose and doubled, a time since the start */
+	/* modded-nanogpt's first steps ("step_avg:nanms"), without its pack:
+	 * train_time rose and doubled, a time since the start; the line counts
+	 * steps ("step:1/3200"), and says which one it is at */
 	struct collector c = { 0 };
-	read_log("tests/data/real/moddednanogpt-keller.log", NULL, &c);
-	cr_assert_eq(count_named(&c, TP_TIMING, "train_time"), 13);
+	read_log_with("tests/data/real/moddednanogpt-keller.log", "hf-trainer", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "train_time"), 3227);
 	expect_timing(&c, "train_time", 0, 608, 0.487, TP_ROLE_CLOCK);
 	expect_timing(&c, "train_time", 1, 609, 6.565, TP_ROLE_CLOCK);
+	const struct tp_record *b = nth_named(&c, TP_BATCH, NULL, 1);
+	cr_assert_eq(b->line, 609);
+	cr_assert_float_eq(num(b, S_BAT_INDEX), 1, 0);
+	cr_assert(!tp_has(b, S_SECONDS));
+	collector_free(&c);
+	/* with it, the pack reads them ("nanms": no mean yet), and discovery nothing */
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/moddednanogpt-keller.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "train_time"), 0);
+	cr_assert_eq(count_named(&c, TP_BATCH, NULL), 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_METRIC, NULL, 1), S_MET_TOTAL_S), 6.565, 1e-12);
+	cr_assert(!tp_has(nth_named(&c, TP_METRIC, NULL, 1), S_MET_AVG_S));
 	collector_free(&c);
 	/* detectron2's evaluator: times per iteration, none named like a step */
 	memset(&c, 0, sizeof(c));
@@ -413,11 +426,23 @@ Test(discover, names_with_their_unit_and_a_time_of_day)
 	const struct tp_record *r = nth_named(&c, TP_TIMING, "data_s", 0);
 	cr_assert_float_eq(num(r, S_SECONDS), 0.083, 0);
 	cr_assert_str_eq(r->ts, "2026-06-12T10:53:24");
+	/* "step:400": the two durations of a line that counts steps are the step's parts */
+	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
+	cr_assert(r->parent_len == 4 && !memcmp(r->parent, "step", 4));
+	cr_assert_eq(nth_named(&c, TP_TIMING, "updt_s", 0)->role, TP_ROLE_COMPONENT);
+	/* and the step it is at; "step:1K" (a rounded count) is no index */
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 0), S_BAT_INDEX), 400, 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 2), S_BAT_INDEX), 800, 0);
+	cr_assert_eq(count_named(&c, TP_BATCH, NULL), 3, "%zu", count_named(&c, TP_BATCH, NULL));
 	collector_free(&c);
 	memset(&c, 0, sizeof(c));
 	read_log("tests/data/unseen3/homegrown-avpse.log", NULL, &c);
 	cr_assert_eq(count_named(&c, TP_TIMING, "elapsed"), 740);
-	cr_assert_eq(c.n, 740, "%zu records: a time of day read as a duration", c.n);
+	/* "step=100 ... elapsed=71s": a clock and the step it is at, no time of day */
+	cr_assert_eq(count_named(&c, TP_BATCH, NULL), 740);
+	cr_assert_eq(c.n, 1480, "%zu records: a time of day read as a duration", c.n);
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 0), S_BAT_INDEX), 100, 0);
+	cr_assert_eq(nth_named(&c, TP_BATCH, NULL, 0)->line, nth_named(&c, TP_TIMING, "elapsed", 0)->line);
 	collector_free(&c);
 	write_text("/tmp/tprof-disc-suffix.log", "it 1 wall_ms:630990 x\nit 2 wall_ms:631990 x\nit 3 wall_ms:632990 x\n");
 	memset(&c, 0, sizeof(c));

@@ -270,6 +270,70 @@ Test(roles, steps_from_the_stamps_of_step_lines)
 	json_free(&doc);
 }
 
+/* A line that prints its step only as parts: the step is their sum, below
+ * a step printed as such and above a window mean worked out from stamps. */
+Test(roles, a_step_printed_as_its_parts_is_their_sum)
+{
+	static const char *const rules =
+		"batch @more ^step:(?<index>\\d+)\\b\n"
+		"timing @more role=\"component\" parent=\"step\" name=\"updt_s\" \\bupdt_s:(?<seconds>[\\d.]+)\n"
+		"timing role=\"component\" parent=\"step\" name=\"data_s\" \\bdata_s:(?<seconds>[\\d.]+)\n";
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze(&doc, rules,
+		"2026-06-12 10:53:24 step:200 updt_s:0.504 data_s:0.083\n"
+		"2026-06-12 10:55:06 step:400 updt_s:0.501 data_s:0.010\n"
+		"2026-06-12 10:57:03 step:600 updt_s:0.501 data_s:0.084\n"
+		"2026-06-12 10:58:46 step:800 updt_s:0.502 data_s:0.010\n"
+		"2026-06-12 11:00:42 step:1000 updt_s:0.500 data_s:0.081\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (sum of its parts)");
+	/* 0.587, 0.511, 0.585, 0.512 (the last line's stay open) */
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.5485) < 1e-9, "%.17g", num_at(j, "runs.0.step_median"));
+	json_free(&doc);
+}
+
+/* A clock beside the step it is at: the clock's rise over the steps between
+ * two lines is a window mean of the step; a new launch starts again. */
+Test(roles, steps_from_a_clock_and_the_step_it_is_at)
+{
+	static const char *const rules = "batch @more ^step=(?<index>\\d+)\\b\n"
+					 "timing role=\"clock\" name=\"elapsed\" \\belapsed=(?<seconds>\\d+)s$\n";
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze(&doc, rules,
+		"step=100 loss=0.29 elapsed=71s\nstep=200 loss=0.26 elapsed=137s\nstep=300 loss=0.26 elapsed=204s\n"
+		"step=400 loss=0.25 elapsed=272s\nstep=100 loss=0.29 elapsed=70s\nstep=200 loss=0.26 elapsed=138s\n", "");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (clock)");
+	/* windows of 0.66, 0.67, 0.68, 0.68 s: the new launch's first line is none */
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.675) < 1e-9, "%.17g", num_at(j, "runs.0.step_median"));
+	cr_expect_eq(num_at(j, "runs.0.steps"), 4);
+	json_free(&doc);
+}
+
+/* The steps that ran, from the indices: a fall to half or less is a new
+ * epoch's count, a smaller one a second counter; with a wall from the
+ * stamps, steps that fill it are the answer. */
+Test(roles, steps_that_fill_the_run_lead_the_summary)
+{
+	static const char *const rules = "batch ^(?:it|iter) (?<index>\\d+) time (?<seconds>[\\d.]+)$\n"
+					 "timing role=\"phase\" name=\"evaluation\" ^eval (?<seconds>[\\d.]+)s$\n";
+	struct strbuf log = STRBUF_INIT;
+	/* 200 steps of 1 s in 2 epochs of 100 (an iteration counter echoed 3 behind), 8 s of evaluation */
+	for (int e = 0, t = 0; e < 2; e++) {
+		for (int i = 10; i <= 100; i += 10, t += 10) {
+			strbuf_addf(&log, "2024-01-01 %02d:%02d:%02d it %d time 1.0\n", 12 + t / 3600, t / 60 % 60, t % 60, i);
+			if (i > 10)
+				strbuf_addf(&log, "2024-01-01 %02d:%02d:%02d iter %d time 1.0\n", 12 + t / 3600, t / 60 % 60, t % 60, i - 3);
+		}
+		t += 4;
+		strbuf_addf(&log, "2024-01-01 %02d:%02d:%02d eval 4s\n", 12 + t / 3600, t / 60 % 60, t % 60);
+	}
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze(&doc, rules, log.buf, "");
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps", "%s", str_at(j, "summary.top.0.finding"));
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), ": 200 steps x 1 s"), "%s", str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
+	strbuf_release(&log);
+}
+
 /* ---- the answer set ------------------------------------------------------- */
 
 struct answer {

@@ -99,6 +99,7 @@ struct pend {
 	char ts[TP_TS_MAX];
 	int has_ts;
 	uint64_t seen;     /* positions the line's other readers read */
+	int others;        /* another reader read a value of the line */
 	char *text;        /* the line (owned), at most PEND_TEXT bytes */
 	size_t n;
 };
@@ -122,6 +123,7 @@ struct tmpl {
 	uint64_t count;
 	int series;
 	int cut;           /* its first line had more tokens than it holds */
+	int counter;       /* the position of the iteration count (counter_pos), or -1 */
 	int changed;       /* slots to be derived again */
 	struct vslot *slots;
 	int nslots;
@@ -1104,8 +1106,8 @@ static int punct_is(const struct tmpl *tp, int k, char c)
 
 /* Does the line count iterations: "iter 10:", "Iter:[10/247]", "iters:
  * 100", or a bare "[19/21279]" that no epoch word names ("Epoch [3/100]"
- * counts epochs)? */
-static int counts_iterations(const struct tmpl *tp)
+ * counts epochs)? The position of the count, or -1. */
+static int counter_pos(const struct tmpl *tp)
 {
 	for (int k = 0; k < tp->ntok; k++) {
 		if (tp->kind[k] != TK_NUM && tp->kind[k] != TK_WILD)
@@ -1114,13 +1116,13 @@ static int counts_iterations(const struct tmpl *tp)
 		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '['))
 			b--;
 		if (counter_word(tp, b))
-			return 1;
+			return k;
 		if (punct_is(tp, k - 1, '[') && punct_is(tp, k + 1, '/') && k + 3 < tp->ntok &&
 		    tp->kind[k + 2] == TK_NUM && punct_is(tp, k + 3, ']') &&
 		    !(is_word(tp, k - 2) && !strncasecmp(tp->tok[k - 2], "epoch", 5)))
-			return 1;
+			return k;
 	}
-	return 0;
+	return -1;
 }
 
 /*
@@ -1130,8 +1132,10 @@ static int counts_iterations(const struct tmpl *tp)
  * line's durations is, is the step, and the line's other durations are its
  * components ("step_time 18.1 ms | data 0.16 ms"). A value per iteration
  * with another name ("Dataloading: 0.0011 s/iter") is a mean over steps.
- * The one duration of a line that counts iterations (counts_iterations)
- * is the step, whatever its name ("time", "timer", "Time").
+ * The one duration of a line that counts iterations (counter_pos) is the
+ * step, whatever its name ("time", "timer", "Time"); its several durations,
+ * none named as a step, are the step's parts ("step:200 ... updt_s:0.504
+ * data_s:0.083"), parent "step", which the analysis adds up into the step.
  * The rest keep no role, for the analysis to infer from the name and the
  * values (a span, a clock that grows, an ETA): "epoch_time", "Total time",
  * "elapsed_time" and a clock "0:01:23" say no more than that. A value
@@ -1158,11 +1162,17 @@ static void step_roles(struct tmpl *tp)
 		}
 	}
 	/* the one duration of a line that counts iterations ("iter 10: loss
-	 * 9.89, time 561.12ms") is the step's */
-	if (!nnamed && np == 1 && !tp->slots[plain[0]].per && counts_iterations(tp)) {
+	 * 9.89, time 561.12ms") is the step's; several are its parts */
+	int counts = tp->counter >= 0, parts = !nnamed && np >= 2 && counts;
+	if (!nnamed && np == 1 && !tp->slots[plain[0]].per && counts) {
 		named = plain[0];
 		nnamed = 1;
 	}
+	for (int k = 0; parts && k < np; k++)
+		parts = !tp->slots[plain[k]].per && tp->form[tp->slots[plain[k]].pos] != CK_COMPOUND;
+	size_t step_name = tp->names.len;
+	if (parts)
+		strbuf_addstr(&tp->names, "step");
 	for (int k = 0; k < np; k++) {
 		struct vslot *v = &tp->slots[plain[k]];
 		if (nnamed == 1 && plain[k] == named) {
@@ -1174,6 +1184,11 @@ static void step_roles(struct tmpl *tp)
 			v->pto = f->to;
 			v->parent = f->name;
 			v->parent_len = f->name_len;
+		} else if (parts) {
+			v->role = TP_ROLE_COMPONENT;
+			v->pfrom = 1, v->pto = 0; /* the name below, not tokens */
+			v->parent = step_name;
+			v->parent_len = 4;
 		} else if (v->per) {
 			v->role = TP_ROLE_AVERAGE;
 		}
@@ -1299,6 +1314,7 @@ static void derive(struct tmpl *tp)
 			tp->slots[s].parent = f->name;
 			tp->slots[s].parent_len = f->name_len;
 		}
+	tp->counter = counter_pos(tp);
 	step_roles(tp);
 	tp->changed = 0;
 }
@@ -1336,8 +1352,52 @@ static void compose(struct strbuf *sb, const struct tmpl *tp, int from, int to, 
 	}
 }
 
+/* A record of a line: where it is, nothing else. */
+static void record_at(struct tp_record *r, const char *file, uint64_t line, int rank, const char *ts)
+{
+	memset(r, 0, sizeof(*r));
+	r->file = file;
+	r->line = line;
+	r->rank = rank;
+	r->ts = ts;
+}
+
+/* Hands r over, made by template tp (its origin for --explain), counted. */
+static void hand_over(struct tp_miner *m, const struct tmpl *tp, struct tp_record *r, const struct tp_sink *sink)
+{
+	strbuf_reset(&m->origin);
+	strbuf_addf(&m->origin, "template %u (seen %llu): %s", tp->id, (unsigned long long)tp->count, tp->text.buf);
+	r->origin = m->origin.buf;
+	m->st.records[r->type]++;
+	if (sink && sink->emit)
+		sink->emit(sink->ctx, r);
+}
+
+/*
+ * The iteration a line counts ("step=100"), as a batch without a duration:
+ * its number and time stamp are where the steps are (the analysis takes a
+ * step from the stamps of consecutive ones, and counts the steps that
+ * ran). Only on a line no other reader read a number of: a format that
+ * reads the line says what its numbers are.
+ */
+static void emit_counter(struct tp_miner *m, const struct tmpl *tp, const struct tok *t, uint64_t line, int rank,
+			 const char *ts, int others, const char *file, const struct tp_sink *sink)
+{
+	int k = tp->counter;
+	/* "step:1K" is a rounded count, no index */
+	if (k < 0 || others || t[k].kind != TK_NUM || t[k].form != CK_NO || !(t[k].v >= 0) ||
+	    t[k].v > 1e15 || t[k].v != floor(t[k].v) || (is_word(tp, k + 1) && !tp->sp[k + 1]))
+		return;
+	struct tp_record r;
+	record_at(&r, file, line, rank, ts);
+	r.type = TP_BATCH;
+	tp_set(&r, S_BAT_INDEX, t[k].v);
+	hand_over(m, tp, &r, sink);
+}
+
 static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t, uint64_t line,
-			int rank, const char *ts, uint64_t seen, const char *file, const struct tp_sink *sink)
+			int rank, const char *ts, uint64_t seen, int others, const char *file,
+			const struct tp_sink *sink)
 {
 	if (tp->changed)
 		derive(tp);
@@ -1346,11 +1406,7 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 		if (seen >> v->pos & 1)
 			continue;
 		struct tp_record r;
-		memset(&r, 0, sizeof(r));
-		r.file = file;
-		r.line = line;
-		r.rank = rank;
-		r.ts = ts;
+		record_at(&r, file, line, rank, ts);
 		compose(&m->name, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, t);
 		if (v->mean)
 			strbuf_addstr(&m->name, " (mean)");
@@ -1377,14 +1433,9 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 			r.type = TP_TIMING;
 			tp_set(&r, S_SECONDS, x);
 		}
-		strbuf_reset(&m->origin);
-		strbuf_addf(&m->origin, "template %u (seen %llu): %s", tp->id, (unsigned long long)tp->count,
-			    tp->text.buf);
-		r.origin = m->origin.buf;
-		m->st.records[r.type]++;
-		if (sink && sink->emit)
-			sink->emit(sink->ctx, &r);
+		hand_over(m, tp, &r, sink);
 	}
+	emit_counter(m, tp, t, line, rank, ts, others, file, sink);
 }
 
 /* Positions whose number a reader of the line read already. */
@@ -1460,14 +1511,14 @@ unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const 
 			int hc;
 			if (tokenize(pd->text, pd->text + pd->n, h, TP_DISC_MAX_TOKENS, &hc) == tp->ntok)
 				emit_values(m, tp, h, pd->line, pd->rank, pd->has_ts ? pd->ts : NULL, pd->seen,
-					    ln->file, sink);
+					    pd->others, ln->file, sink);
 			free(pd->text);
 			pd->text = NULL;
 		}
 		tp->npend = 0;
 	}
 	if (tp->series) {
-		emit_values(m, tp, t, ln->line, ln->rank, ln->ts, seen, ln->file, sink);
+		emit_values(m, tp, t, ln->line, ln->rank, ln->ts, seen, ln->nseen > 0, ln->file, sink);
 		return tp->id;
 	}
 	if (tp->npend >= TP_DISC_PENDING || ln->n > PEND_TEXT)
@@ -1486,6 +1537,7 @@ unsigned tp_miner_line(struct tp_miner *m, const struct tp_disc_line *ln, const 
 		pd->ts[k] = '\0';
 	}
 	pd->seen = seen;
+	pd->others = ln->nseen > 0;
 	tp->npend++;
 	return tp->id;
 }
