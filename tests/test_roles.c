@@ -475,7 +475,7 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 		cr_expect_leq(wide, 100, "%s: a line of %zu columns at COLUMNS=100", v[i].file, wide);
 		tu_result_free(&r);
 	}
-	cr_expect_geq(steps, 19, "step times within 5 %%: %zu of %zu", steps, n);
+	cr_expect_geq(steps, 20, "step times within 5 %%: %zu of %zu", steps, n);
 	cr_expect_geq(walls, 23, "walls within 10 %%: %zu of %zu", walls, n);
 	cr_expect_geq(tops, 13, "top costs named: %zu of %zu", tops, n);
 	free(v);
