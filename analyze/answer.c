@@ -83,13 +83,17 @@ static const struct an_part *step_part(const struct an_run *run, size_t from, si
 static const struct tp_series *slowest_rank(const struct an_run *run, int epochs, const char **what)
 {
 	const struct tp_series *best = NULL;
-	double best_med = -1;
+	double best_med = -1, a, b0;
 	for (size_t i = 0; i < run->ranks.n; i++) {
 		const struct an_batches *b = an_map_at(&run->ranks, i);
 		const struct tp_series *s = epochs ? &b->epochs : &b->seconds;
 		double med = s->n >= 2 ? tp_series_quantile(s, 0.5) : NAN;
-		if (!isnan(med) && med > best_med)
-			best = s, best_med = med, *what = epochs ? "epoch time" : "batch time";
+		if (isnan(med) || med <= best_med)
+			continue;
+		best = s, best_med = med, *what = epochs ? "epoch time" : "batch time";
+		/* each epoch's slow first step is no step time (finding epoch-start) */
+		if (!epochs && an_epoch_starts_slow(b, &a, &b0))
+			best = &b->inner, *what = "batch time (epochs' first steps apart)";
 	}
 	return best;
 }
@@ -320,7 +324,7 @@ static void stake_severity(const struct an_model *m, struct report *rep, const d
 	static const char *const kinds[] = { "first-batch", "warmup", "high-variance", "outlier", "drift",
 					     "straggler", "bottleneck", "optimize", "data-loading", "gpm",
 					     "step-part", "evaluation", "checkpoint", "startup", "after-steps", "slowdown",
-					     "steps" };
+					     "steps", "epoch-start" };
 	for (size_t i = 0; i < rep->nfindings; i++) {
 		struct finding *f = &rep->findings[i];
 		size_t k = 0;

@@ -119,6 +119,8 @@ static void batches_free(void *p)
 	tp_series_free(&b->gpu_mb);
 	tp_series_free(&b->loss);
 	tp_series_free(&b->epochs);
+	tp_series_free(&b->starts);
+	tp_series_free(&b->inner);
 }
 
 static void part_free(void *p)
@@ -611,6 +613,9 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 		b->cur.min = INFINITY, b->cur.max = -INFINITY;
 		b->stamp_t = b->stamp_index = NAN;
 		b->clock_t = b->clock_index = NAN;
+		tp_series_init(&b->starts);
+		tp_series_init(&b->inner);
+		b->last_index = NAN;
 	}
 	return b;
 }
@@ -679,6 +684,12 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 		batch_from_stamps(run, b, r);
 	if (b->seconds.n == 0)
 		b->first_line = r->line;
+	if (tp_has(r, S_SECONDS) && tp_has(r, S_BAT_INDEX)) {
+		double i = r->num[S_BAT_INDEX];
+		int start = isnan(b->last_index) || i <= b->last_index / 2;
+		tp_series_add(start ? &b->starts : &b->inner, r->num[S_SECONDS], r->line);
+		b->last_index = i;
+	}
 	if (tp_has(r, S_SECONDS)) {
 		tp_trace_add(&b->t_seconds, r->num[S_SECONDS], b->seconds.n, r->line);
 		tp_series_add(&b->seconds, r->num[S_SECONDS], r->line);
@@ -964,6 +975,15 @@ static void feed_scaling(struct an_run *run, const struct tp_record *r)
 	int n = snprintf(key, sizeof(key), "%.*s\x1f%.17g", (int)(r->name_len > 100 ? 100 : r->name_len),
 			 r->name, r->num[S_SC_VALUE]);
 	keep_nums(&run->scaling, r, key, (size_t)n);
+}
+
+int an_epoch_starts_slow(const struct an_batches *b, double *starts, double *inner)
+{
+	if (b->starts.n < 3 || b->inner.n < 3)
+		return 0;
+	*starts = tp_series_quantile(&b->starts, 0.5);
+	*inner = tp_series_quantile(&b->inner, 0.5);
+	return *starts > 1.5 * *inner;
 }
 
 /* The iterations a batch's index says ran (an_run.iters). */

@@ -130,6 +130,11 @@ struct an_batches {
 	uint64_t first_line;
 	struct an_epoch_batches cur, last; /* since the last Batch timing line; the last closed epoch */
 	uint64_t timing_lines;
+	/* the steps an epoch begins with (the index falls to half or less, or
+	 * the first), and the others: a loader that restarts its workers makes
+	 * each epoch's first step slow, which is no step time */
+	struct tp_series starts, inner;
+	double last_index; /* NAN: none yet */
 	/* the last batch printed with an index and a time stamp but no duration,
 	 * and the last with an index and a clock's reading on its line */
 	double stamp_t, stamp_index; /* NAN: none yet */
@@ -219,6 +224,10 @@ struct an_run {
 	double parts_sum, clock_value, index_value;
 	int parts_n, index_rank;
 };
+
+/* Whether b's epochs begin with a slow step: three or more of each kind,
+ * the first steps' median above 1.5 times the others'; the medians. */
+int an_epoch_starts_slow(const struct an_batches *b, double *starts, double *inner);
 
 /* Numbers of one record, kept as the latest value for a name. */
 struct an_nums {

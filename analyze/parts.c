@@ -272,6 +272,32 @@ static void throughput_drift(struct report *rep, const struct an_opts *o, const 
 }
 
 /*
+ * Each epoch's first step far slower than the others: the data loader
+ * starting its workers again (or a per-epoch set-up in the loop). The time
+ * at stake is half the excess over the run, as for the other overheads.
+ */
+static void epoch_starts(struct report *rep, const struct an_run *run, double wall)
+{
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = an_map_at(&run->ranks, i);
+		double first, rest;
+		if (!an_epoch_starts_slow(b, &first, &rest))
+			continue;
+		double excess = (double)b->starts.n * (first - rest);
+		char share[64] = "";
+		if (wall > 0)
+			snprintf(share, sizeof(share), ", %.1f%% of the wall", 100 * excess / wall);
+		report_finding(rep, SEV_NOTICE, "bottlenecks", "epoch-start", run->label, run->file, b->starts.head[0].line,
+			       "keep the DataLoader's workers between epochs (persistent_workers=True) and move "
+			       "per-epoch set-up out of the loop",
+			       "each epoch's first step takes %.4g s against %.4g s for the others (median, %llu "
+			       "epochs: %.4g s over the run%s)",
+			       first, rest, (unsigned long long)b->starts.n, excess, share);
+		report_stake(rep, excess / 2);
+	}
+}
+
+/*
  * When the steps fill the run: the iterations the batch indices count
  * times the median step, as a share of a wall the steps did not make up
  * (time stamps, a clock, phases, a printed total). Where nothing outside
@@ -323,6 +349,7 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
 			throughput_drift(rep, o, run, wall);
 			steps_share(rep, run, wall, from);
+			epoch_starts(rep, run, wall);
 		}
 	}
 }
