@@ -58,7 +58,7 @@ static const struct an_part *step_part(const struct an_run *run, size_t from, si
 	for (size_t k = from; k <= to && k < ARRAY_SIZE(tiers); k++) {
 		const struct an_part *best = NULL;
 		for (size_t i = 0; i < run->parts.n; i++) {
-			const struct an_part *x = an_map_at(&run->parts, i);
+			const struct an_part *x = tp_map_at(&run->parts, i);
 			if (x->role != tiers[k].role || !x->s.n || (tiers[k].derived >= 0 && x->derived != tiers[k].derived))
 				continue;
 			/* a mean of a component is no step */
@@ -69,7 +69,7 @@ static const struct an_part *step_part(const struct an_run *run, size_t from, si
 			}
 			if (!best || x->s.sum / (double)x->s.n > best->s.sum / (double)best->s.n) {
 				best = x;
-				*what = an_map_key(&run->parts, i);
+				*what = tp_map_key(&run->parts, i);
 			}
 		}
 		if (best)
@@ -85,7 +85,7 @@ static const struct tp_series *slowest_rank(const struct an_run *run, int epochs
 	const struct tp_series *best = NULL;
 	double best_med = -1, a, b0;
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		const struct tp_series *s = epochs ? &b->epochs : &b->seconds;
 		double med = s->n >= 2 ? tp_series_quantile(s, 0.5) : NAN;
 		if (isnan(med) || med <= best_med)
@@ -102,8 +102,8 @@ static const struct tp_series *slowest_rank(const struct an_run *run, int epochs
 static const struct tp_series *step_metric(const struct an_run *run, int any, const char **what)
 {
 	for (size_t i = 0; i < run->metrics.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		const char *name = an_map_key(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
+		const char *name = tp_map_key(&run->metrics, i);
 		if (s->s.n >= 2 && (any || strstr(name, "step") || strstr(name, "total"))) {
 			*what = name;
 			return &s->s;
@@ -169,7 +169,7 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 	size_t top = 0;
 	*from = NULL;
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
+		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
 			stages += s->seconds, top++;
 	}
@@ -179,31 +179,31 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 	double span = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
 			      ? (double)(run->max_ts - run->first_ts) : NAN;
 	for (size_t i = 0; i < run->parts.n; i++) {
-		const struct an_part *x = an_map_at(&run->parts, i);
+		const struct an_part *x = tp_map_at(&run->parts, i);
 		if (x->role == TP_ROLE_CLOCK)
 			wall_candidate(&wall, from, x->s.max, "clock");
 	}
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
+		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (an_stage_is_clock(s))
 			wall_candidate(&wall, from, s->last, "clock");
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
-		const struct an_table *t = an_map_at(&run->tables, i);
+		const struct an_table *t = tp_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
-			const struct an_row *row = an_map_at(&t->rows, k);
-			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS))
+			const struct an_row *row = tp_map_at(&t->rows, k);
+			if (!strcmp(tp_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS))
 				wall_candidate(&wall, from, row->seconds, "table TOTAL");
 		}
 	}
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		wall_candidate(&wall, from, b->seconds.sum, "batches");
 		wall_candidate(&wall, from, b->epochs.sum, "epochs");
 	}
 	wall_candidate(&wall, from, run->gpm_total_sum / 1000, "GPM windows");
 	for (size_t i = 0; i < run->metrics.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		wall_candidate(&wall, from, s->last_total, "run time printed");
 	}
 	if (span > 0 && !(wall > span * 1.1)) {

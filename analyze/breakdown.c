@@ -99,11 +99,11 @@ static const struct an_table *stages_table(const struct an_run *run)
 	const struct an_table *best = NULL;
 	size_t best_hits = 0;
 	for (size_t i = 0; i < run->tables.n; i++) {
-		const struct an_table *t = an_map_at(&run->tables, i);
+		const struct an_table *t = tp_map_at(&run->tables, i);
 		size_t hits = 0;
 		for (size_t k = 0; k < t->rows.n; k++)
 			for (size_t j = 0; j < run->stages.n; j++)
-				hits += !strcmp(an_map_key(&t->rows, k), an_map_key(&run->stages, j));
+				hits += !strcmp(tp_map_key(&t->rows, k), tp_map_key(&run->stages, j));
 		if (hits > best_hits) {
 			best = t;
 			best_hits = hits;
@@ -115,8 +115,8 @@ static const struct an_table *stages_table(const struct an_run *run)
 static double table_row(const struct an_table *t, int (*which)(const char *), uint64_t *line)
 {
 	for (size_t i = 0; i < t->rows.n; i++) {
-		const struct an_row *row = an_map_at(&t->rows, i);
-		if (which(an_map_key(&t->rows, i)) && an_row_has(row, AN_ROW_SECONDS)) {
+		const struct an_row *row = tp_map_at(&t->rows, i);
+		if (which(tp_map_key(&t->rows, i)) && an_row_has(row, AN_ROW_SECONDS)) {
 			*line = row->line;
 			return row->seconds;
 		}
@@ -288,10 +288,10 @@ static size_t phase_refs(const struct an_run *run, const char *parent, struct st
 {
 	size_t n = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
+		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (!an_stage_in(run, s, parent) || an_stage_is_clock(s))
 			continue;
-		v[n++] = (struct stage_ref){ an_map_key(&run->stages, i), s->seconds, s->line };
+		v[n++] = (struct stage_ref){ tp_map_key(&run->stages, i), s->seconds, s->line };
 		*declared |= !s->inferred;
 	}
 	return n;
@@ -304,23 +304,23 @@ static void nested_tables(struct report *rep, const struct an_opts *o, const str
 {
 	size_t *kids = xcalloc(run->stages.n + 1, sizeof(*kids)), nk = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
+		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (s->parent[0] && !an_stage_is_clock(s))
 			kids[nk++] = i;
 	}
 	for (size_t a = 0; a < nk; a++) {
-		const char *parent = ((const struct an_stage *)an_map_at(&run->stages, kids[a]))->parent;
+		const char *parent = ((const struct an_stage *)tp_map_at(&run->stages, kids[a]))->parent;
 		size_t b = 0, n = 0;
-		while (b < a && strcmp(((const struct an_stage *)an_map_at(&run->stages, kids[b]))->parent, parent))
+		while (b < a && strcmp(((const struct an_stage *)tp_map_at(&run->stages, kids[b]))->parent, parent))
 			b++;
 		if (b < a) /* that parent's table is made */
 			continue;
 		for (b = a; b < nk; b++) {
-			const struct an_stage *s = an_map_at(&run->stages, kids[b]);
+			const struct an_stage *s = tp_map_at(&run->stages, kids[b]);
 			if (!strcmp(s->parent, parent))
-				v[n++] = (struct stage_ref){ an_map_key(&run->stages, kids[b]), s->seconds, s->line };
+				v[n++] = (struct stage_ref){ tp_map_key(&run->stages, kids[b]), s->seconds, s->line };
 		}
-		const struct an_stage *p = an_map_find(&run->stages, parent, strlen(parent));
+		const struct an_stage *p = tp_map_find(&run->stages, parent, strlen(parent));
 		if (!p) /* its phases stand at the top */
 			continue;
 		char what[200];
@@ -369,7 +369,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 				      : NAN;
 		double sum = 0;
 		for (size_t i = 0; i < run->stages.n; i++) {
-			const struct an_stage *s = an_map_at(&run->stages, i);
+			const struct an_stage *s = tp_map_at(&run->stages, i);
 			if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
 				sum += s->seconds;
 		}
@@ -378,14 +378,14 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 				       "the timestamps span %.0f s but the stages add up to %.2f s", wall, sum);
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
-		const struct an_table *tab = an_map_at(&run->tables, i);
+		const struct an_table *tab = tp_map_at(&run->tables, i);
 		if (tab == covered)
 			continue;
 		struct stage_ref *v = xcalloc(tab->rows.n + 1, sizeof(*v));
 		size_t n = 0;
 		for (size_t k = 0; k < tab->rows.n; k++) {
-			const struct an_row *row = an_map_at(&tab->rows, k);
-			const char *name = an_map_key(&tab->rows, k);
+			const struct an_row *row = tp_map_at(&tab->rows, k);
+			const char *name = tp_map_key(&tab->rows, k);
 			if (!is_sum_row(name) && an_row_has(row, AN_ROW_SECONDS))
 				v[n++] = (struct stage_ref){ name, row->seconds, row->line };
 		}
@@ -397,7 +397,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 			wall = !isnan(total);
 		}
 		char what[200];
-		snprintf(what, sizeof(what), "'%s'", an_map_key(&run->tables, i));
+		snprintf(what, sizeof(what), "'%s'", tp_map_key(&run->tables, i));
 		int variant = n && is_variant_table(v, n);
 		if (n)
 			breakdown_table(rep, o, run, what, v, n, total, tl, bottlenecks && !variant, wall);
@@ -434,8 +434,8 @@ static void aggregate_table(struct report *rep, const struct an_opts *o, const s
 	double total = NAN;
 	uint64_t tl = 0;
 	for (size_t i = 0; i < run->aggregates.n; i++) {
-		const struct an_nums *a = an_map_at(&run->aggregates, i);
-		const char *name = an_map_key(&run->aggregates, i);
+		const struct an_nums *a = tp_map_at(&run->aggregates, i);
+		const char *name = tp_map_key(&run->aggregates, i);
 		double sec = aggregate_seconds(a);
 		if (isnan(sec))
 			continue;
@@ -461,10 +461,10 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	uint64_t total_line = 0;
 	size_t nrows = 0;
 	for (size_t i = 0; i < tab->rows.n; i++) {
-		const struct an_row *row = an_map_at(&tab->rows, i);
-		if (is_wall(an_map_key(&tab->rows, i)))
+		const struct an_row *row = tp_map_at(&tab->rows, i);
+		if (is_wall(tp_map_key(&tab->rows, i)))
 			continue; /* wall time is more than the rows by design (breakdown_table) */
-		if (is_total(an_map_key(&tab->rows, i))) {
+		if (is_total(tp_map_key(&tab->rows, i))) {
 			if (an_row_has(row, AN_ROW_SECONDS))
 				total = row->seconds, total_line = row->line;
 			continue;
@@ -479,8 +479,8 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	/* only an inconsistent table is worth showing row by row */
 	int bad = !isnan(total) && fabs(sum - total) > 0.005 * (double)nrows + 0.001 * total + 0.001;
 	for (size_t i = 0; i < tab->rows.n && !bad; i++) {
-		const struct an_row *row = an_map_at(&tab->rows, i);
-		if (an_row_has(row, AN_ROW_SECONDS | AN_ROW_PERCENT) && denom > 0 && !is_sum_row(an_map_key(&tab->rows, i)))
+		const struct an_row *row = tp_map_at(&tab->rows, i);
+		if (an_row_has(row, AN_ROW_SECONDS | AN_ROW_PERCENT) && denom > 0 && !is_sum_row(tp_map_key(&tab->rows, i)))
 			bad = fabs(row->percent - 100 * row->seconds / denom) > 0.1;
 	}
 	if (!bad)
@@ -489,8 +489,8 @@ static void table_checks(struct report *rep, const struct an_run *run, const cha
 	snprintf(title, sizeof(title), "Printed table '%s' checked: %s", section, run->label);
 	struct rtable *t = an_table(rep, AT_TABLE_CHECK, title);
 	for (size_t i = 0; i < tab->rows.n; i++) {
-		const struct an_row *row = an_map_at(&tab->rows, i);
-		const char *name = an_map_key(&tab->rows, i);
+		const struct an_row *row = tp_map_at(&tab->rows, i);
+		const char *name = tp_map_key(&tab->rows, i);
 		double re = denom > 0 && an_row_has(row, AN_ROW_SECONDS) ? 100 * row->seconds / denom : NAN;
 		rt_text(t, run->label);
 		rt_text(t, section);
@@ -524,15 +524,15 @@ static void raw_vs_table(struct report *rep, const struct an_run *run, const cha
 			 const struct an_table *tab)
 {
 	for (size_t i = 0; i < tab->rows.n; i++) {
-		const struct an_row *row = an_map_at(&tab->rows, i);
-		const char *name = an_map_key(&tab->rows, i);
+		const struct an_row *row = tp_map_at(&tab->rows, i);
+		const char *name = tp_map_key(&tab->rows, i);
 		if (!an_row_has(row, AN_ROW_SECONDS) || is_sum_row(name))
 			continue;
 		/* look up without creating: scan (tables are small) */
 		for (size_t k = 0; k < run->stages.n; k++) {
-			if (strcmp(an_map_key(&run->stages, k), name))
+			if (strcmp(tp_map_key(&run->stages, k), name))
 				continue;
-			const struct an_stage *s = an_map_at(&run->stages, k);
+			const struct an_stage *s = tp_map_at(&run->stages, k);
 			if (fabs(s->seconds - row->seconds) > 0.01 + 0.001 * row->seconds)
 				report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label,
 					       run->file, row->line, NULL,
@@ -566,12 +566,12 @@ static void clock_findings(struct report *rep, const struct an_run *run)
 static double row_share(const struct an_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->tables.n; i++) {
-		const struct an_table *tab = an_map_at(&run->tables, i);
+		const struct an_table *tab = tp_map_at(&run->tables, i);
 		uint64_t tl;
 		double total = table_total(tab, &tl);
 		for (size_t k = 0; k < tab->rows.n && total > 0; k++) {
-			const struct an_row *row = an_map_at(&tab->rows, k);
-			if (an_row_has(row, AN_ROW_SECONDS) && !strcmp(an_map_key(&tab->rows, k), name))
+			const struct an_row *row = tp_map_at(&tab->rows, k);
+			if (an_row_has(row, AN_ROW_SECONDS) && !strcmp(tp_map_key(&tab->rows, k), name))
 				return 100 * row->seconds / total;
 		}
 	}
@@ -591,8 +591,8 @@ static void printed_conclusions(struct report *rep, const struct an_run *run)
 						"Max batch time" };
 	struct rtable *t = NULL;
 	for (size_t i = 0; i < run->meta.n; i++) {
-		const char *key = an_map_key(&run->meta, i);
-		const struct an_nums *x = an_map_at(&run->meta, i);
+		const char *key = tp_map_key(&run->meta, i);
+		const struct an_nums *x = tp_map_at(&run->meta, i);
 		size_t k;
 		for (k = 0; k < ARRAY_SIZE(prefixes); k++)
 			if (!strncmp(key, prefixes[k], strlen(prefixes[k])))
@@ -657,8 +657,8 @@ static void metric_bottlenecks(struct report *rep, const struct an_opts *o, cons
 {
 	double step_total = NAN, sum = 0;
 	for (size_t i = 0; i < run->metrics.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		const char *name = an_map_key(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
+		const char *name = tp_map_key(&run->metrics, i);
 		if (isnan(s->last_total))
 			continue;
 		if (strstr(name, "total") || strstr(name, "step"))
@@ -668,16 +668,16 @@ static void metric_bottlenecks(struct report *rep, const struct an_opts *o, cons
 	}
 	double denom = !isnan(step_total) ? step_total : sum;
 	for (size_t i = 0; i < run->metrics.n && !isnan(step_total); i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		if (!isnan(s->last_total) && s->last_total != step_total &&
-		    outside_step(an_map_key(&run->metrics, i), s->last_total, step_total))
+		    outside_step(tp_map_key(&run->metrics, i), s->last_total, step_total))
 			denom += s->last_total;
 	}
 	const char *whole = denom != step_total && !isnan(step_total) ? "the training iteration (step + data loading)"
 								      : "the training step";
 	for (size_t i = 0; i < run->metrics.n && denom > 0; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		const char *name = an_map_key(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
+		const char *name = tp_map_key(&run->metrics, i);
 		if (isnan(s->last_total) || s->last_total == step_total)
 			continue;
 		struct stage_ref st = { name, s->last_total, s->line };
@@ -696,8 +696,8 @@ void an_breakdown(const struct an_model *m, const struct an_opts *o, struct repo
 		stage_tables(rep, o, run, bottlenecks);
 		aggregate_table(rep, o, run, bottlenecks);
 		for (size_t i = 0; i < run->tables.n; i++) {
-			table_checks(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
-			raw_vs_table(rep, run, an_map_key(&run->tables, i), an_map_at(&run->tables, i));
+			table_checks(rep, run, tp_map_key(&run->tables, i), tp_map_at(&run->tables, i));
+			raw_vs_table(rep, run, tp_map_key(&run->tables, i), tp_map_at(&run->tables, i));
 		}
 		clock_findings(rep, run);
 		if (bottlenecks) {

@@ -61,15 +61,15 @@ static void speedup_table(struct report *rep, const struct an_opts *o, const cha
 static double alt_seconds(const struct an_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->completes.n; i++) {
-		const struct an_nums *x = an_map_at(&run->completes, i);
-		if (tp_has_slot(x->has, S_SECONDS) && !strcmp(an_map_key(&run->completes, i), name))
+		const struct an_nums *x = tp_map_at(&run->completes, i);
+		if (tp_has_slot(x->has, S_SECONDS) && !strcmp(tp_map_key(&run->completes, i), name))
 			return x->num[S_SECONDS];
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
-		const struct an_table *tab = an_map_at(&run->tables, i);
+		const struct an_table *tab = tp_map_at(&run->tables, i);
 		for (size_t j = 0; j < tab->rows.n; j++) {
-			const struct an_row *row = an_map_at(&tab->rows, j);
-			if (an_row_has(row, AN_ROW_SECONDS) && !strcmp(an_map_key(&tab->rows, j), name))
+			const struct an_row *row = tp_map_at(&tab->rows, j);
+			if (an_row_has(row, AN_ROW_SECONDS) && !strcmp(tp_map_key(&tab->rows, j), name))
 				return row->seconds;
 		}
 	}
@@ -85,8 +85,8 @@ static void printed_speedups(struct report *rep, const struct an_run *run)
 	struct rtable *t = report_table(rep, "speedup", "speedup-printed", "Speedups printed in the log",
 					"run,name,printed:x,recomputed:x,baseline,baseline_s:s,line");
 	for (size_t i = 0; i < run->speedups.n; i++) {
-		const struct an_nums *x = an_map_at(&run->speedups, i);
-		const char *key = an_map_key(&run->speedups, i);
+		const struct an_nums *x = tp_map_at(&run->speedups, i);
+		const char *key = tp_map_key(&run->speedups, i);
 		const char *name = strrchr(key, '\x1f');
 		rt_text(t, run->label);
 		rt_text(t, name ? name + 1 : key);
@@ -108,19 +108,19 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 		 * else the "X complete:" lines */
 		size_t cap = run->completes.n + 1;
 		for (size_t i = 0; i < run->tables.n; i++)
-			cap += ((const struct an_table *)an_map_at(&run->tables, i))->rows.n;
+			cap += ((const struct an_table *)tp_map_at(&run->tables, i))->rows.n;
 		struct alt *a = xcalloc(cap, sizeof(*a));
 		size_t k = 0;
 		for (size_t i = 0; i < run->tables.n; i++) {
-			const struct an_table *tab = an_map_at(&run->tables, i);
-			const char *section = an_map_key(&run->tables, i);
+			const struct an_table *tab = tp_map_at(&run->tables, i);
+			const char *section = tp_map_key(&run->tables, i);
 			if (strncmp(section, "Section", 7))
 				continue; /* breakdowns of one run are not alternatives */
 			k = 0;
 			for (size_t j = 0; j < tab->rows.n; j++) {
-				const struct an_row *row = an_map_at(&tab->rows, j);
-				if (an_row_has(row, AN_ROW_SECONDS) && strcmp(an_map_key(&tab->rows, j), "TOTAL"))
-					a[k++] = (struct alt){ an_map_key(&tab->rows, j), row->seconds, NAN, row->line };
+				const struct an_row *row = tp_map_at(&tab->rows, j);
+				if (an_row_has(row, AN_ROW_SECONDS) && strcmp(tp_map_key(&tab->rows, j), "TOTAL"))
+					a[k++] = (struct alt){ tp_map_key(&tab->rows, j), row->seconds, NAN, row->line };
 			}
 			char what[200];
 			snprintf(what, sizeof(what), "the rows of '%s'", section);
@@ -128,9 +128,9 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 		}
 		if (k == 0) {
 			for (size_t i = 0; i < run->completes.n; i++) {
-				const struct an_nums *x = an_map_at(&run->completes, i);
+				const struct an_nums *x = tp_map_at(&run->completes, i);
 				if (tp_has_slot(x->has, S_SECONDS))
-					a[k++] = (struct alt){ an_map_key(&run->completes, i), x->num[S_SECONDS], NAN, x->line };
+					a[k++] = (struct alt){ tp_map_key(&run->completes, i), x->num[S_SECONDS], NAN, x->line };
 			}
 			speedup_table(rep, o, run->label, "completed runs", a, k, run->file);
 		}
@@ -144,7 +144,7 @@ void an_speedup(const struct an_model *m, const struct an_opts *o, struct report
 		for (size_t r = 0; r < m->nruns; r++) {
 			const struct an_run *run = m->runs[r];
 			const struct tp_series *s = NULL;
-			const struct an_batches *b0 = run->ranks.n ? an_map_at(&run->ranks, 0) : NULL;
+			const struct an_batches *b0 = run->ranks.n ? tp_map_at(&run->ranks, 0) : NULL;
 			if (b0)
 				s = b0->seconds.n ? &b0->seconds : b0->epochs.n ? &b0->epochs : NULL;
 			if (!s || !s->n)
@@ -335,10 +335,10 @@ static void param_sums(const struct an_run *run, size_t from, const char *key, s
 {
 	memset(p, 0, sizeof(*p));
 	for (size_t j = from; j < run->scaling.n; j++) {
-		const char *k2 = an_map_key(&run->scaling, j);
+		const char *k2 = tp_map_key(&run->scaling, j);
 		if (strncmp(k2, key, plen) || k2[plen] != '\x1f')
 			continue;
-		const struct an_nums *x = an_map_at(&run->scaling, j);
+		const struct an_nums *x = tp_map_at(&run->scaling, j);
 		double xv = x->num[S_SC_VALUE], yv = x->num[slot];
 		if (!tp_has_slot(x->has, slot) || xv <= 0 || yv <= 0)
 			continue;
@@ -374,12 +374,12 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 			    struct rtable **t, struct rtable **lines)
 {
 	for (size_t i = 0; i < run->scaling.n; i++) {
-		const char *key = an_map_key(&run->scaling, i);
+		const char *key = tp_map_key(&run->scaling, i);
 		const char *sep = strchr(key, '\x1f');
 		size_t plen = sep ? (size_t)(sep - key) : strlen(key);
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++) {
-			const char *k2 = an_map_key(&run->scaling, j);
+			const char *k2 = tp_map_key(&run->scaling, j);
 			seen = !strncmp(k2, key, plen) && k2[plen] == '\x1f';
 		}
 		if (seen)
@@ -393,8 +393,8 @@ static void scaling_records(const struct an_run *run, const struct an_opts *o, s
 		} series[] = { { S_SC_MEAN_MS, "runtime", AK_RUNTIME }, { S_SC_PEAK_MB, "peak memory", AK_NONE } };
 		double xlo = INFINITY, xhi = 0;
 		for (size_t j = i; j < run->scaling.n; j++) {
-			const char *k2 = an_map_key(&run->scaling, j);
-			const struct an_nums *x = an_map_at(&run->scaling, j);
+			const char *k2 = tp_map_key(&run->scaling, j);
+			const struct an_nums *x = tp_map_at(&run->scaling, j);
 			if (!strncmp(k2, key, plen) && k2[plen] == '\x1f' && x->num[S_SC_VALUE] > 0)
 				xlo = fmin(xlo, x->num[S_SC_VALUE]), xhi = fmax(xhi, x->num[S_SC_VALUE]);
 		}
@@ -436,7 +436,7 @@ size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, do
 		if (gpm)
 			yv = run->gpm_pattern_ms.mean;
 		else if (run->ranks.n)
-			yv = 1000 * ((const struct an_batches *)an_map_at(&run->ranks, 0))->seconds.mean;
+			yv = 1000 * ((const struct an_batches *)tp_map_at(&run->ranks, 0))->seconds.mean;
 		double xv = o->run_params[r].value;
 		if (!o->run_params[r].set || !(xv > 0) || !(yv > 0))
 			continue;
@@ -515,7 +515,7 @@ static const char *cmp_rank(const struct an_run *run, const char *rk)
 {
 	size_t numbered = 0;
 	for (size_t i = 0; i < run->ranks.n; i++)
-		numbered += strcmp(an_map_key(&run->ranks, i), "-") != 0;
+		numbered += strcmp(tp_map_key(&run->ranks, i), "-") != 0;
 	return numbered <= 1 || !strcmp(rk, "-") ? NULL : rk;
 }
 
@@ -523,31 +523,31 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < run->stages.n && n < max; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
-		snprintf(v[n].name, sizeof(v[n].name), "stage %s", an_map_key(&run->stages, i));
+		const struct an_stage *s = tp_map_at(&run->stages, i);
+		snprintf(v[n].name, sizeof(v[n].name), "stage %s", tp_map_key(&run->stages, i));
 		v[n].unit = "s", v[n].value = s->seconds, v[n].s = NULL;
 		v[n].key = an_key(AK_STAGE, NULL, run->index, 0);
 		n++;
 	}
 	if (!run->stages.n)
 		for (size_t i = 0; i < run->tables.n; i++) {
-			const struct an_table *t = an_map_at(&run->tables, i);
+			const struct an_table *t = tp_map_at(&run->tables, i);
 			for (size_t k = 0; k < t->rows.n && n < max; k++) {
-				const struct an_row *row = an_map_at(&t->rows, k);
+				const struct an_row *row = tp_map_at(&t->rows, k);
 				if (!an_row_has(row, AN_ROW_SECONDS))
 					continue;
-				snprintf(v[n].name, sizeof(v[n].name), "%s: %s", an_map_key(&run->tables, i),
-					 an_map_key(&t->rows, k));
+				snprintf(v[n].name, sizeof(v[n].name), "%s: %s", tp_map_key(&run->tables, i),
+					 tp_map_key(&t->rows, k));
 				v[n].unit = "s", v[n].value = row->seconds, v[n].s = NULL;
 				v[n].key = an_key(AK_STAGE, NULL, run->index, 0);
 				n++;
 			}
 		}
 	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		if (!b->seconds.n)
 			continue;
-		const char *rk = cmp_rank(run, an_map_key(&run->ranks, i));
+		const char *rk = cmp_rank(run, tp_map_key(&run->ranks, i));
 		if (rk)
 			snprintf(v[n].name, sizeof(v[n].name), "batch time [rank %s]", rk);
 		else
@@ -557,8 +557,8 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		n++;
 	}
 	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
-		const char *rk = cmp_rank(run, an_map_key(&run->ranks, i));
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
+		const char *rk = cmp_rank(run, tp_map_key(&run->ranks, i));
 		if (!b->epochs.n)
 			continue;
 		if (rk)
@@ -580,34 +580,34 @@ static size_t run_items(const struct an_run *run, struct item *v, size_t max)
 		n++;
 	}
 	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		if (!s->s.n)
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "metric %s per interval", an_map_key(&run->metrics, i));
+		snprintf(v[n].name, sizeof(v[n].name), "metric %s per interval", tp_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
 		v[n].key = an_key(AK_METRIC, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
-		const struct an_named_series *s = an_map_at(&run->perfs, i);
-		snprintf(v[n].name, sizeof(v[n].name), "operation %s", an_map_key(&run->perfs, i));
+		const struct an_named_series *s = tp_map_at(&run->perfs, i);
+		snprintf(v[n].name, sizeof(v[n].name), "operation %s", tp_map_key(&run->perfs, i));
 		v[n].unit = "s", v[n].value = tp_series_quantile(&s->s, 0.5), v[n].s = &s->s;
 		v[n].key = an_key(AK_OPERATION, NULL, run->index, 0);
 		n++;
 	}
 	for (size_t i = 0; i < run->runtimes.n && n < max; i++) {
-		const struct an_nums *x = an_map_at(&run->runtimes, i);
+		const struct an_nums *x = tp_map_at(&run->runtimes, i);
 		if (!tp_has_slot(x->has, S_RT_MEAN_MS))
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "runtime %s", an_map_key(&run->runtimes, i));
+		snprintf(v[n].name, sizeof(v[n].name), "runtime %s", tp_map_key(&run->runtimes, i));
 		v[n].unit = "ms", v[n].value = x->num[S_RT_MEAN_MS], v[n].s = NULL;
 		v[n].key = an_key(AK_RUNTIME, NULL, run->index, 0);
 		n++;
 	}
 	/* printed rates (key "name unit"): a run is slower when its rate is lower */
 	for (size_t i = 0; i < run->rates.n && n < max; i++) {
-		const struct an_named_series *r = an_map_at(&run->rates, i);
-		const char *key = an_map_key(&run->rates, i), *sp = strrchr(key, ' ');
+		const struct an_named_series *r = tp_map_at(&run->rates, i);
+		const char *key = tp_map_key(&run->rates, i), *sp = strrchr(key, ' ');
 		if (!r->s.n)
 			continue;
 		snprintf(v[n].name, sizeof(v[n].name), "rate %.*s", (int)(sp ? sp - key : 160), key);

@@ -34,8 +34,8 @@ static void points(const struct an_run *run, struct rtable *t)
 {
 	char name[96];
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
-		const char *rk = an_map_key(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
+		const char *rk = tp_map_key(&run->ranks, i);
 		const char *sfx = strcmp(rk, "-") ? rk : NULL;
 		static const struct {
 			enum an_series_kind kind;
@@ -87,8 +87,8 @@ static void metric_points(const struct an_run *run, struct rtable *t)
 {
 	char name[200];
 	for (size_t i = 0; i < run->metrics.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		snprintf(name, sizeof(name), "%s avg", an_map_key(&run->metrics, i));
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
+		snprintf(name, sizeof(name), "%s avg", tp_map_key(&run->metrics, i));
 		head_rows(t, run->label, name, &s->s, an_key(AK_METRIC, NULL, run->index, (int)i + 1));
 	}
 }
@@ -100,13 +100,13 @@ static void timeline(const struct an_run *run, struct rtable *t)
 	if (t0 == INT64_MIN)
 		return;
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
+		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (s->ts == INT64_MIN)
 			continue;
 		double end = (double)(s->ts - t0);
 		rt_key(t, an_key(AK_STAGE, NULL, run->index, 0));
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->stages, i));
+		rt_text(t, tp_map_key(&run->stages, i));
 		rt_num(t, end - s->seconds, -1);
 		rt_num(t, end, -1);
 		rt_num(t, s->seconds, -1);
@@ -117,11 +117,11 @@ static void timeline(const struct an_run *run, struct rtable *t)
 /* The group of key i: that of the first key with the same parameter. */
 static int sweep_group(const struct an_run *run, size_t i)
 {
-	const char *key = an_map_key(&run->scaling, i), *sep = strchr(key, '\x1f');
+	const char *key = tp_map_key(&run->scaling, i), *sep = strchr(key, '\x1f');
 	size_t plen = sep ? (size_t)(sep - key) : strlen(key);
 	size_t j = 0;
 	for (;; j++) {
-		const char *k2 = an_map_key(&run->scaling, j);
+		const char *k2 = tp_map_key(&run->scaling, j);
 		if (!strncmp(k2, key, plen) && (k2[plen] == '\x1f' || !k2[plen]))
 			break;
 	}
@@ -131,9 +131,9 @@ static int sweep_group(const struct an_run *run, size_t i)
 static void scaling_points(const struct an_run *run, struct rtable *t)
 {
 	for (size_t i = 0; i < run->scaling.n; i++) {
-		const char *key = an_map_key(&run->scaling, i);
+		const char *key = tp_map_key(&run->scaling, i);
 		const char *sep = strchr(key, '\x1f');
-		const struct an_nums *x = an_map_at(&run->scaling, i);
+		const struct an_nums *x = tp_map_at(&run->scaling, i);
 		rt_key(t, an_key(AK_RUNTIME, NULL, run->index, sweep_group(run, i)));
 		rt_text(t, run->label);
 		rt_textn(t, key, sep ? (size_t)(sep - key) : strlen(key));

@@ -10,100 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- string map ---- */
-
-static uint64_t hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-void an_map_init(struct an_map *m, size_t item_size)
-{
-	memset(m, 0, sizeof(*m));
-	m->item_size = item_size;
-}
-
-static void rehash(struct an_map *m)
-{
-	size_t ns = m->nslots ? m->nslots * 2 : 16;
-	free(m->slots);
-	m->slots = xcalloc(ns, sizeof(*m->slots));
-	m->nslots = ns;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t h = (size_t)hash(m->keys[i], strlen(m->keys[i])) & (ns - 1);
-		while (m->slots[h])
-			h = (h + 1) & (ns - 1);
-		m->slots[h] = i + 1;
-	}
-}
-
-const void *an_map_find(const struct an_map *m, const char *key, size_t n)
-{
-	if (!m->nslots)
-		return NULL;
-	size_t h = (size_t)hash(key, n) & (m->nslots - 1);
-	while (m->slots[h]) {
-		size_t i = m->slots[h] - 1;
-		if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], key, n))
-			return (char *)m->items + i * m->item_size;
-		h = (h + 1) & (m->nslots - 1);
-	}
-	return NULL;
-}
-
-void *an_map_get(struct an_map *m, const char *key, size_t n, int *created)
-{
-	if (created)
-		*created = 0;
-	const void *found = an_map_find(m, key, n);
-	if (found)
-		return (void *)found;
-	if ((m->n + 1) * 2 > m->nslots)
-		rehash(m);
-	if (m->n == m->alloc) {
-		m->alloc = m->alloc ? m->alloc * 2 : 8;
-		m->keys = xrealloc(m->keys, m->alloc * sizeof(*m->keys));
-		m->items = xrealloc(m->items, m->alloc * m->item_size);
-	}
-	size_t i = m->n++;
-	m->keys[i] = xmemdup(key, n);
-	void *item = (char *)m->items + i * m->item_size;
-	memset(item, 0, m->item_size);
-	size_t h = (size_t)hash(key, n) & (m->nslots - 1);
-	while (m->slots[h])
-		h = (h + 1) & (m->nslots - 1);
-	m->slots[h] = i + 1;
-	if (created)
-		*created = 1;
-	return item;
-}
-
-void *an_map_at(const struct an_map *m, size_t i)
-{
-	return (char *)m->items + i * m->item_size;
-}
-
-const char *an_map_key(const struct an_map *m, size_t i)
-{
-	return m->keys[i];
-}
-
-void an_map_free(struct an_map *m, void (*free_item)(void *))
-{
-	for (size_t i = 0; i < m->n; i++) {
-		if (free_item)
-			free_item(an_map_at(m, i));
-		free(m->keys[i]);
-	}
-	free(m->keys);
-	free(m->slots);
-	free(m->items);
-	memset(m, 0, sizeof(*m));
-}
-
 /* ---- runs ---- */
 
 static void series_free(void *p)
@@ -132,7 +38,7 @@ static void part_free(void *p)
 static void table_free(void *p)
 {
 	struct an_table *t = p;
-	an_map_free(&t->rows, NULL);
+	tp_map_free(&t->rows, NULL);
 }
 
 static struct an_run *run_new(const char *file)
@@ -140,23 +46,23 @@ static struct an_run *run_new(const char *file)
 	struct an_run *r = xcalloc(1, sizeof(*r));
 	r->file = xstrdup(file);
 	r->label = xstrdup(file);
-	an_map_init(&r->stages, sizeof(struct an_stage));
-	an_map_init(&r->completes, sizeof(struct an_nums));
-	an_map_init(&r->tables, sizeof(struct an_table));
-	an_map_init(&r->ranks, sizeof(struct an_batches));
-	an_map_init(&r->metrics, sizeof(struct an_named_series));
-	an_map_init(&r->aggregates, sizeof(struct an_nums));
-	an_map_init(&r->perfs, sizeof(struct an_named_series));
-	an_map_init(&r->latencies, sizeof(struct an_nums));
-	an_map_init(&r->warmups, sizeof(struct an_nums));
-	an_map_init(&r->speedups, sizeof(struct an_nums));
-	an_map_init(&r->runtimes, sizeof(struct an_nums));
-	an_map_init(&r->scaling, sizeof(struct an_nums));
-	an_map_init(&r->memory, sizeof(struct an_nums));
-	an_map_init(&r->flops, sizeof(struct an_nums));
-	an_map_init(&r->meta, sizeof(struct an_nums));
-	an_map_init(&r->rates, sizeof(struct an_named_series));
-	an_map_init(&r->parts, sizeof(struct an_part));
+	tp_map_init(&r->stages, sizeof(struct an_stage));
+	tp_map_init(&r->completes, sizeof(struct an_nums));
+	tp_map_init(&r->tables, sizeof(struct an_table));
+	tp_map_init(&r->ranks, sizeof(struct an_batches));
+	tp_map_init(&r->metrics, sizeof(struct an_named_series));
+	tp_map_init(&r->aggregates, sizeof(struct an_nums));
+	tp_map_init(&r->perfs, sizeof(struct an_named_series));
+	tp_map_init(&r->latencies, sizeof(struct an_nums));
+	tp_map_init(&r->warmups, sizeof(struct an_nums));
+	tp_map_init(&r->speedups, sizeof(struct an_nums));
+	tp_map_init(&r->runtimes, sizeof(struct an_nums));
+	tp_map_init(&r->scaling, sizeof(struct an_nums));
+	tp_map_init(&r->memory, sizeof(struct an_nums));
+	tp_map_init(&r->flops, sizeof(struct an_nums));
+	tp_map_init(&r->meta, sizeof(struct an_nums));
+	tp_map_init(&r->rates, sizeof(struct an_named_series));
+	tp_map_init(&r->parts, sizeof(struct an_part));
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
@@ -176,23 +82,23 @@ static struct an_run *run_new(const char *file)
 
 static void run_free(struct an_run *r)
 {
-	an_map_free(&r->stages, NULL);
-	an_map_free(&r->completes, NULL);
-	an_map_free(&r->tables, table_free);
-	an_map_free(&r->ranks, batches_free);
-	an_map_free(&r->metrics, series_free);
-	an_map_free(&r->perfs, series_free);
-	an_map_free(&r->rates, series_free);
-	an_map_free(&r->parts, part_free);
-	an_map_free(&r->aggregates, NULL);
-	an_map_free(&r->latencies, NULL);
-	an_map_free(&r->warmups, NULL);
-	an_map_free(&r->speedups, NULL);
-	an_map_free(&r->runtimes, NULL);
-	an_map_free(&r->scaling, NULL);
-	an_map_free(&r->memory, NULL);
-	an_map_free(&r->flops, NULL);
-	an_map_free(&r->meta, NULL);
+	tp_map_free(&r->stages, NULL);
+	tp_map_free(&r->completes, NULL);
+	tp_map_free(&r->tables, table_free);
+	tp_map_free(&r->ranks, batches_free);
+	tp_map_free(&r->metrics, series_free);
+	tp_map_free(&r->perfs, series_free);
+	tp_map_free(&r->rates, series_free);
+	tp_map_free(&r->parts, part_free);
+	tp_map_free(&r->aggregates, NULL);
+	tp_map_free(&r->latencies, NULL);
+	tp_map_free(&r->warmups, NULL);
+	tp_map_free(&r->speedups, NULL);
+	tp_map_free(&r->runtimes, NULL);
+	tp_map_free(&r->scaling, NULL);
+	tp_map_free(&r->memory, NULL);
+	tp_map_free(&r->flops, NULL);
+	tp_map_free(&r->meta, NULL);
 	an_progress_free(r->progress);
 	tp_series_free(&r->gpm_pattern_ms);
 	tp_series_free(&r->gpm_total_ms);
@@ -239,9 +145,9 @@ void an_model_free(struct an_model *m)
 
 /* ---- feeding ---- */
 
-static void keep_nums(struct an_map *map, const struct tp_record *r, const char *key, size_t n)
+static void keep_nums(struct tp_map *map, const struct tp_record *r, const char *key, size_t n)
 {
-	struct an_nums *x = an_map_get(map, key, n, NULL);
+	struct an_nums *x = tp_map_get(map, key, n, NULL);
 	memcpy(x->num, r->num, sizeof(x->num));
 	x->has = r->has;
 	x->line = r->line;
@@ -376,7 +282,7 @@ int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *
 		return !strcmp(s->parent, p);
 	/* a phase whose parent never printed (an evaluation-only run has no
 	 * training around its inference) stands at the top */
-	return !s->parent[0] || !an_map_find(&run->stages, s->parent, strlen(s->parent));
+	return !s->parent[0] || !tp_map_find(&run->stages, s->parent, strlen(s->parent));
 }
 
 int an_stage_is_clock(const struct an_stage *s)
@@ -386,7 +292,7 @@ int an_stage_is_clock(const struct an_stage *s)
 
 const struct an_part *an_part_find(const struct an_run *run, const char *name)
 {
-	return an_map_find(&run->parts, name, strlen(name));
+	return tp_map_find(&run->parts, name, strlen(name));
 }
 
 static int is_training(const char *name)
@@ -408,8 +314,8 @@ static void adopt_training(struct an_run *run, struct an_stage *s, const char *n
 	} else if (s->inferred && !run->loop[0]) {
 		snprintf(run->loop, sizeof(run->loop), "%s", name);
 		for (size_t i = 0; i < run->stages.n; i++) {
-			struct an_stage *x = an_map_at(&run->stages, i);
-			const char *k = an_map_key(&run->stages, i);
+			struct an_stage *x = tp_map_at(&run->stages, i);
+			const char *k = tp_map_key(&run->stages, i);
 			if (x != s && !x->inferred && !x->parent[0] && is_training(k))
 				snprintf(x->parent, sizeof(x->parent), "%s", name);
 		}
@@ -421,14 +327,14 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	/* a negative duration was warned about by the parser: it is no share */
 	if (!r->name || isnan(sec) || sec < 0)
 		return;
-	struct an_stage *s = an_map_get(&run->stages, r->name, r->name_len, NULL);
+	struct an_stage *s = tp_map_get(&run->stages, r->name, r->name_len, NULL);
 	if (s->count == 0) {
 		s->line = r->line;
 		s->ts = tp_ts_seconds(r->ts);
 		s->grows = 1;
 		s->inferred = r->role == TP_ROLE_NONE;
 		copy_parent(s->parent, r);
-		adopt_training(run, s, an_map_key(&run->stages, run->stages.n - 1));
+		adopt_training(run, s, tp_map_key(&run->stages, run->stages.n - 1));
 	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
 		/* a run's report printed again (a log dict, then its metrics
 		 * block, rounded): one phase, not two */
@@ -455,7 +361,7 @@ static void close_parts(struct an_run *run)
 {
 	if (run->parts_n >= 2) {
 		int created;
-		struct an_part *x = an_map_get(&run->parts, PARTS_STEP, strlen(PARTS_STEP), &created);
+		struct an_part *x = tp_map_get(&run->parts, PARTS_STEP, strlen(PARTS_STEP), &created);
 		if (created) {
 			tp_series_init(&x->s);
 			x->role = TP_ROLE_STEP;
@@ -504,7 +410,7 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		}
 	}
 	int created;
-	struct an_part *x = an_map_get(&run->parts, r->name, r->name_len, &created);
+	struct an_part *x = tp_map_get(&run->parts, r->name, r->name_len, &created);
 	if (created) {
 		tp_series_init(&x->s);
 		x->role = role;
@@ -554,9 +460,9 @@ static void feed_summary(struct an_run *run, const struct tp_record *r)
 	const char *sec = r->text ? r->text : "";
 	size_t sn = r->text ? r->text_len : 0;
 	int created;
-	struct an_table *t = an_map_get(&run->tables, sec, sn, &created);
+	struct an_table *t = tp_map_get(&run->tables, sec, sn, &created);
 	if (created) {
-		an_map_init(&t->rows, sizeof(struct an_row));
+		tp_map_init(&t->rows, sizeof(struct an_row));
 		t->line = r->line;
 	}
 	if (!r->name)
@@ -567,7 +473,7 @@ static void feed_summary(struct an_run *run, const struct tp_record *r)
 		t->gen++;
 	t->closed = r->name_len == 5 && !memcmp(r->name, "TOTAL", 5);
 	t->last_line = r->line;
-	struct an_row *row = an_map_get(&t->rows, r->name, r->name_len, NULL);
+	struct an_row *row = tp_map_get(&t->rows, r->name, r->name_len, NULL);
 	static const int slots[] = { S_SECONDS, S_SUM_PERCENT, S_SUM_CPU_MB, S_SUM_GPU_MB,
 				     S_SUM_GPU_PEAK_MB };
 	double *dst[] = { &row->seconds, &row->percent, &row->cpu_mb, &row->gpu_mb, &row->gpu_peak_mb };
@@ -598,7 +504,7 @@ static struct an_batches *rank_batches(struct an_run *run, int rank)
 	char key[16];
 	int n = rank < 0 ? snprintf(key, sizeof(key), "-") : snprintf(key, sizeof(key), "%d", rank);
 	int created;
-	struct an_batches *b = an_map_get(&run->ranks, key, (size_t)n, &created);
+	struct an_batches *b = tp_map_get(&run->ranks, key, (size_t)n, &created);
 	if (created) {
 		tp_series_init(&b->seconds);
 		tp_series_init(&b->cpu_mb);
@@ -636,7 +542,7 @@ static double stamp_seconds(const char *ts)
 static void add_window(struct an_run *run, const char *name, double v, uint64_t line)
 {
 	int created;
-	struct an_part *x = an_map_get(&run->parts, name, strlen(name), &created);
+	struct an_part *x = tp_map_get(&run->parts, name, strlen(name), &created);
 	if (created) {
 		tp_series_init(&x->s);
 		x->role = TP_ROLE_RUNNING;
@@ -808,11 +714,11 @@ static void feed_gpm(struct an_run *run, const struct tp_record *r)
 	}
 }
 
-static struct an_named_series *named_series(struct an_map *map, const char *name, size_t n,
+static struct an_named_series *named_series(struct tp_map *map, const char *name, size_t n,
 					    uint64_t line)
 {
 	int created;
-	struct an_named_series *s = an_map_get(map, name, n, &created);
+	struct an_named_series *s = tp_map_get(map, name, n, &created);
 	if (created) {
 		tp_series_init(&s->s);
 		s->line = line;
@@ -901,7 +807,7 @@ static int unit_is(const struct tp_record *r, const char *unit)
 /* The run's batch size as a reader declared it (meta "batch_size"), or NAN. */
 static double batch_size(const struct an_run *run)
 {
-	const struct an_nums *x = an_map_find(&run->meta, "batch_size", 10);
+	const struct an_nums *x = tp_map_find(&run->meta, "batch_size", 10);
 	return x && (x->has & (1u << S_META_VALUE)) && x->num[S_META_VALUE] > 0 ? x->num[S_META_VALUE] : NAN;
 }
 
@@ -911,7 +817,7 @@ static void step_from_rate(struct an_run *run, const struct tp_record *r, const 
 	int created;
 	char name[160];
 	int k = snprintf(name, sizeof(name), "%s/%.*s", how, (int)(r->name_len > 120 ? 120 : r->name_len), r->name);
-	struct an_part *x = an_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
+	struct an_part *x = tp_map_get(&run->parts, name, (size_t)(k < (int)sizeof(name) ? k : (int)sizeof(name) - 1), &created);
 	if (created) {
 		tp_series_init(&x->s);
 		/* a window's rate, unless its reader says it is a mean over
@@ -948,7 +854,7 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		step_from_rate(run, r, "batch_size", batch_size(run));
 }
 
-static void feed_named(struct an_map *map, const struct tp_record *r)
+static void feed_named(struct tp_map *map, const struct tp_record *r)
 {
 	if (r->name)
 		keep_nums(map, r, r->name, r->name_len);

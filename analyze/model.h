@@ -16,22 +16,6 @@
 #include "parse/parse.h"
 #include "base/base.h"
 
-/* A string-keyed table of entries of one struct type (open addressing). */
-struct an_map {
-	char **keys;
-	size_t *slots;  /* hash slot -> entry index + 1 (0: empty) */
-	size_t nslots, n, alloc;
-	void *items;    /* n entries of item_size bytes, in first-seen order */
-	size_t item_size;
-};
-void an_map_init(struct an_map *m, size_t item_size);
-/* The entry for key, created zeroed (and *created set) if absent. */
-void *an_map_get(struct an_map *m, const char *key, size_t n, int *created);
-void *an_map_at(const struct an_map *m, size_t i);
-/* The entry for key, or NULL: a lookup that creates nothing. */
-const void *an_map_find(const struct an_map *m, const char *key, size_t n);
-const char *an_map_key(const struct an_map *m, size_t i);
-void an_map_free(struct an_map *m, void (*free_item)(void *));
 
 /* Longest parent name kept (a phase's, a part's). */
 #define AN_PARENT_MAX 96
@@ -97,7 +81,7 @@ static inline int an_row_has(const struct an_row *row, unsigned bits)
 	return (row->has & bits) == bits;
 }
 struct an_table {
-	struct an_map rows; /* name -> an_row, TOTAL included */
+	struct tp_map rows; /* name -> an_row, TOTAL included */
 	uint64_t line;      /* first row's line */
 	uint64_t last_line; /* latest row's line */
 	unsigned gen;       /* printings seen - 1 */
@@ -167,10 +151,10 @@ struct an_run {
 	uint64_t warnings; /* lines with a known marker that could not be read */
 	uint64_t first_line, last_line;
 
-	struct an_map stages;     /* an_stage: [TIMING] records */
-	struct an_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
-	struct an_map tables;     /* section -> an_table */
-	struct an_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
+	struct tp_map stages;     /* an_stage: [TIMING] records */
+	struct tp_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
+	struct tp_map tables;     /* section -> an_table */
+	struct tp_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */
 	/* GPM windows: per-graph means as printed, and the cumulative average size */
 	struct tp_series gpm_pattern_ms, gpm_total_ms, gpm_avg_nodes;
 	struct tp_trace t_gpm_pattern_ms, t_gpm_total_ms, t_gpm_avg_nodes; /* for charts */
@@ -184,22 +168,22 @@ struct an_run {
 	uint64_t gpm_blk_windows, gpm_pooled;
 	/* log(mean nodes) vs log(pattern gen ms) per fit point, for a scaling fit */
 	double gl_n, gl_x, gl_y, gl_xx, gl_xy, gl_yy;
-	struct an_map metrics;    /* name -> an_named_series of avg_s */
-	struct an_map aggregates; /* name -> struct tp_record copy (numbers only) */
-	struct an_map perfs;      /* name -> an_named_series of seconds */
-	struct an_map latencies;  /* name -> record numbers */
-	struct an_map warmups;    /* name -> record numbers */
-	struct an_map speedups;   /* "baseline\x1fbaseline_s\x1fname" -> record numbers, baseline in text */
-	struct an_map runtimes;   /* name -> record numbers */
-	struct an_map scaling;    /* "param\x1fvalue" -> record numbers */
-	struct an_map memory;     /* name -> record numbers */
-	struct an_map flops;      /* name -> record numbers */
-	struct an_map meta;       /* key -> an_nums (value in num[0] or text) */
-	struct an_map rates;      /* "name unit" -> an_named_series of per-second values */
+	struct tp_map metrics;    /* name -> an_named_series of avg_s */
+	struct tp_map aggregates; /* name -> struct tp_record copy (numbers only) */
+	struct tp_map perfs;      /* name -> an_named_series of seconds */
+	struct tp_map latencies;  /* name -> record numbers */
+	struct tp_map warmups;    /* name -> record numbers */
+	struct tp_map speedups;   /* "baseline\x1fbaseline_s\x1fname" -> record numbers, baseline in text */
+	struct tp_map runtimes;   /* name -> record numbers */
+	struct tp_map scaling;    /* "param\x1fvalue" -> record numbers */
+	struct tp_map memory;     /* name -> record numbers */
+	struct tp_map flops;      /* name -> record numbers */
+	struct tp_map meta;       /* key -> an_nums (value in num[0] or text) */
+	struct tp_map rates;      /* "name unit" -> an_named_series of per-second values */
 	struct an_progress *progress; /* progress bars (progress.h), NULL: none */
 	uint64_t bar_line;        /* the line of the last progress record, 0: none */
 	double bar_rate;          /* and its rate */
-	struct an_map parts;      /* name -> an_part: steps, components, means, clocks by role */
+	struct tp_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
 	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */
 

@@ -92,7 +92,7 @@ static const struct tp_series *component_values(const struct an_run *run, const 
 	if (x->s.n)
 		return &x->s;
 	for (size_t i = 0; i < run->parts.n; i++) {
-		const struct an_part *m = an_map_at(&run->parts, i);
+		const struct an_part *m = tp_map_at(&run->parts, i);
 		if (m->role == TP_ROLE_RUNNING && !strcmp(m->parent, name) && m->s.n)
 			return &m->s;
 	}
@@ -131,8 +131,8 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 	double data_pct = -1, data_med = 0;
 	const char *data_of = NULL;
 	for (size_t i = 0; i < run->parts.n; i++) {
-		const struct an_part *x = an_map_at(&run->parts, i);
-		const char *name = an_map_key(&run->parts, i), *of = NULL;
+		const struct an_part *x = tp_map_at(&run->parts, i);
+		const char *name = tp_map_key(&run->parts, i), *of = NULL;
 		if (x->role != TP_ROLE_COMPONENT)
 			continue;
 		const struct tp_series *v = component_values(run, name, x);
@@ -158,7 +158,7 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 			data = i, data_pct = pct, data_med = med, data_of = of;
 	}
 	if (data != SIZE_MAX)
-		part_finding(rep, o, run, an_map_key(&run->parts, data), an_map_at(&run->parts, data), data_of,
+		part_finding(rep, o, run, tp_map_key(&run->parts, data), tp_map_at(&run->parts, data), data_of,
 			     data_pct, data_med, wall);
 }
 
@@ -174,8 +174,8 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 		size_t names = 0;
 		const char *first = NULL;
 		for (size_t i = 0; i < run->stages.n; i++) {
-			const struct an_stage *s = an_map_at(&run->stages, i);
-			const char *name = an_map_key(&run->stages, i);
+			const struct an_stage *s = tp_map_at(&run->stages, i);
+			const char *name = tp_map_key(&run->stages, i);
 			/* a phase inside another of its kind is counted there */
 			if (s->inferred || an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) ||
 			    (s->parent[0] && !strcmp(an_phase_kind(s->parent), kinds[k])))
@@ -248,8 +248,8 @@ static void throughput_drift(struct report *rep, const struct an_opts *o, const 
 {
 	static const char *const skip[] = { "avg", "average", "mean", "eval", "valid", "test" };
 	for (size_t i = 0; i < run->rates.n; i++) {
-		const struct an_named_series *x = an_map_at(&run->rates, i);
-		const char *key = an_map_key(&run->rates, i);
+		const struct an_named_series *x = tp_map_at(&run->rates, i);
+		const char *key = tp_map_key(&run->rates, i);
 		size_t k = 0;
 		while (k < ARRAY_SIZE(skip) && !strcasestr(key, skip[k]))
 			k++;
@@ -279,7 +279,7 @@ static void throughput_drift(struct report *rep, const struct an_opts *o, const 
 static void epoch_starts(struct report *rep, const struct an_run *run, double wall)
 {
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		double first, rest;
 		if (!an_epoch_starts_slow(b, &first, &rest))
 			continue;

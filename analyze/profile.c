@@ -22,18 +22,18 @@
 #include "analyses.h"
 
 /* The latest numbers of the first name that matches one of `names` (case-insensitive). */
-static const struct an_nums *named(const struct an_map *map, const char *const *names, int slot)
+static const struct an_nums *named(const struct tp_map *map, const char *const *names, int slot)
 {
 	for (const char *const *n = names; *n; n++)
 		for (size_t i = 0; i < map->n; i++) {
-			const struct an_nums *x = an_map_at(map, i);
-			if (!strcasecmp(an_map_key(map, i), *n) && tp_has_slot(x->has, slot))
+			const struct an_nums *x = tp_map_at(map, i);
+			if (!strcasecmp(tp_map_key(map, i), *n) && tp_has_slot(x->has, slot))
 				return x;
 		}
 	return NULL;
 }
 
-static double named_value(const struct an_map *map, const char *const *names, int slot)
+static double named_value(const struct tp_map *map, const char *const *names, int slot)
 {
 	const struct an_nums *x = named(map, names, slot);
 	return x ? x->num[slot] : NAN;
@@ -52,12 +52,12 @@ static void runtime_table(const struct an_run *run, struct report *rep)
 	struct rtable *t = report_table(rep, "breakdown", "model-runtime", "Model runtime (profiling report)",
 					"run,name,mean:ms,std:ms,cv:%,min:ms,max:ms,runs,median:ms,iqr:ms");
 	for (size_t i = 0; i < run->runtimes.n; i++) {
-		const struct an_nums *x = an_map_at(&run->runtimes, i);
+		const struct an_nums *x = tp_map_at(&run->runtimes, i);
 		/* a benchmark's measurement has a median and no mean */
 		double mean = tp_has_slot(x->has, S_RT_MEAN_MS) ? x->num[S_RT_MEAN_MS] : NAN;
 		double sd = tp_has_slot(x->has, S_RT_STD_MS) ? x->num[S_RT_STD_MS] : NAN;
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->runtimes, i));
+		rt_text(t, tp_map_key(&run->runtimes, i));
 		rt_num(t, mean, 3);
 		rt_num(t, sd, 3);
 		rt_num(t, mean > 0 ? 100 * sd / mean : NAN, 1);
@@ -83,8 +83,8 @@ static void flops_table(const struct an_run *run, const struct an_opts *o, struc
 {
 	double total = named_value(&run->flops, TOTAL, S_FLOPS_GFLOPS), sum = 0;
 	for (size_t i = 0; i < run->flops.n; i++)
-		if (strcasecmp(an_map_key(&run->flops, i), "total"))
-			sum += ((const struct an_nums *)an_map_at(&run->flops, i))->num[S_FLOPS_GFLOPS];
+		if (strcasecmp(tp_map_key(&run->flops, i), "total"))
+			sum += ((const struct an_nums *)tp_map_at(&run->flops, i))->num[S_FLOPS_GFLOPS];
 	double denom = total > 0 ? total : sum;
 	struct rtable *t = report_table(rep, "breakdown", "model-flops", "Model FLOP estimate (profiling report)",
 					"run,component,gflops,share:%");
@@ -92,10 +92,10 @@ static void flops_table(const struct an_run *run, const struct an_opts *o, struc
 	size_t top = SIZE_MAX;
 	double topv = -1;
 	for (size_t i = 0; i < run->flops.n; i++) {
-		const struct an_nums *x = an_map_at(&run->flops, i);
-		int is_total = !strcasecmp(an_map_key(&run->flops, i), "total");
+		const struct an_nums *x = tp_map_at(&run->flops, i);
+		int is_total = !strcasecmp(tp_map_key(&run->flops, i), "total");
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->flops, i));
+		rt_text(t, tp_map_key(&run->flops, i));
 		rt_num(t, x->num[S_FLOPS_GFLOPS], 4);
 		rt_num(t, denom > 0 ? 100 * x->num[S_FLOPS_GFLOPS] / denom : NAN, 1);
 		if (!is_total && x->num[S_FLOPS_GFLOPS] > topv)
@@ -108,7 +108,7 @@ static void flops_table(const struct an_run *run, const struct an_opts *o, struc
 			       "most of the work is there: speed it up first (fused kernels such as flash attention, "
 			       "mixed precision), and time it to confirm that its time follows its FLOPs",
 			       "'%s' is %.1f%% of the estimated %.3g GFLOPs",
-			       an_map_key(&run->flops, top), pct, denom);
+			       tp_map_key(&run->flops, top), pct, denom);
 	}
 	double fwd = named_value(&run->runtimes, FORWARD, S_RT_MEAN_MS);
 	if (denom > 0 && fwd > 0)
@@ -122,8 +122,8 @@ static void memory_table(const struct an_run *run, struct report *rep)
 	struct rtable *t = report_table(rep, "breakdown", "model-memory", "Model memory (profiling report)", "run,name,mb:MB");
 	for (size_t i = 0; i < run->memory.n; i++) {
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->memory, i));
-		rt_num(t, ((const struct an_nums *)an_map_at(&run->memory, i))->num[S_MEM_MB], 2);
+		rt_text(t, tp_map_key(&run->memory, i));
+		rt_num(t, ((const struct an_nums *)tp_map_at(&run->memory, i))->num[S_MEM_MB], 2);
 	}
 	double fpk = named_value(&run->memory, FWD_PEAK, S_MEM_MB), bpk = named_value(&run->memory, BWD_PEAK, S_MEM_MB);
 	double par = named_value(&run->memory, PARAMS, S_MEM_MB);

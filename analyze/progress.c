@@ -66,7 +66,7 @@ struct an_bar {
 };
 
 struct an_progress {
-	struct an_map bars; /* "rank\x1fmasked name" -> an_bar */
+	struct tp_map bars; /* "rank\x1fmasked name" -> an_bar */
 	uint64_t dropped;   /* redraws of bars past MAX_BARS */
 	size_t last;        /* the bar of the last redraw, + 1; 0: none */
 	struct strbuf key;
@@ -82,7 +82,7 @@ void an_progress_free(struct an_progress *pg)
 {
 	if (!pg)
 		return;
-	an_map_free(&pg->bars, bar_free);
+	tp_map_free(&pg->bars, bar_free);
 	strbuf_release(&pg->key);
 	free(pg);
 }
@@ -156,11 +156,11 @@ static struct an_bar *bar_of(struct an_progress *pg, const struct tp_record *r)
 	if (pg->bars.n >= MAX_BARS) {
 		/* look up without making one */
 		for (size_t i = 0; i < pg->bars.n; i++)
-			if (!strcmp(an_map_key(&pg->bars, i), k->buf))
-				return an_map_at(&pg->bars, i);
+			if (!strcmp(tp_map_key(&pg->bars, i), k->buf))
+				return tp_map_at(&pg->bars, i);
 		return NULL;
 	}
-	struct an_bar *b = an_map_get(&pg->bars, k->buf, k->len, &created);
+	struct an_bar *b = tp_map_get(&pg->bars, k->buf, k->len, &created);
 	if (created) {
 		size_t n = r->name_len < sizeof(b->name) - 1 ? r->name_len : sizeof(b->name) - 1;
 		memcpy(b->name, r->name ? r->name : "", n);
@@ -179,7 +179,7 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 		return; /* a redraw without a count or a clock measures nothing */
 	if (!*pgp) {
 		*pgp = xcalloc(1, sizeof(**pgp));
-		an_map_init(&(*pgp)->bars, sizeof(struct an_bar));
+		tp_map_init(&(*pgp)->bars, sizeof(struct an_bar));
 	}
 	double n = r->num[S_PRG_N], e = r->num[S_PRG_ELAPSED_S];
 	double total = tp_has(r, S_PRG_TOTAL) ? r->num[S_PRG_TOTAL] : NAN;
@@ -189,10 +189,10 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 		return;
 	}
 	b->redraws++;
-	size_t at = (size_t)(b - (struct an_bar *)an_map_at(&(*pgp)->bars, 0));
+	size_t at = (size_t)(b - (struct an_bar *)tp_map_at(&(*pgp)->bars, 0));
 	int alone = (*pgp)->last == at + 1; /* no other bar redrew since its last */
 	if ((*pgp)->last && !alone)
-		((struct an_bar *)an_map_at(&(*pgp)->bars, (*pgp)->last - 1))->interrupted = 1;
+		((struct an_bar *)tp_map_at(&(*pgp)->bars, (*pgp)->last - 1))->interrupted = 1;
 	(*pgp)->last = at + 1;
 	if (b->live && (n < b->n || e < b->elapsed || !(total == b->total || (isnan(total) && isnan(b->total)))))
 		end_run(b); /* it started again */
@@ -248,7 +248,7 @@ static const struct an_bar *step_bar(const struct an_progress *pg)
 {
 	const struct an_bar *best = NULL;
 	for (size_t i = 0; pg && i < pg->bars.n; i++) {
-		const struct an_bar *b = an_map_at(&pg->bars, i);
+		const struct an_bar *b = tp_map_at(&pg->bars, i);
 		if (b->step.n >= MIN_WINDOWS && (!best || b->time > best->time))
 			best = b;
 	}
@@ -342,6 +342,6 @@ void an_progress_report(const struct an_model *m, const struct an_opts *o, struc
 		if (!run->progress)
 			continue;
 		for (size_t i = 0; i < run->progress->bars.n; i++)
-			bar_row(run, an_map_at(&run->progress->bars, i), rep, &tab);
+			bar_row(run, tp_map_at(&run->progress->bars, i), rep, &tab);
 	}
 }

@@ -62,22 +62,22 @@ static void aggregates(const struct an_run *run, struct report *rep)
 		return;
 	double sum = 0;
 	for (size_t i = 0; i < run->aggregates.n; i++)
-		sum += fmax(0, num_or_nan(an_map_at(&run->aggregates, i), S_AGG_TOTAL_S));
+		sum += fmax(0, num_or_nan(tp_map_at(&run->aggregates, i), S_AGG_TOTAL_S));
 	struct rtable *t = report_table(rep, "variance", "aggregate", "Repeated operations (AGGREGATE STATISTICS)",
 					"run,operation,count,total:s,mean:s,min:s,max:s,max/mean:x,share:%,line");
 	t->bar_col = 8;
 	for (size_t i = 0; i < run->aggregates.n; i++) {
-		const struct an_nums *x = an_map_at(&run->aggregates, i);
+		const struct an_nums *x = tp_map_at(&run->aggregates, i);
 		double mean = num_or_nan(x, S_AGG_MEAN_S), total = num_or_nan(x, S_AGG_TOTAL_S);
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->aggregates, i));
+		rt_text(t, tp_map_key(&run->aggregates, i));
 		rt_num(t, num_or_nan(x, S_AGG_COUNT), 0);
 		for (int s = S_AGG_TOTAL_S; s <= S_AGG_MAX_S; s++)
 			rt_num(t, num_or_nan(x, s), 3);
 		rt_num(t, mean > 0 ? num_or_nan(x, S_AGG_MAX_S) / mean : NAN, 2);
 		rt_num(t, sum > 0 ? 100 * total / sum : NAN, 1);
 		rt_num(t, (double)x->line, 0);
-		aggregate_findings(rep, run, an_map_key(&run->aggregates, i), x);
+		aggregate_findings(rep, run, tp_map_key(&run->aggregates, i), x);
 	}
 }
 
@@ -86,7 +86,7 @@ static void aggregates(const struct an_run *run, struct report *rep)
 static void batch_timing(const struct an_run *run, struct report *rep, struct rtable **tab)
 {
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		const struct an_epoch_batches *e = &b->last;
 		if (!b->timing_lines)
 			continue;
@@ -97,7 +97,7 @@ static void batch_timing(const struct an_run *run, struct report *rep, struct rt
 					    "printed_mean:s,printed_min:s,printed_max:s,printed_max/min:x,line");
 		double pmean = e->n ? e->sum / e->n : NAN, pmin = e->n ? e->min : NAN, pmax = e->n ? e->max : NAN;
 		rt_text(*tab, run->label);
-		rt_text(*tab, an_map_key(&run->ranks, i));
+		rt_text(*tab, tp_map_key(&run->ranks, i));
 		rt_num(*tab, (double)b->timing_lines, 0);
 		rt_num(*tab, e->seed_avg, 3);
 		rt_num(*tab, e->seed_min, 3);
@@ -131,7 +131,7 @@ static void latencies(const struct an_run *run, struct report *rep)
 	size_t fast = SIZE_MAX, slow = SIZE_MAX;
 	double fastest = INFINITY, slowest = NAN;
 	for (size_t i = 0; i < run->latencies.n; i++) {
-		double m = num_or_nan(an_map_at(&run->latencies, i), S_LAT_MEAN_MS);
+		double m = num_or_nan(tp_map_at(&run->latencies, i), S_LAT_MEAN_MS);
 		if (!(m > 0))
 			continue;
 		if (m < fastest)
@@ -143,11 +143,11 @@ static void latencies(const struct an_run *run, struct report *rep)
 					"run,model,mean:ms,min:ms,max:ms,max/min:x,throughput:samples/s,"
 					"implied_batch,vs_slowest:x,line");
 	for (size_t i = 0; i < run->latencies.n; i++) {
-		const struct an_nums *x = an_map_at(&run->latencies, i);
+		const struct an_nums *x = tp_map_at(&run->latencies, i);
 		double m = num_or_nan(x, S_LAT_MEAN_MS), mn = num_or_nan(x, S_LAT_MIN_MS), mx = num_or_nan(x, S_LAT_MAX_MS);
 		double thr = num_or_nan(x, S_LAT_THROUGHPUT);
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->latencies, i));
+		rt_text(t, tp_map_key(&run->latencies, i));
 		rt_num(t, m, 3);
 		rt_num(t, mn, 3);
 		rt_num(t, mx, 3);
@@ -161,8 +161,8 @@ static void latencies(const struct an_run *run, struct report *rep)
 	if (fast != slow && fast != SIZE_MAX)
 		report_finding(rep, SEV_INFO, "throughput", "latency", run->label, run->file, 0, NULL,
 			       "'%s' infers fastest: %.3f ms, %.2fx faster than '%s' (%.3f ms)",
-			       an_map_key(&run->latencies, fast), fastest, slowest / fastest,
-			       an_map_key(&run->latencies, slow), slowest);
+			       tp_map_key(&run->latencies, fast), fastest, slowest / fastest,
+			       tp_map_key(&run->latencies, slow), slowest);
 }
 
 /* ---- Average per dataset --------------------------------------------------- */
@@ -172,10 +172,10 @@ static const struct an_row *total_before(const struct an_run *run, uint64_t line
 {
 	const struct an_row *best = NULL;
 	for (size_t i = 0; i < run->tables.n; i++) {
-		const struct an_table *t = an_map_at(&run->tables, i);
+		const struct an_table *t = tp_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
-			const struct an_row *row = an_map_at(&t->rows, k);
-			if (!strcmp(an_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS) && row->line < line &&
+			const struct an_row *row = tp_map_at(&t->rows, k);
+			if (!strcmp(tp_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS) && row->line < line &&
 			    (!best || row->line > best->line))
 				best = row;
 		}
@@ -186,8 +186,8 @@ static const struct an_row *total_before(const struct an_run *run, uint64_t line
 static void per_dataset(const struct an_run *run, struct report *rep)
 {
 	for (size_t i = 0; i < run->meta.n; i++) {
-		const struct an_nums *x = an_map_at(&run->meta, i);
-		if (strcasecmp(an_map_key(&run->meta, i), "Average per dataset") || !tp_has_slot(x->has, S_META_VALUE) || !(x->num[S_META_VALUE] > 0))
+		const struct an_nums *x = tp_map_at(&run->meta, i);
+		if (strcasecmp(tp_map_key(&run->meta, i), "Average per dataset") || !tp_has_slot(x->has, S_META_VALUE) || !(x->num[S_META_VALUE] > 0))
 			continue;
 		const struct an_row *tot = total_before(run, x->line);
 		if (!tot)
@@ -217,7 +217,7 @@ static void metrics(const struct an_run *run, struct report *rep)
 {
 	struct rtable *t = NULL;
 	for (size_t i = 0; i < run->metrics.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		if (isnan(s->last_count) || !s->s.n)
 			continue;
 		if (!t)
@@ -226,7 +226,7 @@ static void metrics(const struct an_run *run, struct report *rep)
 					 "run,metric,count,total:s,seed_avg:s,intervals,interval_min:s,interval_max:s,"
 					 "repeats");
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->metrics, i));
+		rt_text(t, tp_map_key(&run->metrics, i));
 		rt_num(t, s->last_count, 0);
 		rt_num(t, s->last_total, 4);
 		rt_num(t, s->last_total / s->last_count, 4);

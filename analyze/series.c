@@ -28,8 +28,8 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 	size_t n = 0;
 	int many_ranks = run->ranks.n > 1;
 	for (size_t i = 0; i < run->ranks.n && n < max; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
-		const char *rk = an_map_key(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
+		const char *rk = tp_map_key(&run->ranks, i);
 		char suffix[32] = "";
 		if (many_ranks || strcmp(rk, "-"))
 			snprintf(suffix, sizeof(suffix), " [rank %s]", rk);
@@ -67,17 +67,17 @@ static size_t run_series(const struct an_run *run, struct named *v, size_t max, 
 					 an_key(AK_GPM_PATTERN, NULL, run->index, 0) };
 	}
 	for (size_t i = 0; i < run->metrics.n && n < max; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		if (!s->s.n)
 			continue;
-		snprintf(v[n].name, sizeof(v[n].name), "%s per interval", an_map_key(&run->metrics, i));
+		snprintf(v[n].name, sizeof(v[n].name), "%s per interval", tp_map_key(&run->metrics, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
 		v[n].key = an_key(AK_METRIC, NULL, run->index, (int)i + 1);
 		n++;
 	}
 	for (size_t i = 0; i < run->perfs.n && n < max; i++) {
-		const struct an_named_series *s = an_map_at(&run->perfs, i);
-		snprintf(v[n].name, sizeof(v[n].name), "%s", an_map_key(&run->perfs, i));
+		const struct an_named_series *s = tp_map_at(&run->perfs, i);
+		snprintf(v[n].name, sizeof(v[n].name), "%s", tp_map_key(&run->perfs, i));
 		v[n].unit = "s", v[n].s = &s->s, v[n].is_batch = 0, v[n].is_memory = 0;
 		v[n].key = an_key(AK_OPERATION, NULL, run->index, (int)i + 1);
 		n++;
@@ -236,9 +236,9 @@ static void printed_warmups(const struct an_run *run, struct report *rep)
 		return;
 	struct rtable *t = an_table(rep, AT_WARMUP_PRINTED, NULL);
 	for (size_t i = 0; i < run->warmups.n; i++) {
-		const struct an_nums *x = an_map_at(&run->warmups, i);
+		const struct an_nums *x = tp_map_at(&run->warmups, i);
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->warmups, i));
+		rt_text(t, tp_map_key(&run->warmups, i));
 		for (int k = 0; k < 4; k++)
 			rt_num(t, tp_has_slot(x->has, k) ? x->num[k] : NAN, k == 3 ? 1 : 3);
 		rt_num(t, (double)x->line, 0);
@@ -386,14 +386,14 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 {
 	size_t nr = 0;
 	for (size_t i = 0; i < run->ranks.n; i++)
-		nr += strcmp(an_map_key(&run->ranks, i), "-") != 0;
+		nr += strcmp(tp_map_key(&run->ranks, i), "-") != 0;
 	if (nr < 2)
 		return;
 	double *med = xcalloc(run->ranks.n, sizeof(*med));
 	double *sorted = xcalloc(run->ranks.n, sizeof(*sorted));
 	size_t k = 0;
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		med[i] = b->seconds.n ? tp_series_quantile(&b->seconds, 0.5) : NAN;
 		if (!isnan(med[i]))
 			sorted[k++] = med[i];
@@ -402,8 +402,8 @@ static void ranks(const struct an_run *run, const struct an_opts *o, struct repo
 	struct rtable *t = an_table(rep, AT_RANKS, NULL);
 	t->bar_col = 6;
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
-		const char *rk = an_map_key(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
+		const char *rk = tp_map_key(&run->ranks, i);
 		double rel = mm > 0 ? 100 * (med[i] - mm) / mm : NAN;
 		rt_key(t, an_key(AK_BATCH_TIME, rk, run->index, 0));
 		rt_text(t, run->label);
@@ -430,7 +430,7 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 			struct rtable **tab)
 {
 	for (size_t i = 0; i < run->ranks.n; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		if (!b->loss.n)
 			continue;
 		if (!*tab) {
@@ -440,7 +440,7 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 		}
 		struct rtable *t = *tab;
 		rt_text(t, run->label);
-		rt_text(t, an_map_key(&run->ranks, i));
+		rt_text(t, tp_map_key(&run->ranks, i));
 		rt_text(t, b->converged ? "yes" : "no");
 		rt_num(t, b->converged ? (double)b->conv_batch + 1 : NAN, 0);
 		rt_num(t, b->converged ? (double)b->conv_epochs + 1 : NAN, 0); /* 1-based epoch it happened in */
@@ -448,7 +448,7 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 		rt_num(t, b->loss.min, -1);
 		rt_num(t, b->converged ? (double)b->conv_line : NAN, 0);
 		if (!b->converged) {
-			const char *rk = an_map_key(&run->ranks, i);
+			const char *rk = tp_map_key(&run->ranks, i);
 			report_finding(rep, SEV_NOTICE, "convergence", "not-converged", run->label, run->file,
 				       b->loss.min_s.line, NULL, "%s%s%sthe loss never reached %g (lowest %g)",
 				       strcmp(rk, "-") ? "rank " : "", strcmp(rk, "-") ? rk : "",
@@ -460,8 +460,8 @@ static void convergence(const struct an_model *m, const struct an_run *run, stru
 static double meta_value(const struct an_run *run, const char *key)
 {
 	for (size_t i = 0; i < run->meta.n; i++)
-		if (!strcasecmp(an_map_key(&run->meta, i), key)) {
-			const struct an_nums *x = an_map_at(&run->meta, i);
+		if (!strcasecmp(tp_map_key(&run->meta, i), key)) {
+			const struct an_nums *x = tp_map_at(&run->meta, i);
 			return tp_has_slot(x->has, S_META_VALUE) ? x->num[S_META_VALUE] : NAN;
 		}
 	return NAN;
@@ -471,8 +471,8 @@ static double meta_value(const struct an_run *run, const char *key)
 static void rate_rows(const struct an_run *run, struct report *rep, struct rtable **tab)
 {
 	for (size_t i = 0; i < run->rates.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->rates, i);
-		const char *key = an_map_key(&run->rates, i);
+		const struct an_named_series *s = tp_map_at(&run->rates, i);
+		const char *key = tp_map_key(&run->rates, i);
 		const char *sp = strrchr(key, ' ');
 		if (!s->s.n)
 			continue;
@@ -494,10 +494,10 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 {
 	double loop = NAN;
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const char *name = an_map_key(&run->stages, i);
+		const char *name = tp_map_key(&run->stages, i);
 		if (strcasestr(name, "training loop") || (isnan(loop) && strcasestr(name, "train") &&
 							  !strcasestr(name, "init")))
-			loop = ((const struct an_stage *)an_map_at(&run->stages, i))->seconds;
+			loop = ((const struct an_stage *)tp_map_at(&run->stages, i))->seconds;
 	}
 	double examples = meta_value(run, "Num examples"), epochs = meta_value(run, "Num Epochs");
 	double steps = meta_value(run, "Total optimization steps");
@@ -514,7 +514,7 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 	if (loop > 0 && !isnan(steps))
 		rows[n++] = (struct row){ "optimization steps per second", steps / loop, "steps/s" };
 	for (size_t i = 0; i < run->ranks.n && n < 4; i++) {
-		const struct an_batches *b = an_map_at(&run->ranks, i);
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
 		if (b->elapsed > 0 && run->ranks.n == 1)
 			rows[n++] = (struct row){ "batches per second (sum of batch times)",
 						  (double)b->seconds.n / b->elapsed, "batches/s" };
@@ -526,9 +526,9 @@ static void throughput(const struct an_run *run, struct report *rep, struct rtab
 						  "nodes/s" };
 	}
 	for (size_t i = 0; i < run->metrics.n && n < 8; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		/* the run's count over the run's time: the intervals' means may weigh unequal counts */
-		if (strstr(an_map_key(&run->metrics, i), "step") && s->last_total > 0 && s->last_count > 0) {
+		if (strstr(tp_map_key(&run->metrics, i), "step") && s->last_total > 0 && s->last_count > 0) {
 			rows[n++] = (struct row){ "steps per second (count / total of the step metric)",
 						  s->last_count / s->last_total, "steps/s" };
 			break;

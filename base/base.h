@@ -3,7 +3,8 @@
  * allocation, strbuf and exit codes (util.h), character and text helpers,
  * number/duration/size readers (num.h), the one timestamp normalizer,
  * atomic output files (outfile.h), the strict JSON reader (json.h),
- * streaming statistics (stats.h) and the format-neutral report (report.h).
+ * streaming statistics (stats.h), the format-neutral report (report.h)
+ * and the one string-keyed table (map.h).
  *
  * Layers: base <- parse <- analyze <- render <- cli, replay beside analyze.
  * Nothing here includes a header of another layer.
@@ -19,5 +20,6 @@
 #include "json.h"
 #include "stats.h"
 #include "report.h"
+#include "map.h"
 
 #endif

@@ -31,8 +31,8 @@ static void gather(const struct an_run *run, const struct report *rep, int recor
 	in->nseries = g->nseries;
 	g->stages = xcalloc(run->stages.n + 1, sizeof(*g->stages));
 	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *s = an_map_at(&run->stages, i);
-		g->stages[i] = (struct hs_stage){ an_map_key(&run->stages, i), s->seconds, s->count };
+		const struct an_stage *s = tp_map_at(&run->stages, i);
+		g->stages[i] = (struct hs_stage){ tp_map_key(&run->stages, i), s->seconds, s->count };
 	}
 	in->stages = g->stages;
 	in->nstages = run->stages.n;

@@ -385,7 +385,7 @@ Test(model, memory_bounded_by_names)
 		load(&m, "big.log", sb.buf);
 	cr_assert_eq(m.nruns, 1);
 	cr_assert_eq(m.runs[0]->ranks.n, 1);
-	const struct an_batches *b = an_map_at(&m.runs[0]->ranks, 0);
+	const struct an_batches *b = tp_map_at(&m.runs[0]->ranks, 0);
 	cr_assert_eq(b->seconds.n, 200000);
 	cr_assert_leq(b->seconds.nhead, TP_HEAD_MAX);
 	cr_assert_leq(b->seconds.sketch.nbuckets, TP_SKETCH_MAX_BUCKETS);

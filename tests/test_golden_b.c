@@ -221,8 +221,8 @@ Test(ssm, cumulative_averages_become_interval_means)
 	const struct an_run *run = g.m.runs[0];
 	const char *names[3] = { "data_batch_production", "loss_fn_computation", "make_step_total" };
 	for (size_t i = 0; i < run->metrics.n; i++) {
-		const struct an_named_series *s = an_map_at(&run->metrics, i);
-		cr_expect_str_eq(an_map_key(&run->metrics, i), names[i]);
+		const struct an_named_series *s = tp_map_at(&run->metrics, i);
+		cr_expect_str_eq(tp_map_key(&run->metrics, i), names[i]);
 		cr_expect_eq(s->s.n, 10, "%s: %llu samples", names[i], (unsigned long long)s->s.n);
 		cr_expect_eq(s->repeats, 5, "%s: %llu repeats", names[i], (unsigned long long)s->repeats);
 		cr_expect_float_eq(s->last_count, 100, 0);
@@ -273,7 +273,7 @@ Test(ssm, float_noise_is_no_outlier)
 	strbuf_addstr(&sb, "loss_fn_computation: avg=0.041000000000000106s\n");
 	struct golden_run g;
 	analyze_text(&g, "noise.log", sb.buf);
-	cr_expect_eq(((const struct an_named_series *)an_map_at(&g.m.runs[0]->metrics, 0))->s.n, 10);
+	cr_expect_eq(((const struct an_named_series *)tp_map_at(&g.m.runs[0]->metrics, 0))->s.n, 10);
 	cr_expect_null(finding(&g.rep, "outlier", NULL));
 	golden_run_free(&g);
 	strbuf_release(&sb);
