@@ -29,7 +29,8 @@ logs of template discovery, issue 23), TPROF_REAL_MANIFEST=bench/unseen-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen the logs no one here had seen
 before their truths were written, TPROF_REAL_MANIFEST=bench/unseen2-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen2 a second such set, TPROF_REAL_MANIFEST=bench/unseen3-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen3 a third; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen3 a third, TPROF_REAL_MANIFEST=bench/unseen4-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen4 a fourth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -585,6 +586,142 @@ def hifi_tse_values(line):
     return [float(m.group(1))] if m else []
 
 
+# a fourth set of logs no one here had seen (issues 22, 23), bench/unseen4-logs.tsv
+
+VERL_STEP = re.compile(r"\bstep:\d+ - ")
+VERL_KV = re.compile(r"(?<![\w/])((?:timing_s|timing_per_token_ms|perf)/[\w/]+):(" + NUM + r")")
+VERL_WEIGHTS = re.compile(r"update_weights done, time cost: (" + NUM + r")s\b")
+VLLM_BAR = re.compile(r"(\d+)% Completed \| (\d+)/(\d+) \[[^\]<]*<[^\],]*,\s*(" + NUM + r")it/s\]")
+
+
+def verl_values(line):
+    """verl's PPO/GRPO trainer (Ray): the step line '(TaskRunner pid=625502) step:15 - ... -
+    timing_s/gen:2.573713675024919 - ... - timing_s/step:8.900699015008286 - ... -
+    timing_per_token_ms/gen:1.2566961303832613 - ... - perf/time_per_step:8.900699015008286 -
+    perf/throughput:278.62980152662664' (every timing_s/ key in seconds but the counts
+    timing_s/agent_loop/num_preempted/*, .../slowest/prompt_length, .../slowest/response_length;
+    timing_per_token_ms/ in milliseconds; perf/time_per_step; perf/throughput in tokens/s, not
+    perf/mfu/ or perf/total_num_tokens), the worker's 'INFO:2026-04-03 07:05:44,707:update_weights
+    done, time cost: 2.27s', and vLLM's finished bar 'Loading safetensors checkpoint shards: 100%
+    Completed | 1/1 [00:00<00:00,  2.26it/s]'."""
+    out = []
+    if VERL_STEP.search(line):
+        for m in VERL_KV.finditer(line):
+            key, x = m.group(1), float(m.group(2))
+            if key.startswith("timing_s/"):
+                if not re.search(r"num_preempted|prompt_length|response_length", key):
+                    out.append(x)
+            elif key.startswith("timing_per_token_ms/"):
+                out.append(x / 1000)
+            elif key in ("perf/time_per_step", "perf/throughput"):
+                out.append(x)
+    m = VERL_WEIGHTS.search(line)
+    if m:
+        out.append(float(m.group(1)))
+    for m in VLLM_BAR.finditer(line):
+        if m.group(2) == m.group(3):
+            out.append(float(m.group(4)))
+    return out
+
+
+COQUI_PAIR = re.compile(r"\| > (?:step_time|loader_time): (" + NUM + r")\s+\((" + NUM + r")\)")
+COQUI_AVG = re.compile(r"\| > avg_loader_time:(?:\x1b\[[0-9;]*m)?\s*(" + NUM + r")")
+
+
+def coqui_values(line):
+    """Coqui TTS's Trainer (trainer_0_log.txt): '     | > step_time: 1.31510  (1.38766)' and
+    '     | > loader_time: 19.81310  (5.34136)' (the step's value and its running mean, seconds),
+    the evaluation's '     | > avg_loader_time:ESC[91m 0.26195 ESC[0m(+0.00508)' (ANSI colours; the value,
+    the signed change from the previous evaluation is not counted). '> TRAINING (2022-11-03 10:47:31)'
+    is a stamp."""
+    m = COQUI_PAIR.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = COQUI_AVG.search(line)
+    return [float(m.group(1))] if m else []
+
+
+MF_STEP = re.compile(r"\bper_step_time: (\d+)ms\b")
+MF_RATE = re.compile(r"\|\s*(" + NUM + r") samples/s/p\b")
+
+
+def mindformers_values(line):
+    """MindSpore MindFormers' loss monitor (callback.py): '... - INFO - { Epoch:[  2/  3], step:[
+    1085/ 3125], loss: 0.194, per_step_time: 1413ms, lr: ...' and the line after it, '... - INFO -
+      44.9% |██████| 5.66011 samples/s/p  2:01:40 }' (a rate; the trailing time is what remains, an
+    ETA, not counted)."""
+    m = MF_STEP.search(line)
+    if m:
+        return [float(m.group(1)) / 1000]
+    m = MF_RATE.search(line)
+    return [float(m.group(1))] if m else []
+
+
+METRIC_ITER = re.compile(r"^(?:Epoch: \[[^\]]*\]|Test:)\s+\[\s*\d+/\d+\]\s+eta: ")
+METRIC_PAIR = re.compile(r"\s(?:time|data): (" + NUM + r")(?!\S)")
+METRIC_TOTAL = re.compile(r"Total time: (\d+):(\d\d):(\d\d) \((" + NUM + r") s / it\)")
+
+
+def metriclogger_values(line):
+    """The MetricLogger of facebookresearch/dino (as DETR and DeiT print it): 'Epoch: [0/100]  [
+    10/1562]  eta: 0:30:15  loss: 10.884450 (10.884587)  lr: ...  time: 1.169906  data: 0.404951
+    max mem: 11482' (seconds without a unit; eta is an ETA) and 'Epoch: [0/100] Total time: 0:13:11
+    (0.506737 s / it)'."""
+    if METRIC_ITER.match(line):
+        return [float(x) for x in METRIC_PAIR.findall(line)]
+    m = METRIC_TOTAL.search(line)
+    if m:
+        return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3)), float(m.group(4))]
+    return []
+
+
+SB3_ROW = re.compile(r"^\|\s+(?:fps|time_elapsed)\s+\|\s+(" + NUM + r")\s+\|")
+
+
+def sb3_values(line):
+    """stable-baselines3's logger table: '|    fps             | 180      |' (environment steps per
+    second since the start) and '|    time_elapsed    | 11       |' (seconds since the start)."""
+    m = SB3_ROW.match(line)
+    return [float(m.group(1))] if m else []
+
+
+MARIAN = re.compile(r"\] Ep\. \d+ : Up\. \d+ : .* : Time (" + NUM + r")s : (" + NUM + r") words/s\b")
+
+
+def marian_values(line):
+    """Marian NMT: '[2018-12-09 17:47:21] Ep. 1 : Up. 1000 : Sen. 1,210,512 : Cost 72.61126709 :
+    Time 483.07s : 11993.35 words/s : L.r. 1.8750e-05' (seconds since the previous display, 500
+    updates here, and its rate); '[valid] ...' lines print no time."""
+    m = MARIAN.search(line)
+    return [float(m.group(1)), float(m.group(2))] if m else []
+
+
+PNLP_INLINE = re.compile(r"(?<![\w])(?:interval|eval|train|test)_(?:runtime|samples_per_second|steps_per_second): ("
+                         + NUM + r")")
+PNLP_TABLE = re.compile(r" - \s+(?:train|eval|test)_(?:runtime|samples_per_second|steps_per_second)\s+=\s+([\d:.]+)")
+
+
+def paddlenlp_values(line):
+    """PaddleNLP's Trainer (ANSI-coloured): '[2022-08-31 14:25:49,741] [    INFO] - loss: 1.21554871,
+    learning_rate: ..., global_step: 10, interval_runtime: 6.8718, interval_samples_per_second:
+    9.313, interval_steps_per_second: 1.455, epoch: 0.0016', 'eval_loss: ..., eval_runtime:
+    54.9586, eval_samples_per_second: 222.731, eval_steps_per_second: 3.494', 'train_runtime:
+    2567.5215, train_samples_per_second: ..., train_steps_per_second: ...', and the metrics tables
+    '[...] [    INFO] -   train_runtime            = 0:42:47.52' (h:mm:ss in seconds)."""
+    out = [float(x) for x in PNLP_INLINE.findall(line)]
+    m = PNLP_TABLE.search(line)
+    if m:
+        v = m.group(1)
+        if ":" in v:
+            secs = 0.0
+            for part in v.split(":"):
+                secs = secs * 60 + float(part)
+            out.append(secs)
+        else:
+            out.append(float(v))
+    return out
+
+
 def tqdm_only_values(line):
     return []
 
@@ -624,6 +761,13 @@ FRAMEWORK = {
     "home-grown-avpse": avpse_values,
     "home-grown-hifi-tse": hifi_tse_values,
     "stamps-only": tqdm_only_values,   # time stamps and no printed duration: every value read is false
+    "verl": verl_values,
+    "coqui-tts": coqui_values,
+    "mindformers": mindformers_values,
+    "metriclogger": metriclogger_values,
+    "sb3": sb3_values,
+    "marian": marian_values,
+    "paddlenlp": paddlenlp_values,
 }
 
 
