@@ -185,13 +185,20 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 	int64_t t = tp_ts_seconds(r->ts);
 	if (t == INT64_MIN)
 		return t;
-	/* a date without a year that goes back by months: a new year began */
+	/* a date without a year that goes back by months: a new year began;
+	 * a time of day alone that goes back by half a day: a new day */
 	if (r->ts[0] == '-') {
 		t += run->year_shift;
 		if (run->last_ts != INT64_MIN && t < run->last_ts - 180 * 86400) {
 			int64_t year = run->year_shift ? 365 * 86400 : 366 * 86400;
 			run->year_shift += year;
 			t += year;
+		}
+	} else if (r->ts[0] == 'T') {
+		t += run->year_shift;
+		if (run->last_ts != INT64_MIN && t < run->last_ts - 43200) {
+			run->year_shift += 86400;
+			t += 86400;
 		}
 	}
 	if (run->first_ts == INT64_MIN)
@@ -403,7 +410,9 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 	if (role == TP_ROLE_CLOCK) {
 		run->clock_line = r->line;
 		run->clock_value = sec;
-		if (run->index_line == r->line) {
+		/* on the index's line, or a few lines after it in the same
+		 * table (stable-baselines3's iterations, then time_elapsed) */
+		if (run->index_line && r->line >= run->index_line && r->line - run->index_line <= 4) {
 			struct an_batches *b = rank_batches(run, run->index_rank);
 			window_step(run, CLOCK_STEP, &b->clock_t, &b->clock_index, sec, run->index_value, r->line);
 			run->index_line = 0;
@@ -927,8 +936,13 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 	if (is_span(r)) {
 		/* the log's own span, given at its end: no step of the clock checks */
 		int64_t t = tp_ts_seconds(r->ts);
-		if (t != INT64_MIN && r->ts[0] == '-')
+		/* the years or days the stamps carried over are after the start */
+		int start = r->name_len == 9;
+		if (t != INT64_MIN && !start && (r->ts[0] == '-' || r->ts[0] == 'T'))
 			t += run->year_shift;
+		/* a time of day alone before the first: the end, days later */
+		while (t != INT64_MIN && !start && r->ts[0] == 'T' && run->first_ts != INT64_MIN && t < run->first_ts)
+			t += 86400;
 		if (t != INT64_MIN && (run->first_ts == INT64_MIN || t < run->first_ts))
 			run->first_ts = t;
 		if (t != INT64_MIN && t > run->max_ts)

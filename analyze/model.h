@@ -193,7 +193,8 @@ struct an_run {
 	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;
-	int64_t year_shift;       /* seconds added to dates printed without a year */
+	int64_t year_shift;       /* seconds added to dates printed without a year, or to
+				   * times of day printed without a date (whole days) */
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
 	double first_step_index;  /* the iteration the first step printed is at (a batch's index), or NAN */
 	/* iterations the batch indices count (of rank 0 or none): each rise of

@@ -141,6 +141,13 @@ int64_t tp_ts_seconds(const char *ts)
 		snprintf(full, sizeof(full), "2000%s", ts + 1);
 		return tp_ts_seconds(full);
 	}
+	/* a time of day alone ("T07:22:01.168", a logger that prints no date)
+	 * is on 2000-01-01; the analysis carries it over midnights */
+	if (ts && ts[0] == 'T' && strlen(ts) >= 9) {
+		char full[TP_TS_MAX + 12];
+		snprintf(full, sizeof(full), "2000-01-01%s", ts);
+		return tp_ts_seconds(full);
+	}
 	if (!ts || strlen(ts) < 19 || !ts_digits(ts, 4, &y) || !ts_digits(ts + 5, 2, &mo) ||
 	    !ts_digits(ts + 8, 2, &d) || !ts_digits(ts + 11, 2, &h) || !ts_digits(ts + 14, 2, &mi) ||
 	    !ts_digits(ts + 17, 2, &s))

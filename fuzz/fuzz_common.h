@@ -64,6 +64,10 @@ static inline int fz_ts_ok(const char *ts)
 	if (ts[0] == '-' && ts[1] == '-' && strlen(ts) < sizeof(full) - 4) {
 		snprintf(full, sizeof(full), "2000%s", ts + 1);
 		ts = full;
+	} else if (ts[0] == 'T' && strlen(ts) < sizeof(full) - 12) {
+		/* a time of day alone: "THH:MM:SS" */
+		snprintf(full, sizeof(full), "2000-01-01%s", ts);
+		ts = full;
 	}
 	size_t n = strlen(ts);
 	if (n < sizeof(pat) - 1)

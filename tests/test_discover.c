@@ -698,3 +698,50 @@ Test(discover, a_word_that_varies_names_each_line)
 	cr_assert_eq(r.status, 0, "the rules read other records: %s", r.err.buf);
 	tu_result_free(&r);
 }
+
+/* The fourth unseen set's shapes (tests/data/unseen4): names of times that
+ * differ are series of their own (Coqui TTS), a signed change in brackets
+ * is no mean, a unit written onto its number stays its own before a rate
+ * (Marian), a rate per device (MindFormers' "samples/s/p") and the clock
+ * after it, named by nothing but that unit, an ETA; names that say a rate
+ * (PaddleNLP's "interval_samples_per_second"). */
+Test(discover, the_fourth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen4/coqui-vits-finetune.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "step_time", 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 1.3151, 1e-12);
+	cr_assert_eq(r->line, 156);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "step_time (mean)", 0), S_SECONDS), 1.38766, 1e-12);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "loader_time", 0), S_SECONDS), 19.8131, 1e-12);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "avg_loader_time", 0), S_SECONDS), 0.22792, 1e-12);
+	cr_assert_eq(count_named(&c, TP_TIMING, "avg_loader_time (mean)"), 0, "'(+0.00000)' is a change");
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen4/marian-opensub-fr.log", NULL, &c);
+	r = nth_named(&c, TP_TIMING, "Time", 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 635.14, 1e-9);
+	r = nth_named(&c, TP_RATE, "words", 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 8999.23, 1e-9);
+	cr_assert(r->text_len == 7 && !memcmp(r->text, "words/s", 7));
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen4/mindformers-llama3-lora.log", NULL, &c);
+	r = nth_named(&c, TP_RATE, "samples", 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 5.42694, 1e-9);
+	cr_assert(r->text_len == 11 && !memcmp(r->text, "samples/s/p", 11));
+	cr_assert_eq(count_named(&c, TP_TIMING, "samples/s/p"), 0, "'3:50:14 }' after the rate is what remains");
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen4/paddlenlp-fewclue-cmnli.log", NULL, &c);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "interval_runtime", 0), S_SECONDS), 6.8718, 1e-9);
+	r = nth_named(&c, TP_RATE, "interval_samples_per_second", 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 9.313, 1e-9);
+	cr_assert(r->text_len == 9 && !memcmp(r->text, "samples/s", 9));
+	r = nth_named(&c, TP_RATE, "interval_steps_per_second", 0);
+	cr_assert(r->text_len == 7 && !memcmp(r->text, "steps/s", 7));
+	collector_free(&c);
+}

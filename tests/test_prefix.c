@@ -247,3 +247,39 @@ Test(prefix, seconds_of_a_stamp)
 	cr_assert_eq(tp_ts_seconds(NULL), INT64_MIN);
 }
 
+
+/* The record of that type and name among several. */
+static const struct tp_record *find_rec(struct collector *c, enum tp_type type, const char *name)
+{
+	const struct tp_record *r = collected_find(c, type, name);
+	cr_assert_not_null(r, "no %s record '%s'", tp_schemas[type].type_name, name);
+	return r;
+}
+
+/* glog's prefix (Caffe's solver, torchrun's warnings): its month, day and
+ * time are the line's stamp, without a year; Logback's default pattern
+ * (Deeplearning4j): a time of day alone. A dated line after a yearless one
+ * opens the log's span again: its stamps say more. */
+Test(prefix, glog_and_logback_stamps)
+{
+	struct collector c = { 0 };
+	parse_str("I0613 17:36:53.936666  1860 solver.cpp:228] [TIMING] forward: 0.5s\n"
+		  "07:22:01.168 [main] INFO org.deeplearning4j.optimize.listeners.ScoreIterationListener - "
+		  "[TIMING] backward: 1.5s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "forward")->ts, "--06-13T17:36:53.936666");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "backward")->ts, "T07:22:01.168");
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	parse_str("W1212 11:03:17.693000 9724 torch/distributed/run.py:803] starting\n"
+		  "2025-12-12 11:03:38,634 - INFO - loading\n"
+		  "2025-12-12 11:04:00,000 - INFO - [TIMING] step: 1.0s\n"
+		  "2025-12-12 12:00:00,500 - INFO - done\n"
+		  "W1212 12:11:31.725000 9724 torch/distributed/elastic/multiprocessing/api.py:908] closing\n",
+		  &c);
+	const struct tp_record *s = find_rec(&c, TP_META, "log start"), *e = find_rec(&c, TP_META, "log end");
+	cr_assert_str_eq(s->ts, "2025-12-12T11:03:38.634");
+	cr_assert_eq(s->line, 2);
+	cr_assert_str_eq(e->ts, "2025-12-12T12:00:00.500");
+	collector_free(&c);
+}

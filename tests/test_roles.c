@@ -363,6 +363,31 @@ Test(roles, an_epochs_slow_first_step_is_set_apart)
 	strbuf_release(&log);
 }
 
+/* Stamps without a year or a date carried over (tests/data/unseen4):
+ * Deeplearning4j's times of day cross a midnight, Caffe's glog stamps two
+ * days; each gives its step from the stamps of its iteration lines. */
+Test(roles, stamps_without_a_date_carried_over)
+{
+	static const struct {
+		const char *file;
+		double wall, step;
+	} logs[] = { { "dl4j-yelp-lstm.log", 70620, 0.8228 }, { "caffe-squeezenet-centerloss.log", 167216, 0.8357 } };
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen4/%s", logs[i].file);
+		cr_assert_eq(r.status, 0, "%s: %s", logs[i].file, r.err.buf);
+		struct json_doc doc = JSON_DOC_INIT;
+		struct json_error err;
+		cr_assert_eq(json_parse(r.out.buf, r.out.len, &doc, &err), 0);
+		cr_expect(fabs(num_at(doc.root, "runs.0.wall") - logs[i].wall) < 1, "%s: wall %g", logs[i].file,
+			  num_at(doc.root, "runs.0.wall"));
+		cr_expect(fabs(num_at(doc.root, "runs.0.step_median") - logs[i].step) < 5e-4, "%s: step %g", logs[i].file,
+			  num_at(doc.root, "runs.0.step_median"));
+		cr_expect_str_eq(str_at(doc.root, "runs.0.step"), "step (time stamps)");
+		json_free(&doc);
+		tu_result_free(&r);
+	}
+}
+
 /* ---- the answer set ------------------------------------------------------- */
 
 struct answer {

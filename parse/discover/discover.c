@@ -89,7 +89,8 @@ struct vslot {
 	int pfrom, pto;    /* the parent, likewise (pfrom > pto and parent_len 0: none) */
 	size_t parent, parent_len;
 	int mean;          /* the name is the value's and " (mean)" */
-	int unit_pos;      /* the rate's unit token */
+	int unit_pos;      /* the rate's unit token, or -1: its unit is in names at unit_text */
+	size_t unit_text;
 	int per;           /* a duration per iteration ("s/iter") */
 };
 
@@ -165,6 +166,9 @@ static int num_start(const char *q, const char *s, const char *e)
 	if (q > s && (wordc((unsigned char)q[-1]) || q[-1] == '.'))
 		return 0;
 	const char *d = q;
+	/* "(+0.00508)": a change since the last print, not a value in brackets */
+	if (*d == '+' && q > s && q[-1] == '(')
+		return 0;
 	if (*d == '-' || *d == '+')
 		d++;
 	if (d < e && *d == '.')
@@ -198,7 +202,18 @@ static int unit_kind(const char *w, size_t n, double *unit)
 		return *unit > 0 ? U_DUR : U_NONE;
 	}
 	const char *b = slash + 1, *e = w + n;
-	if (slash == w || b == e || memchr(b, '/', (size_t)(e - b)))
+	/* a rate per device: "samples/s/p" (MindFormers), "tokens/s/gpu" */
+	const char *dev = b < e ? memchr(b, '/', (size_t)(e - b)) : NULL;
+	if (dev) {
+		static const char *const per[] = { "p", "gpu", "GPU", "dev", "device", "npu", "NPU", "card", "rank" };
+		size_t dn = (size_t)(e - dev - 1), i = 0;
+		while (i < ARRAY_SIZE(per) && !(strlen(per[i]) == dn && !memcmp(dev + 1, per[i], dn)))
+			i++;
+		if (i == ARRAY_SIZE(per))
+			return U_NONE;
+		e = dev;
+	}
+	if (slash == w || b == e)
 		return U_NONE;
 	for (const char *q = b; q < e; q++)
 		if (!tp_is_alpha(*q))
@@ -678,11 +693,32 @@ static uint32_t path_key(const struct tok *t, int n)
 	return h;
 }
 
+/* A word that names a time after it ("step_time: 1.3", "updt_s=0.5"). */
+static int names_time(const struct tok *t, int n, int i)
+{
+	if (!(i + 2 < n && t[i].kind == TK_WORD && t[i + 1].kind == TK_PUNCT && (*t[i + 1].s == ':' || *t[i + 1].s == '=') &&
+	      t[i + 2].kind == TK_NUM))
+		return 0;
+	const char *w = t[i].s;
+	size_t k = t[i].n;
+	return (k >= 4 && tp_lower(w[k - 4]) == 't' && tp_lower(w[k - 3]) == 'i' && tp_lower(w[k - 2]) == 'm' &&
+		tp_lower(w[k - 1]) == 'e') ||
+	       suffix_unit(w, k) > 0;
+}
+
+/*
+ * The template's first two tokens, and every word that names a time: two
+ * lines that differ there are two series ("| > step_time: 1.3 (1.4)" and
+ * "| > loader_time: 0.01 (0.02)"), never one whose name is a wildcard.
+ * Other names may differ ("train_loss" and "val_loss" beside one clock).
+ */
 static int same_path(const struct tmpl *tp, const struct tok *t, int n)
 {
 	if (tp->ntok != n)
 		return 0;
-	for (int i = 0; i < n && i < 2; i++) {
+	for (int i = 0; i < n; i++) {
+		if (i >= 2 && !(tp->kind[i] == TK_WORD && names_time(t, n, i)))
+			continue;
 		if ((tp->kind[i] == TK_NUM) != (t[i].kind == TK_NUM))
 			return 0;
 		if (t[i].kind != TK_NUM && (tp->len[i] != t[i].n || memcmp(tp->tok[i], t[i].s, t[i].n)))
@@ -916,7 +952,7 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 		start++;
 	/* "121.76ms this_step:121.8ms": "ms" is the number's before it */
 	double u;
-	if (start < end && start > 0 && tp->kind[start - 1] == TK_NUM && !tp->sp[start] && is_word(tp, start) &&
+	if (start <= end && start > 0 && tp->kind[start - 1] == TK_NUM && !tp->sp[start] && is_word(tp, start) &&
 	    unit_kind(tp->tok[start], strlen(tp->tok[start]), &u) != U_NONE)
 		start++;
 	if (start <= end && is_filler(tp, end))
@@ -1036,6 +1072,34 @@ static double suffix_named(const struct tmpl *tp, int pos)
 	if (w < 0 || tp->form[pos] != CK_NO)
 		return 0;
 	return suffix_unit(tp->tok[w], strlen(tp->tok[w]));
+}
+
+/* "interval_samples_per_second: 9.313", "train_steps_per_sec=1.4": a rate
+ * its name says the unit of ("samples/s"), into names at *at; 0 if none. */
+static int rate_named(struct tmpl *tp, int pos, size_t *at)
+{
+	static const char *const tails[] = { "_per_second", "_per_sec", "_per_s" };
+	int w = label_of(tp, pos);
+	if (w < 0 || tp->form[pos] != CK_NO)
+		return 0;
+	const char *t = tp->tok[w];
+	size_t n = strlen(t);
+	for (size_t i = 0; i < ARRAY_SIZE(tails); i++) {
+		size_t k = strlen(tails[i]);
+		if (n <= k || strcmp(t + n - k, tails[i]))
+			continue;
+		const char *b = t + n - k; /* the thing counted: the word before the tail */
+		while (b > t && b[-1] != '_')
+			b--;
+		if (b == t + n - k || !tp_is_alpha(*b))
+			return 0;
+		*at = tp->names.len;
+		strbuf_add(&tp->names, b, (size_t)(t + n - k - b));
+		strbuf_addstr(&tp->names, "/s");
+		strbuf_addch(&tp->names, '\0'); /* read as a C string; names are read by length */
+		return 1;
+	}
+	return 0;
 }
 
 static int time_named(const struct tmpl *tp, int pos)
@@ -1219,7 +1283,10 @@ static void derive(struct tmpl *tp)
 		if (tp->kind[i] != TK_NUM)
 			continue;
 		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE, .pfrom = 1 };
-		const char *uw = is_word(tp, i + 1) && !labels_next(tp, i + 1) ? tp->tok[i + 1] : NULL;
+		/* a word after the number is its unit, unless it names the next
+		 * value ("9 tok : 3.1"); one written onto the number ("635.14s :
+		 * 8999.23 words/s") is always its unit */
+		const char *uw = is_word(tp, i + 1) && (!tp->sp[i + 1] || !labels_next(tp, i + 1)) ? tp->tok[i + 1] : NULL;
 		double u = 0;
 		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE;
 		int next = i + (k != U_NONE ? 2 : 1);
@@ -1262,6 +1329,9 @@ static void derive(struct tmpl *tp)
 			v.kind = VS_DUR;
 			v.unit = u > 0 ? u : 1;
 			units++;
+		} else if (rate_named(tp, i, &v.unit_text)) {
+			v.kind = VS_RATE;
+			units++;
 		} else {
 			int b = i - 1;
 			if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
@@ -1278,6 +1348,11 @@ static void derive(struct tmpl *tp)
 		}
 		name_before(tp, i, &v);
 		if (is_eta(tp->names.buf + v.name, v.name_len))
+			continue;
+		/* a clock named by nothing but another value's unit ("5.66
+		 * samples/s/p  3:50:14 }"): what remains, an ETA, as likely as a span */
+		if (tp->form[i] == CK_CLOCK && v.name_len && v.from == v.to && is_word(tp, v.from) &&
+		    unit_kind(tp->tok[v.from], strlen(tp->tok[v.from]), &u) != U_NONE)
 			continue;
 		if (!v.name_len)
 			name_fallback(tp, i, &v, v.kind == VS_RATE ? uw : (k == U_PER ? uw : NULL));
@@ -1425,7 +1500,7 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 				continue;
 			r.type = TP_RATE;
 			tp_set(&r, S_RATE_VALUE, x);
-			r.text = tp->tok[v->unit_pos];
+			r.text = v->unit_pos >= 0 ? tp->tok[v->unit_pos] : tp->names.buf + v->unit_text;
 			r.text_len = strlen(r.text);
 		} else {
 			if (!seconds_of(v, &t[v->pos], &x))
@@ -1770,7 +1845,8 @@ void tp_miner_rules(struct tp_miner *m, unsigned id, struct strbuf *sb)
 		add_name_template(sb, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, grp, v->mean);
 		if (v->kind == VS_RATE) {
 			strbuf_addstr(sb, " unit=");
-			add_quoted(sb, tp->tok[v->unit_pos], strlen(tp->tok[v->unit_pos]));
+			const char *unit = v->unit_pos >= 0 ? tp->tok[v->unit_pos] : tp->names.buf + v->unit_text;
+			add_quoted(sb, unit, strlen(unit));
 		}
 		if (v->role != TP_ROLE_NONE)
 			strbuf_addf(sb, " role=\"%s\"", tp_role_name((enum tp_role)v->role));

@@ -334,9 +334,23 @@ static const char *strip_level(const char *t, const char *e)
 }
 
 /* The log's first and last time stamps so far. */
+/* How much a stamp says: a date with its year (2), a date without (1), a
+ * time of day alone (0). A log's span is of its most complete stamps: a
+ * torchrun warning's "W1212 11:03:17" before the run's dated lines does not
+ * open it. */
+static int ts_rank(const char *ts)
+{
+	return tp_is_digit(ts[0]) ? 2 : ts[0] == '-' ? 1 : 0;
+}
+
 static void note_span(struct tp_parser *p)
 {
 	size_t n = strlen(p->cur_ts) + 1;
+	if (p->span_line[0] && ts_rank(p->cur_ts) != ts_rank(p->span_ts[0])) {
+		if (ts_rank(p->cur_ts) < ts_rank(p->span_ts[0]))
+			return;
+		p->span_line[0] = 0; /* a more complete stamp: the span starts again */
+	}
 	if (!p->span_line[0]) {
 		memcpy(p->span_ts[0], p->cur_ts, n);
 		p->span_line[0] = p->lineno;
@@ -347,6 +361,11 @@ static void note_span(struct tp_parser *p)
 
 void tp_parser_carry_span(struct tp_parser *p, const struct tp_parser *before)
 {
+	if (before->span_line[0] && p->span_line[0] && ts_rank(before->span_ts[0]) != ts_rank(p->span_ts[0])) {
+		if (ts_rank(before->span_ts[0]) < ts_rank(p->span_ts[0]))
+			return; /* this chunk's stamps say more */
+		p->span_line[0] = p->span_line[1] = 0;
+	}
 	if (before->span_line[0] && (!p->span_line[0] || before->span_line[0] < p->span_line[0])) {
 		memcpy(p->span_ts[0], before->span_ts[0], sizeof(p->span_ts[0]));
 		p->span_line[0] = before->span_line[0];

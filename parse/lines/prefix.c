@@ -172,12 +172,13 @@ static const char *rich(struct tp_parser *p, const char *t, const char **e)
 	return m;
 }
 
-/* I1124 12:00:00.123456 12345 file.py:123] (absl, glog) */
+/* I1124 12:00:00.123456 12345 file.py:123] (absl, glog: Caffe, TensorFlow
+ * and PaddlePaddle's C++ logs); its month, day and time are the line's
+ * stamp, without a year. */
 static const char *absl(struct tp_parser *p, const char *t, const char **e)
 {
-	(void)p;
 	static const char shape[] = "Xdddd dd:dd:dd";
-	const char *q = t;
+	const char *q = t, *frac = NULL;
 	if (*e - t < 20 || !strchr("IWEF", *t))
 		return NULL;
 	for (size_t i = 1; i < sizeof(shape) - 1; i++)
@@ -185,15 +186,20 @@ static const char *absl(struct tp_parser *p, const char *t, const char **e)
 			return NULL;
 	q += sizeof(shape) - 1;
 	if (*q == '.')
-		q = digits(q + 1, *e);
+		q = digits(frac = q + 1, *e);
 	if (!q)
 		return NULL;
+	const char *stamp_end = q;
 	q = tp_skip_blanks(q, *e);
 	if (!(q = digits(q, *e)) || q >= *e || *q != ' ')
 		return NULL;
 	q = name_token(q + 1, *e);
 	if (!q || q >= *e || *q != ':' || !(q = digits(q + 1, *e)) || q >= *e || *q != ']')
 		return NULL;
+	int nfrac = frac ? (int)(stamp_end - frac) : 0;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "--%.2s-%.2sT%.8s%s%.*s", t + 1, t + 3, t + 6, nfrac ? "." : "",
+		 nfrac > 6 ? 6 : nfrac, frac ? frac : "");
+	p->cur_ts = p->tsbuf;
 	return tp_skip_blanks(q + 1, *e);
 }
 
@@ -272,12 +278,36 @@ static const char *level_ts_caller(struct tp_parser *p, const char *t, const cha
 	return c;
 }
 
+/* HH:mm:ss.SSS [thread] LEVEL logger - (Logback's and Log4j's default
+ * pattern, the JVM's: Deeplearning4j, Spark); the time of day is the
+ * line's stamp ("T07:22:01.168"), the date is not printed. */
+static const char *logback(struct tp_parser *p, const char *t, const char **e)
+{
+	static const char shape[] = "dd:dd:dd.ddd [";
+	if (*e - t < (ptrdiff_t)sizeof(shape) + 8)
+		return NULL;
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(t[i]) : t[i] != shape[i])
+			return NULL;
+	if ((t[0] - '0') * 10 + (t[1] - '0') > 23 || t[3] > '5' || t[6] > '5')
+		return NULL;
+	const char *q = memchr(t + sizeof(shape) - 1, ']', (size_t)(*e - t - (ptrdiff_t)sizeof(shape) + 1));
+	if (!q || q + 1 >= *e || q[1] != ' ' || !(q = level_word(tp_skip_blanks(q + 1, *e), *e)))
+		return NULL;
+	q = name_token(tp_skip_blanks(q, *e), *e);
+	if (!q || !(q = TP_EAT(q, *e, " - ")))
+		return NULL;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.12s", t);
+	p->cur_ts = p->tsbuf;
+	return q;
+}
+
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, NULL };
 static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, loguru, rich, absl, py_space, NULL };
-static const prefix_fn other[] = { py_dash, py_space, NULL };
+static const prefix_fn other[] = { py_dash, py_space, logback, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
 {
