@@ -180,6 +180,15 @@ static void clock_issue(struct an_run *run, int kind, const struct tp_record *r,
 /* Timestamps must not go back; a [TIMING] stage cannot be longer than the
  * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
 /* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
+/* The first and last lines a stamp was read on (an_run.ts_lines). */
+static void stamped_line(struct an_run *run, uint64_t line)
+{
+	if (!run->ts_lines[0] || line < run->ts_lines[0])
+		run->ts_lines[0] = line;
+	if (line > run->ts_lines[1])
+		run->ts_lines[1] = line;
+}
+
 static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
 	int64_t t = tp_ts_seconds(r->ts);
@@ -205,6 +214,7 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 		run->first_ts = t;
 	if (t > run->max_ts)
 		run->max_ts = t;
+	stamped_line(run, r->line);
 	if (r->line == run->last_ts_line) /* another record of the same line */
 		return t;
 	/* a line read late (a discovered template's waiting lines, given when
@@ -947,6 +957,8 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 			run->first_ts = t;
 		if (t != INT64_MIN && t > run->max_ts)
 			run->max_ts = t;
+		if (t != INT64_MIN)
+			stamped_line(run, r->line);
 		return;
 	}
 	if (r->ts) {

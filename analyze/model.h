@@ -193,6 +193,7 @@ struct an_run {
 	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;
+	uint64_t ts_lines[2];     /* the first and last lines with a stamp, 0: none */
 	int64_t year_shift;       /* seconds added to dates printed without a year, or to
 				   * times of day printed without a date (whole days) */
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */

@@ -388,6 +388,22 @@ Test(roles, stamps_without_a_date_carried_over)
 	}
 }
 
+/* Stamps from a log's first lines to its last are its wall, whatever adds
+ * up to more (PaddleNLP's interval_runtime, the time of each logging
+ * interval, summed: 6,286 s in a 2,715 s run). */
+Test(roles, stamps_over_the_whole_log_are_the_wall)
+{
+	struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen4/paddlenlp-fewclue-cmnli.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	struct json_doc doc = JSON_DOC_INIT;
+	struct json_error err;
+	cr_assert_eq(json_parse(r.out.buf, r.out.len, &doc, &err), 0);
+	cr_expect(fabs(num_at(doc.root, "runs.0.wall") - 2715) < 1, "wall %g", num_at(doc.root, "runs.0.wall"));
+	cr_expect_str_eq(str_at(doc.root, "runs.0.wall_from"), "timestamps");
+	json_free(&doc);
+	tu_result_free(&r);
+}
+
 /* ---- the answer set ------------------------------------------------------- */
 
 struct answer {
