@@ -249,9 +249,17 @@ static int is_span(const struct tp_record *r)
 }
 
 /* A value printed at a step: a batch, a step or a part or mean of one. */
+static int unit_is(const struct tp_record *r, const char *unit);
+static int evaluation_rate(const struct tp_record *r);
+
+/* A value printed at a step: a batch, a step's value or part, a mean of
+ * one, or a training rate of steps (whose inverse is the step). */
 static int at_a_step(const struct tp_record *r)
 {
 	enum tp_role role = an_role(r);
+	if (r->type == TP_RATE)
+		return tp_has(r, S_RATE_VALUE) && r->num[S_RATE_VALUE] > 0 && !evaluation_rate(r) &&
+		       (unit_is(r, "updates/s") || unit_is(r, "steps/s"));
 	return r->type == TP_BATCH || role == TP_ROLE_STEP || role == TP_ROLE_COMPONENT ||
 	       role == TP_ROLE_RUNNING || role == TP_ROLE_AVERAGE;
 }
