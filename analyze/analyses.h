@@ -333,9 +333,24 @@ const char *an_advice(const char *kind);
  * and *scale its unit in seconds; NULL if the run has none (answer.c). */
 const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale);
 
+/* What gave a run's wall; an_wall_from_name is its word in the report's
+ * wall_from column ("timestamps", "phases", ...; NULL for AW_NONE). */
+enum an_wall_from {
+	AW_NONE,
+	AW_PHASES,
+	AW_CLOCK,
+	AW_TABLE_TOTAL,
+	AW_BATCHES,   /* steps added: what lies between them is left out */
+	AW_EPOCHS,
+	AW_GPM,       /* GPM windows added */
+	AW_RUN_TIME,  /* a run time printed (a step metric's total) */
+	AW_STAMPS
+};
+const char *an_wall_from_name(enum an_wall_from from);
+
 /* The run's wall time (NAN if unknown), its top-level phases' sum in
  * *in_stages (NAN if none) and in *from what gave it (answer.c). */
-double an_run_wall(const struct an_run *run, double *in_stages, const char **from);
+double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_from *from);
 
 /* The step's parts as shares of its step, and evaluation, checkpoint and
  * start-up phases as shares of the wall, with their findings (parts.c). */

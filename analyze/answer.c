@@ -145,8 +145,18 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 	return step_metric(run, 1, what);
 }
 
+const char *an_wall_from_name(enum an_wall_from from)
+{
+	static const char *const names[] = {
+		[AW_NONE] = NULL,		   [AW_PHASES] = "phases", [AW_CLOCK] = "clock",
+		[AW_TABLE_TOTAL] = "table TOTAL", [AW_BATCHES] = "batches", [AW_EPOCHS] = "epochs",
+		[AW_GPM] = "GPM windows",	   [AW_RUN_TIME] = "run time printed", [AW_STAMPS] = "timestamps",
+	};
+	return (unsigned)from < ARRAY_SIZE(names) ? names[from] : NULL;
+}
+
 /* A candidate for the wall time: the longest wins, and says where it came from. */
-static void wall_candidate(double *wall, const char **from, double v, const char *what)
+static void wall_candidate(double *wall, enum an_wall_from *from, double v, enum an_wall_from what)
 {
 	if (isfinite(v) && v > 0 && (isnan(*wall) || v > *wall)) {
 		*wall = v;
@@ -163,11 +173,11 @@ static void wall_candidate(double *wall, const char **from, double v, const char
  * shows more time than they span: then the longest wins too. *from says
  * which gave it.
  */
-double an_run_wall(const struct an_run *run, double *in_stages, const char **from)
+double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_from *from)
 {
 	double wall = NAN, stages = 0;
 	size_t top = 0;
-	*from = NULL;
+	*from = AW_NONE;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
@@ -175,36 +185,36 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 	}
 	*in_stages = top ? stages : NAN;
 	if (top)
-		wall_candidate(&wall, from, stages, "phases");
+		wall_candidate(&wall, from, stages, AW_PHASES);
 	double span = run->first_ts != INT64_MIN && run->max_ts > run->first_ts
 			      ? (double)(run->max_ts - run->first_ts) : NAN;
 	for (size_t i = 0; i < run->parts.n; i++) {
 		const struct an_part *x = tp_map_at(&run->parts, i);
 		if (x->role == TP_ROLE_CLOCK)
-			wall_candidate(&wall, from, x->s.max, "clock");
+			wall_candidate(&wall, from, x->s.max, AW_CLOCK);
 	}
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (an_stage_is_clock(s))
-			wall_candidate(&wall, from, s->last, "clock");
+			wall_candidate(&wall, from, s->last, AW_CLOCK);
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
 		const struct an_table *t = tp_map_at(&run->tables, i);
 		for (size_t k = 0; k < t->rows.n; k++) {
 			const struct an_row *row = tp_map_at(&t->rows, k);
 			if (!strcmp(tp_map_key(&t->rows, k), "TOTAL") && an_row_has(row, AN_ROW_SECONDS))
-				wall_candidate(&wall, from, row->seconds, "table TOTAL");
+				wall_candidate(&wall, from, row->seconds, AW_TABLE_TOTAL);
 		}
 	}
 	for (size_t i = 0; i < run->ranks.n; i++) {
 		const struct an_batches *b = tp_map_at(&run->ranks, i);
-		wall_candidate(&wall, from, b->seconds.sum, "batches");
-		wall_candidate(&wall, from, b->epochs.sum, "epochs");
+		wall_candidate(&wall, from, b->seconds.sum, AW_BATCHES);
+		wall_candidate(&wall, from, b->epochs.sum, AW_EPOCHS);
 	}
-	wall_candidate(&wall, from, run->gpm_total_sum / 1000, "GPM windows");
+	wall_candidate(&wall, from, run->gpm_total_sum / 1000, AW_GPM);
 	for (size_t i = 0; i < run->metrics.n; i++) {
 		const struct an_named_series *s = tp_map_at(&run->metrics, i);
-		wall_candidate(&wall, from, s->last_total, "run time printed");
+		wall_candidate(&wall, from, s->last_total, AW_RUN_TIME);
 	}
 	/* stamps from the log's first lines to its last span the whole run:
 	 * what adds up to more (window times summed as phases) is no span */
@@ -213,7 +223,7 @@ double an_run_wall(const struct an_run *run, double *in_stages, const char **fro
 		     run->ts_lines[1] + lines / 20 >= run->last_line;
 	if (span > 0 && (covers || !(wall > span * 1.1))) {
 		wall = span;
-		*from = "timestamps";
+		*from = AW_STAMPS;
 	}
 	return wall;
 }
@@ -224,7 +234,8 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		double stages, scale = 1;
-		const char *what = NULL, *from;
+		const char *what = NULL;
+		enum an_wall_from from;
 		walls[r] = an_run_wall(run, &stages, &from);
 		const struct tp_series *s = an_step_series(run, &what, &scale);
 		struct an_steady st;
@@ -236,7 +247,7 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		rt_key(t, an_key(AK_NONE, NULL, run->index, 0));
 		rt_text(t, run->label);
 		num_sig(t, walls[r]);
-		rt_text(t, from);
+		rt_text(t, an_wall_from_name(from));
 		num_sig(t, stages);
 		num_sig(t, !isnan(stages) && walls[r] > stages ? walls[r] - stages : NAN);
 		rt_text(t, what);

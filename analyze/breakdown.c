@@ -354,7 +354,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		/* in words that fit any log: a seed's [TIMING] stages, a rules file's stages */
 		snprintf(what, sizeof(what), declared ? "the phases of the run" : "the stages");
 		if (declared && isnan(total)) {
-			const char *from;
+			enum an_wall_from from;
 			double in;
 			total = an_run_wall(run, &in, &from);
 			if (n)

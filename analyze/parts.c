@@ -305,16 +305,24 @@ static void epoch_starts(struct report *rep, const struct an_run *run, double wa
  * lever. Its stake is what a step 5 % faster would save, so that any
  * overhead worth more ranks above it.
  */
-static void steps_share(struct report *rep, const struct an_run *run, double wall, const char *from)
+/* Whether st is a run's epochs or GPM windows: no step of a training loop. */
+static int coarse_series(const struct an_run *run, const struct tp_series *st)
 {
-	static const char *const own[] = { "batches", "epochs", "GPM windows" };
-	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
-		if (!from || !strcmp(from, own[i]))
-			return;
+	for (size_t i = 0; i < run->ranks.n; i++)
+		if (st == &((const struct an_batches *)tp_map_at(&run->ranks, i))->epochs)
+			return 1;
+	return st == &run->gpm_total_ms;
+}
+
+static void steps_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
+{
+	/* a wall that is steps added up holds them all, by construction */
+	if (from == AW_NONE || from == AW_BATCHES || from == AW_EPOCHS || from == AW_GPM)
+		return;
 	const char *what;
 	double scale;
 	const struct tp_series *st = an_step_series(run, &what, &scale);
-	if (!(wall > 0) || !st || st->n < 3 || strstr(what, "epoch") || strstr(what, "GPM"))
+	if (!(wall > 0) || !st || st->n < 3 || coarse_series(run, st))
 		return;
 	/* how many steps ran: the batch indices say, else the step bar's
 	 * windows, else one per value (a window mean's are fewer: no more) */
@@ -342,7 +350,7 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 	for (size_t r = 0; r < m->nruns; r++) {
 		const struct an_run *run = m->runs[r];
 		double stages;
-		const char *from;
+		enum an_wall_from from;
 		double wall = an_run_wall(run, &stages, &from);
 		step_parts(rep, o, run, bottlenecks, wall);
 		if (bottlenecks) {

@@ -35,15 +35,16 @@ static void add_sig(struct strbuf *sb, double v, const char *unit)
 static const char *wall_words(const char *from)
 {
 	static const struct {
-		const char *from, *words;
+		enum an_wall_from from;
+		const char *words;
 	} w[] = {
-		{ "timestamps", "the time stamps" }, { "clock", "a clock" }, { "phases", "the phases" },
-		{ "table TOTAL", "a printed TOTAL" }, { "batches", "the printed steps" },
-		{ "epochs", "the epochs, added" }, { "GPM windows", "the GPM windows" },
-		{ "run time printed", "a printed run time" },
+		{ AW_STAMPS, "the time stamps" }, { AW_CLOCK, "a clock" }, { AW_PHASES, "the phases" },
+		{ AW_TABLE_TOTAL, "a printed TOTAL" }, { AW_BATCHES, "the printed steps" },
+		{ AW_EPOCHS, "the epochs, added" }, { AW_GPM, "the GPM windows" },
+		{ AW_RUN_TIME, "a printed run time" },
 	};
 	for (size_t i = 0; from && i < sizeof(w) / sizeof(w[0]); i++)
-		if (!strcmp(from, w[i].from))
+		if (!strcmp(from, an_wall_from_name(w[i].from)))
 			return w[i].words;
 	return NULL;
 }
@@ -59,7 +60,8 @@ int render_run_sentence(const struct rtable *t, size_t r, int several_runs, stru
 	if (several_runs)
 		strbuf_addf(out, "%s: ", text_at(t, r, AC_RUN) ? text_at(t, r, AC_RUN) : "");
 	const char *wf = text_at(t, r, AC_WALL_FROM);
-	int bound = !isnan(wall) && wf && (!strcmp(wf, "batches") || !strcmp(wf, "GPM windows"));
+	int bound = !isnan(wall) && wf &&
+		    (!strcmp(wf, an_wall_from_name(AW_BATCHES)) || !strcmp(wf, an_wall_from_name(AW_GPM)));
 	if (bound) {
 		/* steps added leave out all between them: a bound, no wall */
 		strbuf_addstr(out, "wall unknown (no time stamps or run total), at least ");
