@@ -177,9 +177,6 @@ static void clock_issue(struct an_run *run, int kind, const struct tp_record *r,
 	run->nclock++;
 }
 
-/* Timestamps must not go back; a [TIMING] stage cannot be longer than the
- * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
-/* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
 /* The first and last lines a stamp was read on (an_run.ts_lines). */
 static void stamped_line(struct an_run *run, uint64_t line)
 {
@@ -189,6 +186,9 @@ static void stamped_line(struct an_run *run, uint64_t line)
 		run->ts_lines[1] = line;
 }
 
+/* Timestamps must not go back; a [TIMING] stage cannot be longer than the
+ * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
+/* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
 static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
 	int64_t t = tp_ts_seconds(r->ts);
@@ -248,7 +248,6 @@ static int is_span(const struct tp_record *r)
 		(r->name_len == 7 && !memcmp(r->name, "log end", 7)));
 }
 
-/* A value printed at a step: a batch, a step or a part or mean of one. */
 static int unit_is(const struct tp_record *r, const char *unit);
 static int evaluation_rate(const struct tp_record *r);
 
@@ -370,6 +369,13 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	s->last = sec;
 	s->seconds += sec;
 	s->count++;
+}
+
+/* Whether a batch index begins a count: the first, or a fall to half or
+ * less of the last (a new epoch's count from 0 or 1). */
+static int count_starts(double last, double i)
+{
+	return isnan(last) || i <= last / 2;
 }
 
 #define PARTS_STEP "step (sum of its parts)"
@@ -619,8 +625,7 @@ static void feed_batch(struct an_model *m, struct an_run *run, const struct tp_r
 		b->first_line = r->line;
 	if (tp_has(r, S_SECONDS) && tp_has(r, S_BAT_INDEX)) {
 		double i = r->num[S_BAT_INDEX];
-		int start = isnan(b->last_index) || i <= b->last_index / 2;
-		tp_series_add(start ? &b->starts : &b->inner, r->num[S_SECONDS], r->line);
+		tp_series_add(count_starts(b->last_index, i) ? &b->starts : &b->inner, r->num[S_SECONDS], r->line);
 		b->last_index = i;
 	}
 	if (tp_has(r, S_SECONDS)) {
@@ -835,7 +840,7 @@ static int unit_is(const struct tp_record *r, const char *unit)
 static double batch_size(const struct an_run *run)
 {
 	const struct an_nums *x = tp_map_find(&run->meta, "batch_size", 10);
-	return x && (x->has & (1u << S_META_VALUE)) && x->num[S_META_VALUE] > 0 ? x->num[S_META_VALUE] : NAN;
+	return x && tp_has_slot(x->has, S_META_VALUE) && x->num[S_META_VALUE] > 0 ? x->num[S_META_VALUE] : NAN;
 }
 
 /* A step's seconds from a training rate: `per` items a step over the rate. */
@@ -925,14 +930,14 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 	if (r->rank > 0 || !tp_has(r, S_BAT_INDEX) || !(r->num[S_BAT_INDEX] >= 0))
 		return;
 	double i = r->num[S_BAT_INDEX];
-	/* a fall to half or less is a new count (an epoch's); a smaller one,
-	 * a second counter of the same steps printed beside the first; a line
-	 * before the last counted, one handed over late (a discovered template's
-	 * first lines) */
-	if ((!isnan(run->iter_index) && i < run->iter_index && i > run->iter_index / 2) || r->line < run->iter_line)
+	/* a smaller fall is a second counter of the same steps printed beside
+	 * the first; a line before the last counted, one handed over late (a
+	 * discovered template's first lines) */
+	int starts = count_starts(run->iter_index, i);
+	if ((!starts && i < run->iter_index) || r->line < run->iter_line)
 		return;
 	run->iter_line = r->line;
-	run->iters += isnan(run->iter_index) || i < run->iter_index ? i : i - run->iter_index;
+	run->iters += starts ? i : i - run->iter_index;
 	run->iter_index = i;
 }
 

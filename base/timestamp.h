@@ -9,9 +9,9 @@
 #ifndef TPROF_BASE_TIMESTAMP_H
 #define TPROF_BASE_TIMESTAMP_H
 
-/* Room for the longest form: 19 + '.' + 9 digits + NUL, rounded up. */
 #include <stdint.h>
 
+/* Room for the longest form: 19 + '.' + 9 digits + NUL, rounded up. */
 #define TP_TS_MAX 40
 
 /* Fraction of a second: as printed (up to nanoseconds), or exactly three
@@ -32,8 +32,9 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 /*
  * Seconds since 1970-01-01 of a stamp in the record's form (the fraction
  * dropped), or INT64_MIN when ts is NULL or not one. A date without a year
- * ("--12-22T19:35:53") counts from 2000, a leap year; the analysis carries
- * it over a run's new years.
+ * ("--12-22T19:35:53") counts from 2000, a leap year, and a time of day
+ * alone ("T07:22:01.168") is on 2000-01-01; the analysis carries them over
+ * a run's new years and midnights.
  */
 int64_t tp_ts_seconds(const char *ts);
 

@@ -102,18 +102,19 @@ HF_KEY = re.compile(r"['\"](\w*(?:_runtime|_samples_per_second|_steps_per_second
 HF_TABLE = re.compile(r"^\s*(\w*(?:_runtime|_samples_per_second|_steps_per_second))\s*=\s*(\S+)\s*$")
 
 
+def clock_or_number(v):
+    """Seconds of 'h:mm:ss.ff' (a Trainer's metrics table), or the number itself."""
+    secs = 0.0
+    for part in v.split(":"):
+        secs = secs * 60 + float(part)
+    return secs
+
+
 def hf_values(line):
     out = [float(m.group(2)) for m in HF_KEY.finditer(line)]
     m = HF_TABLE.match(line)
     if m:
-        v = m.group(2)
-        if ":" in v:
-            secs = 0.0
-            for part in v.split(":"):
-                secs = secs * 60 + float(part)
-            out.append(secs)
-        else:
-            out.append(float(v))
+        out.append(clock_or_number(m.group(2)))
     return out
 
 
@@ -711,14 +712,7 @@ def paddlenlp_values(line):
     out = [float(x) for x in PNLP_INLINE.findall(line)]
     m = PNLP_TABLE.search(line)
     if m:
-        v = m.group(1)
-        if ":" in v:
-            secs = 0.0
-            for part in v.split(":"):
-                secs = secs * 60 + float(part)
-            out.append(secs)
-        else:
-            out.append(float(v))
+        out.append(clock_or_number(m.group(1)))
     return out
 
 

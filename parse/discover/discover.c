@@ -425,6 +425,13 @@ static double suffix_unit(const char *w, size_t n)
 	return 0;
 }
 
+/* A name that ends in "time", any case ("Time", "step_time", "runtime"). */
+static int ends_in_time(const char *w, size_t n)
+{
+	return n >= 4 && tp_lower(w[n - 4]) == 't' && tp_lower(w[n - 3]) == 'i' && tp_lower(w[n - 2]) == 'm' &&
+	       tp_lower(w[n - 1]) == 'e';
+}
+
 /* At q (a '_' of the line [s,e)): "_s:", "_ms=", "_sec: " then a digit. */
 static int unit_suffix_at(const char *s, const char *q, const char *e)
 {
@@ -699,11 +706,7 @@ static int names_time(const struct tok *t, int n, int i)
 	if (!(i + 2 < n && t[i].kind == TK_WORD && t[i + 1].kind == TK_PUNCT && (*t[i + 1].s == ':' || *t[i + 1].s == '=') &&
 	      t[i + 2].kind == TK_NUM))
 		return 0;
-	const char *w = t[i].s;
-	size_t k = t[i].n;
-	return (k >= 4 && tp_lower(w[k - 4]) == 't' && tp_lower(w[k - 3]) == 'i' && tp_lower(w[k - 2]) == 'm' &&
-		tp_lower(w[k - 1]) == 'e') ||
-	       suffix_unit(w, k) > 0;
+	return ends_in_time(t[i].s, t[i].n) || suffix_unit(t[i].s, t[i].n) > 0;
 }
 
 /*
@@ -1045,13 +1048,6 @@ static int after_date(const struct tmpl *tp, int pos)
 	       (*tp->tok[pos - 2] == '-' || *tp->tok[pos - 2] == '/') && tp->kind[pos - 3] == TK_NUM;
 }
 
-static int ends_in_time(const char *w)
-{
-	size_t n = strlen(w);
-	return n >= 4 && tp_lower(w[n - 4]) == 't' && tp_lower(w[n - 3]) == 'i' && tp_lower(w[n - 2]) == 'm' &&
-	       tp_lower(w[n - 1]) == 'e';
-}
-
 /* The word naming the number at pos through a ':' or '=', or -1. */
 static int label_of(const struct tmpl *tp, int pos)
 {
@@ -1113,7 +1109,7 @@ static int time_named(const struct tmpl *tp, int pos)
 	const char *t = tp->tok[w];
 	if (!strcasecmp(t, "cost") && is_word(tp, w - 1))
 		t = tp->tok[w - 1];
-	if (ends_in_time(t))
+	if (ends_in_time(t, strlen(t)))
 		return 1;
 	if (strcasecmp(t, "data"))
 		return 0;
