@@ -30,7 +30,8 @@ with TPROF_REAL_LOGS=tests/data/unseen the logs no one here had seen
 before their truths were written, TPROF_REAL_MANIFEST=bench/unseen2-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen2 a second such set, TPROF_REAL_MANIFEST=bench/unseen3-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen3 a third, TPROF_REAL_MANIFEST=bench/unseen4-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen4 a fourth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen4 a fourth, TPROF_REAL_MANIFEST=bench/unseen5-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen5 a fifth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -716,6 +717,119 @@ def paddlenlp_values(line):
     return out
 
 
+# a fifth set of logs no one here had seen (issues 22, 23), bench/unseen5-logs.tsv
+
+ONMT_STEP = re.compile(r"\] Step \d+/\s*\d+; acc: .*; (" + NUM + r")/(" + NUM + r") tok/s;\s+(" + NUM + r") sec\b")
+
+
+def opennmt_values(line):
+    """OpenNMT-py's report: '[2020-02-09 07:30:02,326 INFO] Step 100/100000; acc:   4.41; ppl:
+    8355.35; xent: 9.03; lr: 0.00001; 15248/15953 tok/s;     60 sec' (source and target tokens per
+    second since the previous report, and seconds since training started); 'Validation perplexity'
+    lines print no time."""
+    m = ONMT_STEP.search(line)
+    return [float(m.group(1)), float(m.group(2)), float(m.group(3))] if m else []
+
+
+TIMM_TRAIN = re.compile(r"^Train: \d+ \[\s*\d+/\d+ \(\s*\d+%\)\]  Loss: .*?  Time: (" + NUM + r")s,\s+(" + NUM +
+                        r")/s\s+\((" + NUM + r")s,\s+(" + NUM + r")/s\)  LR: \S+  Data: (" + NUM + r") \((" + NUM +
+                        r")\)")
+TIMM_TEST = re.compile(r"^Test(?: \(EMA\))?: \[\s*\d+/\d+\]  Time: (" + NUM + r") \((" + NUM + r")\)")
+
+
+def timm_values(line):
+    """timm's train.py: 'Train: 0 [  50/10009 (  0%)]  Loss:  6.940417 (6.9492)  Time: 0.659s,  194.36/s
+    (2.170s,   58.99/s)  LR: 1.000e-06  Data: 0.023 (1.435)' (the batch's seconds and images/s, their
+    means since the epoch began, the data wait and its mean) and 'Test: [  50/390]  Time: 0.233 (1.233)
+    Loss: ...' / 'Test (EMA): [...]  Time: ...' (seconds per batch and the mean, no unit)."""
+    m = TIMM_TRAIN.match(line)
+    if m:
+        return [float(x) for x in m.groups()]
+    m = TIMM_TEST.match(line)
+    return [float(m.group(1)), float(m.group(2))] if m else []
+
+
+DCGAN_STEP = re.compile(r"^\[\s*\d+ Epoch:\[\s*\d+/\s*\d+\] \[\s*\d+/\s*\d+\] time: (" + NUM + r"), d_loss: ")
+
+
+def dcgan_values(line):
+    """carpedm20's DCGAN-tensorflow: '[     101 Epoch:[ 0/25] [ 100/ 273] time: 77.1365, d_loss:
+    1.39600825, g_loss: 0.69304067' (seconds since training began, no unit)."""
+    m = DCGAN_STEP.match(line)
+    return [float(m.group(1))] if m else []
+
+
+GAITSET_DELTA = re.compile(r"^(\d+):(\d\d):(\d\d(?:\.\d+)?)\s*$")
+
+
+def gaitset_values(line):
+    """GaitSet's train loop: a bare timedelta line '0:04:19.419558' every 1000 iterations (the time
+    those 1000 iterations took); 'iter 100:, hard_loss_metric=...' lines print no time."""
+    m = GAITSET_DELTA.match(line)
+    return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))] if m else []
+
+
+TFCIFAR_STEP = re.compile(r"^Global Step:\s+\d+, accuracy:\s+\S+, loss = \S+ \((" + NUM + r") examples/sec, (" +
+                          NUM + r") sec/batch\)")
+
+
+def tf_cifar10_values(line):
+    """A TensorFlow 1 CIFAR-10 trainer (the cifar10_train.py print): 'Global Step:    100, accuracy:
+    14.1%, loss = 2.29 (612.0 examples/sec, 0.21 sec/batch)'."""
+    m = TFCIFAR_STEP.match(line)
+    return [float(m.group(1)), float(m.group(2))] if m else []
+
+
+ELAPSED_MIN = re.compile(r"^(?:Time elapsed|Total Training Time): (" + NUM + r") min\s*$")
+
+
+def elapsed_min_values(line):
+    """A home-grown PyTorch loop (the helper of Raschka's course notebooks): 'Time elapsed: 3.97 min'
+    after each epoch (minutes since training began) and 'Total Training Time: 4.15 min' (in seconds);
+    'Epoch: 086/090 | Batch 0010/0011 | Loss: 0.170425' prints no time."""
+    m = ELAPSED_MIN.match(line)
+    return [float(m.group(1)) * 60] if m else []
+
+
+OPENPI_READ = re.compile(r"/bytes_per_sec: (" + NUM + r") [KMGT]?i?B/s \(total bytes: [^)]*\) \(time elapsed: (" +
+                         NUM + r") seconds\)")
+OPENPI_RESTORE = re.compile(r"Finished restoring checkpoint in (" + NUM + r") seconds\b")
+
+
+def openpi_values(line):
+    """openpi (JAX, orbax) training start-up: '01:07:07.130 [I] [process=0] /jax/checkpoint/read/
+    bytes_per_sec: 1.6 GiB/s (total bytes: 12.1 GiB) (time elapsed: 7 seconds) (per-host)' (the rate
+    as printed and the seconds) and 'Finished restoring checkpoint in 7.61 seconds'. 'Progress on:
+    -/30000 rate:- remaining:? elapsed:00:06' is a progress display; 'timeout: 7200 secs' is
+    configuration."""
+    m = OPENPI_READ.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = OPENPI_RESTORE.search(line)
+    return [float(m.group(1))] if m else []
+
+
+HYPEROPT_TOOK = re.compile(r"hyperopt\.tpe INFO\s+build_posterior_wrapper took (" + NUM + r") seconds\b")
+
+
+def hyperopt_values(line):
+    """hyperopt's TPE in a LightGBM pipeline's logging: '2021-09-25 15:59:35,084 hyperopt.tpe INFO
+    build_posterior_wrapper took 0.002497 seconds'; the other lines ('raif_hack.model INFO     Fit
+    lightgbm') are stamps."""
+    m = HYPEROPT_TOOK.search(line)
+    return [float(m.group(1))] if m else []
+
+
+DSFD_TIMER = re.compile(r"^Timer: (" + NUM + r")\s*$")
+
+
+def dsfd_values(line):
+    """DSFD.pytorch's train.py: 'Timer: 0.6654' (seconds of the iteration, no unit) on its own line
+    before 'epoch:35 || iter:46150 || Loss:4.9365'."""
+    m = DSFD_TIMER.match(line)
+    return [float(m.group(1))] if m else []
+
+
 def tqdm_only_values(line):
     return []
 
@@ -762,6 +876,15 @@ FRAMEWORK = {
     "sb3": sb3_values,
     "marian": marian_values,
     "paddlenlp": paddlenlp_values,
+    "opennmt-py": opennmt_values,
+    "timm": timm_values,
+    "dcgan-tf": dcgan_values,
+    "gaitset": gaitset_values,
+    "tf-cifar10": tf_cifar10_values,
+    "home-grown-elapsed-min": elapsed_min_values,
+    "openpi": openpi_values,
+    "hyperopt": hyperopt_values,
+    "dsfd": dsfd_values,
 }
 
 
