@@ -61,6 +61,9 @@ CLI_OBJ := $(CLI_SRC:%.c=$(OBJ)/%.o)
 LIBCLI := $(OBJ)/libtprof-cli.a
 TOOLS := $(CLI_MAINS:cli/%.c=$(BIN)/%)
 
+# The man pages as installed: man/*.1 with their generated parts (man/mkman.c)
+MAN_SRC := $(wildcard man/*.1)
+MAN_OUT := $(MAN_SRC:man/%=$(OBJ)/man/%)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 
@@ -90,7 +93,7 @@ include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all deps demo check test install uninstall clean bench
 
-all: $(TOOLS)
+all: $(TOOLS) $(MAN_OUT)
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -127,6 +130,16 @@ $(BIN)/%: $(OBJ)/cli/%.o $(LAYER_LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TOOL_LIBS)
 
+$(OBJ)/mkman: man/mkman.c $(LAYER_LIBS)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TOOL_LIBS)
+
+$(OBJ)/man/%.1: man/%.1 $(OBJ)/mkman
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)$(OBJ)/mkman $< $@
+
 $(OBJ)/tests/%: tests/%.c $(TEST_LIBDEPS) tests/testutil.h tests/antest.h tests/packtest.h $(wildcard tests/golden/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,TEST,$@)
@@ -158,7 +171,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(MAN_OUT) $(DESTDIR)$(PREFIX)/share/man/man1/
 	@for t in $(TOOLS:$(BIN)/%=%); do \
 		$(BIN)/$$t --completion bash >$(DESTDIR)$(BASHCOMPDIR)/$$t && \
 		$(BIN)/$$t --completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_$$t || exit 1; \

@@ -70,24 +70,57 @@ RUN_VOID(summary)
  * time went, what to fix, how stable the numbers are, how runs compare.
  */
 const struct an_analysis an_analyses[] = {
-	{ "breakdown", AN_BREAKDOWN, run_breakdown, "stage shares, unaccounted time, checks, model profile" },
-	{ "bottlenecks", AN_BOTTLENECKS, run_breakdown, "thresholds and advice (see --bottleneck-pct ...)" },
-	{ "warmup", AN_WARMUP, run_series, "first vs steady state, where warmup ends" },
-	{ "variance", AN_VARIANCE, run_series, "spread, outliers, drift, leaks, aggregate rows" },
-	{ NULL, 0, run_progress_report, NULL }, /* the progress bars' tables */
-	{ "speedup", AN_SPEEDUP, run_speedup, "speedups against a baseline (--baseline NAME)" },
-	{ "convergence", AN_CONVERGENCE, run_series, "steps/epochs/seconds to --loss-threshold X" },
-	{ "throughput", AN_THROUGHPUT, run_series, "samples/s, steps/s, graphs/s, nodes/s, inference" },
-	{ "scaling", AN_SCALING, run_scaling, "log-log fit of time against size (--param, --predict)" },
-	{ "compare", AN_COMPARE, an_compare, "run against run with significance tests" },
-	{ "ranks", AN_RANKS, run_series, "per-rank medians and stragglers" },
+	{ "breakdown", AN_BREAKDOWN, run_breakdown, "stage shares, unaccounted time, checks, model profile",
+	  "Each stage's share of the total, the time in no stage, printed tables\n"
+	  "checked against their rows and against the raw lines, the clock\n"
+	  "checked, S2's model profile and S1's average per dataset\n"
+	  "(see\n"
+	  ".BR breakdown ).\n" },
+	{ "bottlenecks", AN_BOTTLENECKS, run_breakdown, "thresholds and advice (see --bottleneck-pct ...)",
+	  "The bottleneck thresholds of S4 with their advice, and the share\n"
+	  "of GPM pattern generation (see\n"
+	  ".BR bottlenecks ).\n"
+	  "The shares are those of the breakdown, so its tables are shown too.\n" },
+	{ "warmup", AN_WARMUP, run_series, "first vs steady state, where warmup ends",
+	  "First sample against the steady state, and where warmup ends (see\n"
+	  ".BR warmup ).\n" },
+	{ "variance", AN_VARIANCE, run_series, "spread, outliers, drift, leaks, aggregate rows",
+	  "Spread, quantiles, outliers, drift and memory leaks of every series, and\n"
+	  "S4's AGGREGATE STATISTICS and Batch timing lines (see\n"
+	  ".BR variance ).\n" },
+	{ NULL, 0, run_progress_report, NULL, NULL }, /* the progress bars' tables */
+	{ "speedup", AN_SPEEDUP, run_speedup, "speedups against a baseline (--baseline NAME)",
+	  "Speedups against a baseline (see\n"
+	  ".B speedup\n"
+	  "and\n"
+	  ".BR \\-\\-baseline ).\n" },
+	{ "convergence", AN_CONVERGENCE, run_series, "steps/epochs/seconds to --loss-threshold X",
+	  "Steps, epoch and seconds until the loss first reaches\n"
+	  ".B \\-\\-loss\\-threshold\n"
+	  "(which must be given, or the exit status is 2).\n" },
+	{ "throughput", AN_THROUGHPUT, run_series, "samples/s, steps/s, graphs/s, nodes/s, inference",
+	  "Samples, optimization steps, batches, graphs and nodes per second, and\n"
+	  "S1's inference benchmarks (see\n"
+	  ".BR throughput ).\n" },
+	{ "scaling", AN_SCALING, run_scaling, "log-log fit of time against size (--param, --predict)",
+	  "Log\\-log fits of time against size, with the exponent's interval, the\n"
+	  "expected complexity and\n"
+	  ".B \\-\\-predict\n"
+	  "(see\n"
+	  ".BR scaling ).\n" },
+	{ "compare", AN_COMPARE, an_compare, "run against run with significance tests",
+	  "Each run against the first, with a rank test where samples exist (see\n"
+	  ".BR compare ).\n" },
+	{ "ranks", AN_RANKS, run_series, "per-rank medians and stragglers",
+	  "Per\\-rank median batch times and stragglers (see\n"
+	  ".BR ranks ).\n" },
 	/* not options: the single printed statistics, the charts' data, what
 	 * was read when nothing applied, and last the summary, which ranks the
 	 * others' findings */
-	{ NULL, 0, run_records, NULL },
-	{ NULL, AN_DATA, run_data, NULL },
-	{ NULL, 0, run_nothing, NULL },
-	{ NULL, 0, run_summary, NULL },
+	{ NULL, 0, run_records, NULL, NULL },
+	{ NULL, AN_DATA, run_data, NULL, NULL },
+	{ NULL, 0, run_nothing, NULL, NULL },
+	{ NULL, 0, run_summary, NULL, NULL },
 	{ 0 },
 };
 

@@ -252,6 +252,8 @@ struct an_analysis {
 	unsigned bit;     /* AN_* (a new row: the next free bit), or 0: always */
 	an_run_fn *run;
 	const char *help; /* the option's --help line */
+	const char *man;  /* its entry in tprof-analyze(1), roff: the build puts it
+			   * under OPTIONS, after ".TP" and ".B \\-\\-NAME" */
 };
 extern const struct an_analysis an_analyses[]; /* ends with a row of zeros */
 
@@ -268,7 +270,7 @@ void an_breakdown(const struct an_model *m, const struct an_opts *o, struct repo
 void an_records(const struct an_model *m, const struct an_opts *o, struct report *rep);
 /* When the report is empty: what was read and why nothing applied. */
 void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep);
-/* Seed 002's runtime, memory and FLOP figures of each run, set against each other. */
+/* S2's runtime, memory and FLOP figures of each run, set against each other. */
 void an_profile(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep);
 void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);

@@ -647,7 +647,7 @@ static int outside_step(const char *name, double total, double step_total)
 }
 
 /*
- * Seed 003: each metric's run time as a share of the training iteration:
+ * S3: each metric's run time as a share of the training iteration:
  * the step metric (the largest named *total* or *step*), plus the metrics
  * that cannot be inside it (data loading, or longer than the step); the
  * others (loss_fn_computation) are parts of the step. Without a step

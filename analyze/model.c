@@ -773,7 +773,7 @@ static double metric_total(const struct tp_record *r)
 }
 
 /*
- * Seed 003's avg= is the average since the start (total / count), not a
+ * S3's avg= is the average since the start (total / count), not a
  * sample: each print adds the mean of the interval since the previous one,
  * (total - previous total) / (count - previous count). A print whose count
  * has not moved repeats what is known (the final log_metrics, wandb's run

@@ -89,7 +89,7 @@ struct an_table {
 };
 
 /*
- * Seed 004's "Batch timing: avg=, min=, max=" closes an epoch with the
+ * S4's "Batch timing: avg=, min=, max=" closes an epoch with the
  * statistics of ALL its batches; only the first verbose_batches of them
  * were printed as "Batch N:" lines. One epoch's both views.
  */

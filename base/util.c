@@ -237,20 +237,24 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* The character at p, or U+FFFD for a byte that starts none; past it. */
+static const unsigned char *add_utf8_char(struct strbuf *sb, const unsigned char *p, const unsigned char *end)
+{
+	size_t k = utf8_len(p, (size_t)(end - p));
+	if (!k) {
+		strbuf_add(sb, "\xef\xbf\xbd", 3);
+		return p + 1;
+	}
+	strbuf_add(sb, p, k);
+	return p + k;
+}
+
 void strbuf_add_utf8(struct strbuf *sb, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	strbuf_grow(sb, n);
-	while (p < end) {
-		size_t k = *p ? utf8_len(p, (size_t)(end - p)) : 0;
-		if (k) {
-			strbuf_add(sb, p, k);
-			p += k;
-		} else {
-			strbuf_add(sb, "\xef\xbf\xbd", 3);
-			p++;
-		}
-	}
+	while (p < end)
+		p = *p ? add_utf8_char(sb, p, end) : (strbuf_add(sb, "\xef\xbf\xbd", 3), p + 1);
 }
 
 void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t n)
@@ -283,14 +287,7 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t n)
 				strbuf_add(sb, e, 6);
 			p++;
 		} else {
-			size_t k = utf8_len(p, (size_t)(end - p));
-			if (k) {
-				strbuf_add(sb, p, k);
-				p += k;
-			} else {
-				strbuf_add(sb, "\xef\xbf\xbd", 3);
-				p++;
-			}
+			p = add_utf8_char(sb, p, end);
 		}
 	}
 }

@@ -887,7 +887,7 @@ static uint64_t permille(uint64_t part, uint64_t whole)
 	return (2000 * part + whole) / (2 * whole);
 }
 
-/* Seed 000's [TIMING SUMMARY] table. */
+/* S0's [TIMING SUMMARY] table. */
 static void t_timing_summary(void)
 {
 	uint64_t cs[7], total = 0;
@@ -924,7 +924,7 @@ static void t_timing_summary(void)
 	rule('=', 80);
 }
 
-/* Seed 001's TIMING SUMMARY - Section block. */
+/* S1's TIMING SUMMARY - Section block. */
 static void t_kan_summary(void)
 {
 	static const struct lit names[] = { L("MLP training:"), L("SIREN training:"), L("KAN training:") };
@@ -1075,7 +1075,7 @@ static void t_warmup(void)
 	rule('-', 40);
 }
 
-/* Seed 004's PERFORMANCE SUMMARY table. */
+/* S4's PERFORMANCE SUMMARY table. */
 static void t_perf_summary(void)
 {
 	static const struct lit ops[] = { L("data loading"), L("load_ground_truth"), L("model forward"),
@@ -1120,7 +1120,7 @@ static void t_perf_summary(void)
 	rule('=', 90);
 }
 
-/* Seed 004's AGGREGATE STATISTICS table. */
+/* S4's AGGREGATE STATISTICS table. */
 static void t_aggregate(void)
 {
 	static const struct lit ops[] = { L("batch_forward"), L("batch_backward") };

@@ -16,6 +16,8 @@
 
 #include "base/base.h"
 #include "parse/parse.h"
+#include "parse/rules/rules.h"
+#include "parse/scan/scan.h"
 
 #define CHUNK (2u << 20) /* as the driver's rounds */
 #define CAP 4096

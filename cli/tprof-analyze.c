@@ -40,42 +40,105 @@ enum {
 	OPT_DB,
 };
 
+#define MAX_RUN_OPTS CLI_MAX_RUN_OPTS
+
+/* Everything the options set. */
+struct cli {
+	struct an_opts o;
+	unsigned which;
+	const char *format, *output, *csv_dir, *db_spec;
+	struct cli_rules rules;
+	long history_last; /* 0: no --history */
+	enum cli_color color;
+	int threads, quiet, follow, interval;
+	struct cli_runs runs; /* --param, --label */
+	size_t nmatch;
+	struct an_match match[MAX_RUN_OPTS];
+	char dir[4096];    /* -o DIR/ with CSV: the directory */
+};
+
+/* The options with a syntax of their own. */
+static int opt_match(void *ctx, const char *arg)
+{
+	struct cli *c = ctx;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1] || c->nmatch == MAX_RUN_OPTS) {
+		tp_error(TOOL, "--match wants OLD=NEW (two series names), at most %d times", MAX_RUN_OPTS);
+		return -1;
+	}
+	*(char *)eq = '\0'; /* argv is ours to cut */
+	c->match[c->nmatch].old_name = arg;
+	c->match[c->nmatch++].new_name = eq + 1;
+	return 0;
+}
+
+static int opt_predict(void *ctx, const char *arg)
+{
+	struct cli *c = ctx;
+	if (an_parse_param(arg, &c->o.predict) < 0) {
+		tp_error(TOOL, "--predict wants NAME=NUMBER, not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_history(void *ctx, const char *arg)
+{
+	struct cli *c = ctx;
+	c->history_last = 10;
+	return arg ? cli_int(TOOL, "--history", arg, 1, 100000, &c->history_last) : 0;
+}
+
+#define PCT(f) CLI_TO_NUM(struct cli, o.f, 0, INFINITY)
+
 /* The options after the analyses' own, which come from analyze's table
  * (an_analyses, with keys OPT_ANALYSIS + the row's index). */
 static const struct cli_option settings[] = {
-	{ NULL, 0, NULL, "Settings:", NULL },
-	{ "baseline", OPT_BASELINE, "NAME", "speedup baseline (default: the slowest)", NULL },
-	{ "loss-threshold", OPT_LOSS, "X", "loss value for --convergence", NULL },
-	{ "bottleneck-pct", OPT_BOTTLENECK, "P", "share above which a stage is a bottleneck (50)", NULL },
-	{ "optimize-pct", OPT_OPTIMIZE, "P", "share above which a stage is worth optimizing (20)", NULL },
-	{ "data-pct", OPT_DATA, "P", "share above which data loading is flagged (30)", NULL },
-	{ "variance-ratio", OPT_VARRATIO, "R", "max/min above which a series is noisy (2)", NULL },
-	{ "outlier-z", OPT_OUTLIER, "Z", "modified z-score threshold for outliers (3.5)", NULL },
-	{ "straggler-pct", OPT_STRAGGLER, "P", "rank slower than the median rank by P% (10)", NULL },
-	{ "alpha", OPT_ALPHA, "A", "significance level of tests (0.05)", NULL },
+	CLI_HEADING("Settings:"),
+	{ "baseline", OPT_BASELINE, "NAME", "speedup baseline (default: the slowest)", NULL,
+	  CLI_TO_STR(struct cli, o.baseline) },
+	{ "loss-threshold", OPT_LOSS, "X", "loss value for --convergence", NULL,
+	  CLI_TO_NUM(struct cli, o.loss_threshold, -INFINITY, INFINITY) },
+	{ "bottleneck-pct", OPT_BOTTLENECK, "P", "share above which a stage is a bottleneck (50)", NULL,
+	  PCT(bottleneck_pct) },
+	{ "optimize-pct", OPT_OPTIMIZE, "P", "share above which a stage is worth optimizing (20)", NULL,
+	  PCT(optimize_pct) },
+	{ "data-pct", OPT_DATA, "P", "share above which data loading is flagged (30)", NULL, PCT(data_pct) },
+	{ "variance-ratio", OPT_VARRATIO, "R", "max/min above which a series is noisy (2)", NULL,
+	  PCT(variance_ratio) },
+	{ "outlier-z", OPT_OUTLIER, "Z", "modified z-score threshold for outliers (3.5)", NULL, PCT(outlier_z) },
+	{ "straggler-pct", OPT_STRAGGLER, "P", "rank slower than the median rank by P% (10)", NULL,
+	  PCT(straggler_pct) },
+	{ "alpha", OPT_ALPHA, "A", "significance level of tests (0.05)", NULL, PCT(alpha) },
 	{ "fail-on-regression", OPT_FAIL, "P",
 	  "exit 1 if a series (batches, epochs, GPM windows,\nmetrics, operations) got slower by more than P%\n"
-	  "with significance (for CI gates)", NULL },
-	{ "match", OPT_MATCH, "OLD=NEW", "series OLD of the first run is NEW in the others", NULL },
-	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run)", NULL },
-	{ "predict", OPT_PREDICT, "NAME=V", "predict the time at this size from the scaling fit", NULL },
-	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL },
+	  "with significance (for CI gates)", NULL, PCT(fail_regression_pct) },
+	{ "match", OPT_MATCH, "OLD=NEW", "series OLD of the first run is NEW in the others", NULL,
+	  CLI_TO_CALL(opt_match) },
+	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run)", NULL, CLI_TO_PARAM(struct cli, runs) },
+	{ "predict", OPT_PREDICT, "NAME=V", "predict the time at this size from the scaling fit", NULL,
+	  CLI_TO_CALL(opt_predict) },
+	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL, CLI_TO_LABEL(struct cli, runs) },
 	{ "history", OPT_HISTORY, "[=N]",
-	  "compare each labelled run with the last N (10) runs with\nits label stored by tprof-history (see --db)", NULL },
+	  "compare each labelled run with the last N (10) runs with\nits label stored by tprof-history (see --db)", NULL,
+	  CLI_TO_CALL(opt_history) },
 	{ "db", OPT_DB, "SPEC",
 	  "the history: a SQLite file or a postgresql:// URI\n(default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)",
-	  "@file" },
-	{ NULL, 0, NULL, "Input and output:", NULL },
-	CLI_OPT_FORMAT,
-	CLI_OPT_OUTPUT,
-	{ "csv-dir", OPT_CSVDIR, "DIR", "also write one CSV per table into DIR (id.csv)", "@dir" },
+	  "@file", CLI_TO_STR(struct cli, db_spec) },
+	CLI_HEADING("Input and output:"),
+	CLI_OPT_FORMAT(struct cli, format),
+	CLI_OPT_OUTPUT(struct cli, output),
+	{ "csv-dir", OPT_CSVDIR, "DIR", "also write one CSV per table into DIR (id.csv)", "@dir",
+	  CLI_TO_STR(struct cli, csv_dir) },
 	{ "follow", 'F', NULL,
-	  "follow one growing log and refresh the report every\n--interval S seconds (2) until SIGINT/SIGTERM", NULL },
-	{ "interval", OPT_INTERVAL, "S", "seconds between refreshes with --follow", NULL },
-	CLI_OPT_THREADS,
-	CLI_OPTS_RULES,
-	CLI_OPT_COLOR(OPT_COLOR),
-	CLI_OPT_QUIET,
+	  "follow one growing log and refresh the report every\n--interval S seconds (2) until SIGINT/SIGTERM", NULL,
+	  CLI_TO_FLAG(struct cli, follow) },
+	{ "interval", OPT_INTERVAL, "S", "seconds between refreshes with --follow", NULL,
+	  CLI_TO_INT(struct cli, interval, 1, 86400) },
+	CLI_OPT_THREADS(struct cli, threads),
+	CLI_OPTS_RULES(struct cli, rules),
+	CLI_OPT_COLOR(OPT_COLOR, struct cli, color),
+	CLI_OPT_QUIET(struct cli, quiet),
 	{ 0 },
 };
 
@@ -92,124 +155,6 @@ static const struct cli_tool tool_proto = {
 	.operands = "@file",
 	.formats = cli_report_formats,
 };
-
-#define MAX_RUN_OPTS 256
-
-/* Everything the options set. */
-struct cli {
-	const struct cli_option *opts; /* the whole table */
-	struct an_opts o;
-	unsigned which;
-	const char *format, *output, *csv_dir, *db_spec;
-	struct cli_rules rules;
-	long history_last; /* 0: no --history */
-	enum cli_color color;
-	int threads, quiet, follow, interval;
-	struct an_param params[MAX_RUN_OPTS];
-	size_t nparams, nlabels, nmatch;
-	const char *labels[MAX_RUN_OPTS];
-	struct an_match match[MAX_RUN_OPTS];
-	int compare_asked; /* --compare or --fail-on-regression: an empty comparison is an error */
-	char dir[4096];    /* -o DIR/ with CSV: the directory */
-};
-
-/* The numeric settings, each a field of an_opts with its lower bound. */
-static double *setting(struct cli *c, int key)
-{
-	switch (key) {
-	case OPT_LOSS: return &c->o.loss_threshold;
-	case OPT_BOTTLENECK: return &c->o.bottleneck_pct;
-	case OPT_OPTIMIZE: return &c->o.optimize_pct;
-	case OPT_DATA: return &c->o.data_pct;
-	case OPT_VARRATIO: return &c->o.variance_ratio;
-	case OPT_OUTLIER: return &c->o.outlier_z;
-	case OPT_STRAGGLER: return &c->o.straggler_pct;
-	case OPT_ALPHA: return &c->o.alpha;
-	case OPT_FAIL: return &c->o.fail_regression_pct;
-	}
-	return NULL;
-}
-
-static const char *long_name(const struct cli *c, int key)
-{
-	for (const struct cli_option *o = c->opts; o->name || o->help; o++)
-		if (o->name && o->key == key)
-			return o->name;
-	return "?";
-}
-
-static int set_option(void *ctx, int key, const char *arg)
-{
-	struct cli *c = ctx;
-	char opt[64];
-	snprintf(opt, sizeof(opt), "--%s", long_name(c, key));
-	unsigned bit = cli_analysis_bit(an_analyses, OPT_ANALYSIS, key);
-	if (bit) {
-		c->which |= bit;
-		c->compare_asked |= bit == AN_COMPARE;
-		return 0;
-	}
-	c->compare_asked |= key == OPT_FAIL;
-	double *v = setting(c, key);
-	if (v)
-		return cli_number(TOOL, opt, arg, key == OPT_LOSS ? -INFINITY : 0, INFINITY, v);
-	long l;
-	switch (key) {
-	case OPT_BASELINE: c->o.baseline = arg; return 0;
-	case OPT_MATCH: {
-		const char *eq = strchr(arg, '=');
-		if (!eq || eq == arg || !eq[1] || c->nmatch == MAX_RUN_OPTS) {
-			tp_error(TOOL, "--match wants OLD=NEW (two series names), at most %d times", MAX_RUN_OPTS);
-			return -1;
-		}
-		*(char *)eq = '\0'; /* argv is ours to cut */
-		c->match[c->nmatch].old_name = arg;
-		c->match[c->nmatch++].new_name = eq + 1;
-		return 0;
-	}
-	case OPT_PARAM:
-		if (c->nparams == MAX_RUN_OPTS || an_parse_param(arg, &c->params[c->nparams]) < 0) {
-			tp_error(TOOL, "--param wants NAME=NUMBER, not '%s'", arg);
-			return -1;
-		}
-		c->nparams++;
-		return 0;
-	case OPT_PREDICT:
-		if (an_parse_param(arg, &c->o.predict) < 0) {
-			tp_error(TOOL, "--predict wants NAME=NUMBER, not '%s'", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_LABEL:
-		if (c->nlabels == MAX_RUN_OPTS) {
-			tp_error(TOOL, "too many --label options");
-			return -1;
-		}
-		c->labels[c->nlabels++] = arg;
-		return 0;
-	case OPT_CSVDIR: c->csv_dir = arg; return 0;
-	case OPT_HISTORY:
-		c->history_last = 10;
-		return arg ? cli_int(TOOL, "--history", arg, 1, 100000, &c->history_last) : 0;
-	case OPT_DB: c->db_spec = arg; return 0;
-	case 'F': c->follow = 1; return 0;
-	case OPT_INTERVAL:
-		if (cli_int(TOOL, opt, arg, 1, 86400, &l) < 0)
-			return -1;
-		c->interval = (int)l;
-		return 0;
-	case OPT_COLOR: return cli_color(TOOL, arg, &c->color);
-	case 'f': c->format = arg; return 0;
-	case 'o': c->output = arg; return 0;
-	case 'j': return cli_threads(TOOL, arg, &c->threads);
-	case 'r':
-	case CLI_KEY_FORMATS:
-	case CLI_KEY_NO_FORMATS:
-		return cli_rules_option(TOOL, &c->rules, key, arg) < 0 ? -1 : 0;
-	case 'q': c->quiet = 1; return 0;
-	}
-	return -1;
-}
 
 /* --history: what the report adds from the stored runs. */
 struct history_view {
@@ -373,7 +318,7 @@ static int open_history(const struct cli *c, struct history_view *h)
 {
 	struct strbuf err = STRBUF_INIT;
 	int rc = TP_EXIT_OK;
-	if (!c->nlabels) {
+	if (!c->runs.nlabels) {
 		tp_error(TOOL, "--history compares runs with the stored runs of their label: give --label");
 		rc = TP_EXIT_INPUT;
 	} else {
@@ -393,14 +338,15 @@ int main(int argc, char **argv)
 	cli_rules_init(&c.rules);
 	int first;
 	an_opts_default(&c.o);
-	struct cli_option *opts = cli_analysis_options(an_analyses, OPT_ANALYSIS, settings);
+	struct cli_option *opts = cli_analysis_options(an_analyses, OPT_ANALYSIS, offsetof(struct cli, which), settings);
 	struct cli_tool tool = tool_proto;
-	tool.opts = c.opts = opts;
-	int rc = cli_parse(&tool, argc, argv, set_option, &c, &first);
+	tool.opts = opts;
+	int rc = cli_parse(&tool, argc, argv, NULL, &c, &first);
 	free(opts);
-	c.opts = NULL;
 	if (rc != CLI_CONTINUE)
 		return rc;
+	/* --compare or --fail-on-regression: an empty comparison is an error */
+	int compare_asked = (c.which & AN_COMPARE) || !isnan(c.o.fail_regression_pct);
 	if (c.which)
 		c.o.which = c.which;
 	if ((c.o.which & AN_CONVERGENCE) && c.which && isnan(c.o.loss_threshold)) {
@@ -422,9 +368,9 @@ int main(int argc, char **argv)
 	int failed = 0, gate = 0;
 	if (!c.follow)
 		failed = cli_load_runs(TOOL, &model, argv + first, argc - first, c.threads, rules, c.quiet,
-				       c.labels, c.nlabels) < 0;
-	c.o.run_params = c.params;
-	c.o.nrun_params = c.nparams;
+				       c.runs.labels, c.runs.nlabels) < 0;
+	c.o.run_params = c.runs.params;
+	c.o.nrun_params = c.runs.nparams;
 	c.o.match = c.match;
 	c.o.nmatch = c.nmatch;
 	struct cli_report_out out = { rd, c.output, c.color, "tprof-analyze report", 0, failed };
@@ -435,7 +381,7 @@ int main(int argc, char **argv)
 	}
 	if (c.dir[0])
 		out.rd = NULL, out.output = NULL;
-	struct history_view h = { NULL, (size_t)c.history_last, c.nlabels };
+	struct history_view h = { NULL, (size_t)c.history_last, c.runs.nlabels };
 	rc = c.history_last ? open_history(&c, &h) : TP_EXIT_OK;
 	if (rc == TP_EXIT_OK && c.follow)
 		rc = follow_mode(&model, &c.o, &out, c.csv_dir, argv[first], rules, c.interval);
@@ -444,7 +390,7 @@ int main(int argc, char **argv)
 	hdb_close(h.db);
 	if (rc == TP_EXIT_OK && failed)
 		rc = TP_EXIT_INPUT;
-	if (rc == TP_EXIT_OK && (gate & AN_GATE_EMPTY) && c.compare_asked) {
+	if (rc == TP_EXIT_OK && (gate & AN_GATE_EMPTY) && compare_asked) {
 		/* a gate that compared nothing must not pass */
 		tp_error(TOOL, "the runs share no series: nothing to compare (see --match)");
 		rc = TP_EXIT_INPUT;

@@ -30,7 +30,6 @@ struct cli {
 	int records, threads, quiet, wait_ms;
 	struct cp_opts cp;
 	struct an_opts ao;
-	int alpha_set;
 };
 
 static int db_exit(int st)
@@ -183,24 +182,67 @@ enum {
 	OPT_COLOR,
 };
 
+/* The options with a syntax of their own; -1 after printing why. */
+static int opt_wait(void *ctx, const char *arg)
+{
+	struct cli *c = ctx;
+	double v;
+	if (cli_number(TOOL, "--wait", arg, 0.001, 86400, &v) < 0)
+		return -1;
+	c->wait_ms = (int)(v * 1000);
+	return 0;
+}
+
+static int opt_meta(void *ctx, const char *arg)
+{
+	struct cli *c = ctx;
+	if (c->nmeta == MAX_META || !strchr(arg, '=') || arg[0] == '=') {
+		tp_error(TOOL, "--meta wants KEY=VALUE (at most %d), not '%s'", MAX_META, arg);
+		return -1;
+	}
+	c->meta[c->nmeta].key = xmemdup(arg, (size_t)(strchr(arg, '=') - arg));
+	c->meta[c->nmeta++].value = strchr(arg, '=') + 1;
+	return 0;
+}
+
+/* --alpha: of the change-point search and of the comparisons alike. */
+static int opt_alpha(void *ctx, const char *arg)
+{
+	struct cli *c = ctx;
+	double v;
+	if (cli_number(TOOL, "--alpha", arg, 1e-9, 0.5, &v) < 0)
+		return -1;
+	c->cp.alpha = c->ao.alpha = v;
+	return 0;
+}
+
 static const struct cli_option options[] = {
 	{ "db", OPT_DB, "SPEC",
-	  "a SQLite file or a postgresql:// URI (default: TPROF_DB,\nelse $XDG_DATA_HOME/tprof/history.db)", "@file" },
-	{ "wait", OPT_WAIT, "S", "seconds to wait for a database another writer locked (60)", NULL },
-	{ "label", OPT_LABEL, "L", "add: the runs' label; list: only runs with it", NULL },
-	{ "meta", OPT_META, "KEY=VALUE", "add: metadata of the runs (git commit, host, config...); repeat", NULL },
-	{ "records", OPT_RECORDS, NULL, "add: also keep the first 512 values of each series", NULL },
-	{ "alpha", OPT_ALPHA, "A", "significance of change points and comparisons (0.01 / 0.05)", NULL },
-	{ "permutations", OPT_PERM, "N", "permutation test size of the change-point search (199)", NULL },
-	{ "seed", OPT_SEED, "N", "seed of the permutations (1): the same answer every time", NULL },
-	{ "min-runs", OPT_MINRUNS, "N", "fewest runs on either side of a change point (3)", NULL },
-	{ "fail-on-regression", OPT_FAIL, "P", "compare: exit 1 if a series got slower by more than P%", NULL },
-	CLI_OPT_FORMAT,
-	CLI_OPT_OUTPUT,
-	CLI_OPT_THREADS,
-	CLI_OPTS_RULES,
-	CLI_OPT_COLOR(OPT_COLOR),
-	CLI_OPT_QUIET,
+	  "a SQLite file or a postgresql:// URI (default: TPROF_DB,\nelse $XDG_DATA_HOME/tprof/history.db)", "@file",
+	  CLI_TO_STR(struct cli, db) },
+	{ "wait", OPT_WAIT, "S", "seconds to wait for a database another writer locked (60)", NULL,
+	  CLI_TO_CALL(opt_wait) },
+	{ "label", OPT_LABEL, "L", "add: the runs' label; list: only runs with it", NULL, CLI_TO_STR(struct cli, label) },
+	{ "meta", OPT_META, "KEY=VALUE", "add: metadata of the runs (git commit, host, config...); repeat", NULL,
+	  CLI_TO_CALL(opt_meta) },
+	{ "records", OPT_RECORDS, NULL, "add: also keep the first 512 values of each series", NULL,
+	  CLI_TO_FLAG(struct cli, records) },
+	{ "alpha", OPT_ALPHA, "A", "significance of change points and comparisons (0.01 / 0.05)", NULL,
+	  CLI_TO_CALL(opt_alpha) },
+	{ "permutations", OPT_PERM, "N", "permutation test size of the change-point search (199)", NULL,
+	  CLI_TO_INT(struct cli, cp.permutations, 19, 100000) },
+	{ "seed", OPT_SEED, "N", "seed of the permutations (1): the same answer every time", NULL,
+	  CLI_TO_INT(struct cli, cp.seed, 0, 1e15) },
+	{ "min-runs", OPT_MINRUNS, "N", "fewest runs on either side of a change point (3)", NULL,
+	  CLI_TO_INT(struct cli, cp.min_size, 2, 1000) },
+	{ "fail-on-regression", OPT_FAIL, "P", "compare: exit 1 if a series got slower by more than P%", NULL,
+	  CLI_TO_NUM(struct cli, ao.fail_regression_pct, 0, 1e9) },
+	CLI_OPT_FORMAT(struct cli, format),
+	CLI_OPT_OUTPUT(struct cli, output),
+	CLI_OPT_THREADS(struct cli, threads),
+	CLI_OPTS_RULES(struct cli, rules),
+	CLI_OPT_COLOR(OPT_COLOR, struct cli, color),
+	CLI_OPT_QUIET(struct cli, quiet),
 	{ 0 },
 };
 
@@ -226,85 +268,6 @@ static const struct cli_tool tool = {
 	.formats = cli_report_formats,
 };
 
-static int parse_num(const char *opt, const char *arg, double lo, double hi, double *v)
-{
-	return cli_number(TOOL, opt, arg, lo, hi, v);
-}
-
-/* One option into c; -1 after printing why it is wrong. */
-static int take_option(void *ctx, int opt, const char *arg)
-{
-	struct cli *c = ctx;
-	double v;
-	switch (opt) {
-	case OPT_DB:
-		c->db = arg;
-		return 0;
-	case OPT_WAIT:
-		if (parse_num("--wait", arg, 0.001, 86400, &v) < 0)
-			return -1;
-		c->wait_ms = (int)(v * 1000);
-		return 0;
-	case OPT_LABEL:
-		c->label = arg;
-		return 0;
-	case OPT_META:
-		if (c->nmeta == MAX_META || !strchr(arg, '=') || arg[0] == '=') {
-			tp_error(TOOL, "--meta wants KEY=VALUE (at most %d), not '%s'", MAX_META, arg);
-			return -1;
-		}
-		c->meta[c->nmeta].key = xmemdup(arg, (size_t)(strchr(arg, '=') - arg));
-		c->meta[c->nmeta++].value = strchr(arg, '=') + 1;
-		return 0;
-	case OPT_RECORDS:
-		c->records = 1;
-		return 0;
-	case OPT_ALPHA:
-		if (parse_num("--alpha", arg, 1e-9, 0.5, &v) < 0)
-			return -1;
-		c->cp.alpha = c->ao.alpha = v;
-		return 0;
-	case OPT_PERM:
-		if (parse_num("--permutations", arg, 19, 100000, &v) < 0)
-			return -1;
-		c->cp.permutations = (unsigned)v;
-		return 0;
-	case OPT_SEED:
-		if (parse_num("--seed", arg, 0, 1e15, &v) < 0)
-			return -1;
-		c->cp.seed = (uint64_t)v;
-		return 0;
-	case OPT_MINRUNS:
-		if (parse_num("--min-runs", arg, 2, 1000, &v) < 0)
-			return -1;
-		c->cp.min_size = (size_t)v;
-		return 0;
-	case OPT_FAIL:
-		if (parse_num("--fail-on-regression", arg, 0, 1e9, &v) < 0)
-			return -1;
-		c->ao.fail_regression_pct = v;
-		return 0;
-	case OPT_COLOR:
-		return cli_color(TOOL, arg, &c->color);
-	case 'f':
-		c->format = arg;
-		return 0;
-	case 'o':
-		c->output = arg;
-		return 0;
-	case 'j':
-		return cli_threads(TOOL, arg, &c->threads);
-	case 'r':
-	case CLI_KEY_FORMATS:
-	case CLI_KEY_NO_FORMATS:
-		return cli_rules_option(TOOL, &c->rules, opt, arg) < 0 ? -1 : 0;
-	case 'q':
-		c->quiet = 1;
-		return 0;
-	}
-	return -1;
-}
-
 /* How many arguments each command takes (max -1: any number, at least min). */
 static const struct {
 	const char *name;
@@ -322,7 +285,7 @@ int main(int argc, char **argv)
 	c.threads = tp_ncpus();
 	cp_opts_default(&c.cp);
 	an_opts_default(&c.ao);
-	int rc = cli_parse(&tool, argc, argv, take_option, &c, &first);
+	int rc = cli_parse(&tool, argc, argv, NULL, &c, &first);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	rc = TP_EXIT_OK;

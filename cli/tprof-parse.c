@@ -18,38 +18,6 @@
 enum { OPT_STRICT = 256, OPT_MAX_WARNINGS, OPT_LIST_FORMATS, OPT_EXPLAIN, OPT_NO_PROGRESS,
        OPT_NO_DISCOVERY, OPT_DISCOVER_MIN, OPT_DISCOVER };
 
-static const struct cli_option options[] = {
-	{ "format", 'f', "FMT", "%F (default: ndjson)", "@formats" },
-	{ "output", 'o', "FILE", "write to FILE (atomically: complete or not at all)", "@file" },
-	{ "threads", 'j', "N", "parser threads for large files (default: cores)", NULL },
-	{ "type", 't', "LIST", "only these record types (comma-separated)", NULL },
-	{ "rules", 'r', "FILE", "extra line formats: PCRE2 patterns with named captures\n"
-				"(repeatable: files stack, earlier ones first); also\n"
-				"read: $XDG_CONFIG_HOME/tprof/rules.d/*.rules", "@file" },
-	CLI_OPT_NO_RULES_DIR,
-	{ "formats", CLI_KEY_FORMATS, "LIST", "only these format packs (comma-separated names)", NULL },
-	{ "no-formats", CLI_KEY_NO_FORMATS, NULL, "no format packs (built-in formats and --rules only)", NULL },
-	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the format packs and their markers, then exit", NULL },
-	{ "explain", OPT_EXPLAIN, NULL, "for each input line, say which reader or rule took\n"
-					"it and what it extracted (one thread, text output)", NULL },
-	{ "discover", OPT_DISCOVER, NULL, "list the timing templates found in the inputs (lines no\n"
-					  "reader knows, repeated with varying values), with\n"
-					  "counts, a sample line and a rules entry for each", NULL },
-	{ "no-discovery", OPT_NO_DISCOVERY, NULL, "no records from discovered templates", NULL },
-	{ "discover-min", OPT_DISCOVER_MIN, "N", "times a template is seen before its values are\n"
-						 "records (default 3)", NULL },
-	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress records (one per progress bar redraw)", NULL },
-	{ "count", 'c', NULL, "print record counts per type instead of records", NULL },
-	{ "follow", 'F', NULL, "keep reading FILE as it grows, through rotation and\n"
-			       "truncation, until interrupted (SIGINT/SIGTERM)", NULL },
-	{ "stats", 's', NULL, "print lines read, records per type, unrecognized\n"
-			      "lines, warnings and lines per rule to standard error", NULL },
-	{ "strict", OPT_STRICT, NULL, "exit 1 if any marker line could not be read", NULL },
-	{ "quiet", 'q', NULL, "do not print warnings (they are still counted)", NULL },
-	{ "max-warnings", OPT_MAX_WARNINGS, "N", "print at most N warnings (default 20, 0: all)", NULL },
-	{ 0 },
-};
-
 /* The exit codes, after the options and the record types. */
 static const char trailer[] =
 	"Exit status: 0 ok, 1 warnings with --strict, 2 bad usage or unreadable\n"
@@ -228,51 +196,67 @@ static void list_formats(const struct tp_rules *rules)
 	}
 }
 
-static int set_option(void *vctx, int key, const char *arg)
+/* The options with a syntax of their own; -1 after printing why. */
+static int opt_format(void *ctx, const char *arg)
 {
-	struct opts *x = vctx;
-	long l;
-	switch (key) {
-	case 'f':
-		x->o.fmt = tp_out_format_from_name(arg);
-		if (x->o.fmt >= 0)
-			return 0;
-		struct strbuf names = STRBUF_INIT;
-		tp_out_format_names(&names);
-		tp_error(TOOL, "unknown format '%s' (%s)", arg, names.buf);
-		strbuf_release(&names);
-		return -1;
-	case 'o': x->output = arg; return 0;
-	case 'j': return cli_threads(TOOL, arg, &x->o.threads);
-	case 't': return parse_types(arg, &x->o.type_mask);
-	case 'r':
-	case CLI_KEY_FORMATS:
-	case CLI_KEY_NO_FORMATS:
-	case CLI_KEY_NO_RULES_DIR:
-		return cli_rules_option(TOOL, &x->rules, key, arg) < 0 ? -1 : 0;
-	case OPT_LIST_FORMATS: x->list = 1; return 0;
-	case OPT_EXPLAIN: x->explain = 1; return 0;
-	case OPT_DISCOVER: x->discover = 1; return 0;
-	case OPT_NO_DISCOVERY: x->o.no_discovery = 1; return 0;
-	case OPT_NO_PROGRESS: x->o.no_progress = 1; return 0;
-	case OPT_DISCOVER_MIN:
-		if (cli_int(TOOL, "--discover-min", arg, 1, 1000000, &l) < 0)
-			return -1;
-		x->o.discover_min = (unsigned)l;
+	struct opts *x = ctx;
+	x->o.fmt = tp_out_format_from_name(arg);
+	if (x->o.fmt >= 0)
 		return 0;
-	case 'c': x->o.count_only = 1; return 0;
-	case 'F': x->follow = 1; return 0;
-	case 's': x->stats = 1; return 0;
-	case OPT_STRICT: x->strict = 1; return 0;
-	case 'q': x->c.quiet = 1; return 0;
-	case OPT_MAX_WARNINGS:
-		if (cli_int(TOOL, "--max-warnings", arg, 0, 1000000000L, &l) < 0)
-			return -1;
-		x->c.max_warnings = (unsigned long)l;
-		return 0;
-	}
+	struct strbuf names = STRBUF_INIT;
+	tp_out_format_names(&names);
+	tp_error(TOOL, "unknown format '%s' (%s)", arg, names.buf);
+	strbuf_release(&names);
 	return -1;
 }
+
+static int opt_types(void *ctx, const char *arg)
+{
+	return parse_types(arg, &((struct opts *)ctx)->o.type_mask);
+}
+
+#define X struct opts
+static const struct cli_option options[] = {
+	{ "format", 'f', "FMT", "%F (default: ndjson)", "@formats", CLI_TO_CALL(opt_format) },
+	{ "output", 'o', "FILE", "write to FILE (atomically: complete or not at all)", "@file", CLI_TO_STR(X, output) },
+	{ "threads", 'j', "N", "parser threads for large files (default: cores)", NULL, CLI_TO_THREADS(X, o.threads) },
+	{ "type", 't', "LIST", "only these record types (comma-separated)", NULL, CLI_TO_CALL(opt_types) },
+	{ "rules", 'r', "FILE", "extra line formats: PCRE2 patterns with named captures\n"
+				"(repeatable: files stack, earlier ones first); also\n"
+				"read: $XDG_CONFIG_HOME/tprof/rules.d/*.rules", "@file", CLI_TO_RULES(X, rules) },
+	CLI_OPT_NO_RULES_DIR(X, rules),
+	{ "formats", CLI_KEY_FORMATS, "LIST", "only these format packs (comma-separated names)", NULL,
+	  CLI_TO_RULES(X, rules) },
+	{ "no-formats", CLI_KEY_NO_FORMATS, NULL, "no format packs (built-in formats and --rules only)", NULL,
+	  CLI_TO_RULES(X, rules) },
+	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the format packs and their markers, then exit", NULL,
+	  CLI_TO_FLAG(X, list) },
+	{ "explain", OPT_EXPLAIN, NULL, "for each input line, say which reader or rule took\n"
+					"it and what it extracted (one thread, text output)", NULL,
+	  CLI_TO_FLAG(X, explain) },
+	{ "discover", OPT_DISCOVER, NULL, "list the timing templates found in the inputs (lines no\n"
+					  "reader knows, repeated with varying values), with\n"
+					  "counts, a sample line and a rules entry for each", NULL,
+	  CLI_TO_FLAG(X, discover) },
+	{ "no-discovery", OPT_NO_DISCOVERY, NULL, "no records from discovered templates", NULL,
+	  CLI_TO_FLAG(X, o.no_discovery) },
+	{ "discover-min", OPT_DISCOVER_MIN, "N", "times a template is seen before its values are\n"
+						 "records (default 3)", NULL,
+	  CLI_TO_INT(X, o.discover_min, 1, 1000000) },
+	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress records (one per progress bar redraw)", NULL,
+	  CLI_TO_FLAG(X, o.no_progress) },
+	{ "count", 'c', NULL, "print record counts per type instead of records", NULL, CLI_TO_FLAG(X, o.count_only) },
+	{ "follow", 'F', NULL, "keep reading FILE as it grows, through rotation and\n"
+			       "truncation, until interrupted (SIGINT/SIGTERM)", NULL, CLI_TO_FLAG(X, follow) },
+	{ "stats", 's', NULL, "print lines read, records per type, unrecognized\n"
+			      "lines, warnings and lines per rule to standard error", NULL, CLI_TO_FLAG(X, stats) },
+	{ "strict", OPT_STRICT, NULL, "exit 1 if any marker line could not be read", NULL, CLI_TO_FLAG(X, strict) },
+	{ "quiet", 'q', NULL, "do not print warnings (they are still counted)", NULL, CLI_TO_FLAG(X, c.quiet) },
+	{ "max-warnings", OPT_MAX_WARNINGS, "N", "print at most N warnings (default 20, 0: all)", NULL,
+	  CLI_TO_INT(X, c.max_warnings, 0, 1000000000L) },
+	{ 0 },
+};
+#undef X
 
 /* --follow FILE: records as the log grows, until SIGINT/SIGTERM. */
 static int follow_one(struct opts *x, const char *path, struct tp_stats *st, struct strbuf *err)
@@ -387,7 +371,7 @@ int main(int argc, char **argv)
 		.formats = tp_out_format_names,
 	};
 	int first;
-	int rc = cli_parse(&tool, argc, argv, set_option, &x, &first);
+	int rc = cli_parse(&tool, argc, argv, NULL, &x, &first);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (x.follow && argc - first != 1) {

@@ -15,7 +15,6 @@
 
 #define TOOL "tprof-plot"
 
-#define MAX_RUN_OPTS 256
 
 struct plot_cli {
 	unsigned charts;     /* 1 << GP_* asked for; 0: all with data */
@@ -27,9 +26,7 @@ struct plot_cli {
 	struct an_opts an;
 	int threads, quiet;
 	int size_given;      /* --size: the chart is exactly that size */
-	struct an_param params[MAX_RUN_OPTS];
-	size_t nparams, nlabels;
-	const char *labels[MAX_RUN_OPTS];
+	struct cli_runs runs; /* --param, --label */
 };
 
 enum {
@@ -47,43 +44,58 @@ enum {
 	OPT_DB,
 };
 
+static int opt_size(void *ctx, const char *arg);
+
+#define P struct plot_cli
+#define CHART(b) CLI_TO_BITS(P, charts, 1u << (b))
 static const struct cli_option options[] = {
-	{ NULL, 0, NULL, "Charts:", NULL },
-	{ "stages", OPT_CHART + GP_STAGES, NULL, "each stage's share of the total, as horizontal bars", NULL },
-	{ "batches", OPT_CHART + GP_BATCHES, NULL, "batch time per batch, warmup end and outliers marked", NULL },
-	{ "gpm", OPT_CHART + GP_GPM, NULL, "GPM pattern generation and total per window, average nodes", NULL },
+	CLI_HEADING("Charts:"),
+	{ "stages", OPT_CHART + GP_STAGES, NULL, "each stage's share of the total, as horizontal bars", NULL,
+	  CHART(GP_STAGES) },
+	{ "batches", OPT_CHART + GP_BATCHES, NULL, "batch time per batch, warmup end and outliers marked", NULL,
+	  CHART(GP_BATCHES) },
+	{ "gpm", OPT_CHART + GP_GPM, NULL, "GPM pattern generation and total per window, average nodes", NULL,
+	  CHART(GP_GPM) },
 	{ "scaling", OPT_CHART + GP_SCALING, NULL, "time against size on log-log axes, fit and expected complexity",
-	  NULL },
-	{ "compare", OPT_CHART + GP_COMPARE, NULL, "each item per run as grouped bars, IQR error bars", NULL },
-	{ "timeline", OPT_CHART + GP_TIMELINE, NULL, "the stages on the clock, as a Gantt chart", NULL },
-	{ "memory", OPT_CHART + GP_MEMORY, NULL, "CPU and GPU memory per batch", NULL },
-	{ "all", OPT_ALL, NULL, "every chart the input has data for", NULL },
+	  NULL, CHART(GP_SCALING) },
+	{ "compare", OPT_CHART + GP_COMPARE, NULL, "each item per run as grouped bars, IQR error bars", NULL,
+	  CHART(GP_COMPARE) },
+	{ "timeline", OPT_CHART + GP_TIMELINE, NULL, "the stages on the clock, as a Gantt chart", NULL,
+	  CHART(GP_TIMELINE) },
+	{ "memory", OPT_CHART + GP_MEMORY, NULL, "CPU and GPU memory per batch", NULL, CHART(GP_MEMORY) },
+	{ "all", OPT_ALL, NULL, "every chart the input has data for", NULL, CLI_TO_FLAG(P, all) },
 	{ "history", OPT_HISTORY, "SERIES",
 	  "instead of reading logs: SERIES across the runs stored by\ntprof-history, change points marked (chart 'trend')",
-	  NULL },
+	  NULL, CLI_TO_STR(P, history) },
 	{ "db", OPT_DB, "SPEC",
 	  "the history for --history: a SQLite file or a postgresql://\n"
-	  "URI (default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)", "@file" },
-	{ NULL, 0, NULL, "Output:", NULL },
+	  "URI (default: TPROF_DB, else $XDG_DATA_HOME/tprof/history.db)", "@file", CLI_TO_STR(P, db) },
+	CLI_HEADING("Output:"),
 	{ "output", 'o', "FILE",
 	  "the chart: .png, .svg or .pdf (default CHART.png); with\nseveral charts, -CHART goes before the extension\n"
-	  "(-o out/run.png: out/run-stages.png, out/run-batches.png)", "@file" },
-	{ "size", OPT_SIZE, "W,H", "size in pixels (default 1000,600; PDF at 96 per inch)", NULL },
-	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL },
+	  "(-o out/run.png: out/run-stages.png, out/run-batches.png)", "@file", CLI_TO_STR(P, output) },
+	{ "size", OPT_SIZE, "W,H", "size in pixels (default 1000,600; PDF at 96 per inch)", NULL, CLI_TO_CALL(opt_size) },
+	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL, CLI_TO_STR(P, gp.title) },
 	{ "script", OPT_SCRIPT, "DIR",
 	  "keep the gnuplot script CHART.gp and its data CHART-d*.dat\nin DIR (written even when gnuplot is missing)",
-	  "@dir" },
-	{ "gnuplot", OPT_GNUPLOT, "PATH", "the gnuplot program (default: gnuplot from PATH)", "@file" },
-	{ "timeout", OPT_TIMEOUT, "S", "kill gnuplot after S seconds (default 60)", NULL },
-	{ NULL, 0, NULL, "Input:", NULL },
-	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL },
-	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run), for --scaling", NULL },
-	{ "loss-threshold", OPT_LOSS, "X", "loss value for the convergence analysis", NULL },
-	CLI_OPT_THREADS,
-	CLI_OPTS_RULES,
-	CLI_OPT_QUIET,
+	  "@dir", CLI_TO_STR(P, script_dir) },
+	{ "gnuplot", OPT_GNUPLOT, "PATH", "the gnuplot program (default: gnuplot from PATH)", "@file",
+	  CLI_TO_STR(P, gp.gnuplot) },
+	{ "timeout", OPT_TIMEOUT, "S", "kill gnuplot after S seconds (default 60)", NULL,
+	  CLI_TO_INT(P, gp.timeout_s, 1, 86400) },
+	CLI_HEADING("Input:"),
+	{ "label", OPT_LABEL, "NAME", "name of each run, in order (repeat per run)", NULL, CLI_TO_LABEL(P, runs) },
+	{ "param", OPT_PARAM, "NAME=V", "size of each run, in order (repeat per run), for --scaling", NULL,
+	  CLI_TO_PARAM(P, runs) },
+	{ "loss-threshold", OPT_LOSS, "X", "loss value for the convergence analysis", NULL,
+	  CLI_TO_NUM(P, an.loss_threshold, -INFINITY, INFINITY) },
+	CLI_OPT_THREADS(P, threads),
+	CLI_OPTS_RULES(P, rules),
+	CLI_OPT_QUIET(P, quiet),
 	{ 0 },
 };
+#undef CHART
+#undef P
 
 static const struct cli_tool tool = {
 	.name = TOOL,
@@ -115,56 +127,14 @@ static int parse_size(const char *arg, struct gp_opts *o)
 	return 0;
 }
 
-static int set_option(void *ctx, int key, const char *arg)
+/* --size W,H; -1 after the message. */
+static int opt_size(void *ctx, const char *arg)
 {
 	struct plot_cli *c = ctx;
-	long l;
-	if (key >= OPT_CHART && key < OPT_CHART + GP_NCHARTS) {
-		c->charts |= 1u << (key - OPT_CHART);
+	c->size_given = 1;
+	if (parse_size(arg, &c->gp) == 0)
 		return 0;
-	}
-	switch (key) {
-	case OPT_ALL: c->all = 1; return 0;
-	case OPT_HISTORY: c->history = arg; return 0;
-	case OPT_DB: c->db = arg; return 0;
-	case 'o': c->output = arg; return 0;
-	case OPT_TITLE: c->gp.title = arg; return 0;
-	case OPT_SCRIPT: c->script_dir = arg; return 0;
-	case OPT_GNUPLOT: c->gp.gnuplot = arg; return 0;
-	case 'r':
-	case CLI_KEY_FORMATS:
-	case CLI_KEY_NO_FORMATS:
-		return cli_rules_option(TOOL, &c->rules, key, arg) < 0 ? -1 : 0;
-	case 'q': c->quiet = 1; return 0;
-	case 'j': return cli_threads(TOOL, arg, &c->threads);
-	case OPT_SIZE:
-		c->size_given = 1;
-		if (parse_size(arg, &c->gp) == 0)
-			return 0;
-		tp_error(TOOL, "--size wants W,H in pixels (64 to 10000), not '%s'", arg);
-		return -1;
-	case OPT_TIMEOUT:
-		if (cli_int(TOOL, "--timeout", arg, 1, 86400, &l) < 0)
-			return -1;
-		c->gp.timeout_s = (int)l;
-		return 0;
-	case OPT_PARAM:
-		if (c->nparams < MAX_RUN_OPTS && an_parse_param(arg, &c->params[c->nparams]) == 0) {
-			c->nparams++;
-			return 0;
-		}
-		tp_error(TOOL, "--param wants NAME=NUMBER, not '%s'", arg);
-		return -1;
-	case OPT_LABEL:
-		if (c->nlabels < MAX_RUN_OPTS) {
-			c->labels[c->nlabels++] = arg;
-			return 0;
-		}
-		tp_error(TOOL, "too many --label options");
-		return -1;
-	case OPT_LOSS:
-		return cli_number(TOOL, "--loss-threshold", arg, -INFINITY, INFINITY, &c->an.loss_threshold);
-	}
+	tp_error(TOOL, "--size wants W,H in pixels (64 to 10000), not '%s'", arg);
 	return -1;
 }
 
@@ -271,10 +241,10 @@ static int load(struct plot_cli *c, char **files, int nfiles, struct an_model *m
 	m->loss_threshold = c->an.loss_threshold;
 	if (cli_load_rules(TOOL, &c->rules, &rules) < 0)
 		return TP_EXIT_INPUT;
-	int failed = cli_load_runs(TOOL, m, files, nfiles, c->threads, rules, c->quiet, c->labels, c->nlabels) < 0;
+	int failed = cli_load_runs(TOOL, m, files, nfiles, c->threads, rules, c->quiet, c->runs.labels, c->runs.nlabels) < 0;
 	tp_rules_free(rules);
-	c->an.run_params = c->params;
-	c->an.nrun_params = c->nparams;
+	c->an.run_params = c->runs.params;
+	c->an.nrun_params = c->runs.nparams;
 	an_analyze(m, &c->an, rep);
 	if (failed) {
 		tp_error(TOOL, "no chart drawn because of the input errors above");
@@ -319,7 +289,7 @@ int main(int argc, char **argv)
 	an_opts_default(&c.an);
 	c.threads = tp_ncpus();
 	int first;
-	int rc = cli_parse(&tool, argc, argv, set_option, &c, &first);
+	int rc = cli_parse(&tool, argc, argv, NULL, &c, &first);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (check_output(&c) < 0)

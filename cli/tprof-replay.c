@@ -23,64 +23,6 @@ enum {
 	OPT_GEMM, OPT_SPREAD
 };
 
-static const struct cli_option options[] = {
-	{ NULL, 0, NULL, "Mode:", NULL },
-	{ "validate", OPT_VALIDATE, NULL,
-	  "replay every measurement of LOG that a kernel explains\n(a log, its NDJSON, a document, or '-')", NULL },
-	{ "kernel", OPT_KERNEL, "K", "walk, attention or all (default; without --validate)", "walk attention all" },
-	{ NULL, 0, NULL, "Workload (defaults: from the log, else as listed):", NULL },
-	{ "family", OPT_FAMILY, "F", "molecule (default), er, powerlaw", "molecule er powerlaw" },
-	{ "graphs", OPT_GRAPHS, "N", "graphs in a batch (1000; validate: the window's)", NULL },
-	{ "nodes", OPT_NODES, "N", "average nodes per graph (30; validate: the window's)", NULL },
-	{ "spread", OPT_SPREAD, "F", "graph sizes vary by up to F around --nodes (0.43;\nvalidate: windows 0.3, "
-	  "models 0)", NULL },
-	{ "degree", OPT_DEGREE, "D", "average degree (molecule 2.15, others 4)", NULL },
-	{ "gamma", OPT_GAMMA, "G", "power-law exponent (2.5)", NULL },
-	{ "patterns", OPT_PATTERNS, "P", "walks per node (8, Graph-LLaVA's tower; GPM: 16)", NULL },
-	{ "pattern-size", OPT_PSIZE, "L", "steps per walk (5; GPM: 8)", NULL },
-	{ "p", OPT_P, "P", "node2vec return parameter (1: uniform)", NULL },
-	{ "q", OPT_Q, "Q", "node2vec in-out parameter (1: uniform)", NULL },
-	{ "hidden", OPT_HIDDEN, "D", "attention hidden size (300)", NULL },
-	{ "heads", OPT_HEADS, "H", "attention heads (4)", NULL },
-	{ "layers", OPT_LAYERS, "L", "model layers (validate; from the log)", NULL },
-	{ "variant", OPT_VARIANT, "V", "fused, naive (three-step) or both (default: both;\nvalidate: the faster of both)",
-	  "fused naive both" },
-	{ "no-project", OPT_NOPROJ, NULL, "attention without the Q, K, V projections", NULL },
-	{ "precision", OPT_PRECISION, "P", "fp32 (default), tf32 or bf16: as the run's framework\n"
-	  "computes (PyTorch: FP32 matmuls, TF32 with allow_tf32,\nBF16 under autocast)", "fp32 tf32 bf16" },
-	{ "gemm", OPT_GEMM, "G", "CUDA projections: auto (cuBLAS where it loads), cublas,\nown", "auto cublas own" },
-	{ "seed", OPT_SEED, "S", "graphs, walks and inputs (42)", NULL },
-	{ NULL, 0, NULL, "Timing:", NULL },
-	{ "backend", 'b', "B", "auto (default: CUDA if a device answers), cuda, cpu", "auto cuda cpu" },
-	{ "threads", 'j', "N", "CPU backend threads (default: cores)", NULL },
-	{ "warmup", OPT_WARMUP, "N", "untimed runs first (3)", NULL },
-	{ "trials", OPT_TRIALS, "N", "timed runs (10)", NULL },
-	{ "budget", OPT_BUDGET, "S", "seconds of timed runs per measurement (2)", NULL },
-	{ "band", OPT_BAND, "LO:HI", "ratios logged/replayed judged consistent (0.5:3)", NULL },
-	{ NULL, 0, NULL, "Output:", NULL },
-	CLI_OPT_FORMAT,
-	CLI_OPT_OUTPUT,
-	CLI_OPT_COLOR(OPT_COLOR),
-	{ 0 },
-};
-
-static const struct cli_tool tool = {
-	.name = TOOL,
-	.usage = "[OPTIONS]                   replay the workload the options describe\n"
-		 "--validate [OPTIONS] [LOG]  judge LOG's timings against their replay",
-	.about = "Kernels: GPM pattern generation (P random walks of L steps from every node,\n"
-		 "uniform or node2vec) and multi-head graph attention (fused or three-step).\n"
-		 "With --validate, LOG is a training log (plain or .gz), the NDJSON of\n"
-		 "tprof-parse or a known report document; '-' or no LOG: standard input.\n"
-		 "TPROF_REPLAY_PEAKS=\"name=H100,fp32=67,tf32=495,bf16=989,bw=3.35\" (TFLOP/s,\n"
-		 "TB/s): judge --validate against the logged GPU's figures.\n",
-	.opts = options,
-	.trailer = "Exit status: 0 ok, 2 bad usage or input, 3 output could not be written,\n"
-		   "4 out of memory, 5 the device failed.\n",
-	.operands = "@file",
-	.formats = cli_report_formats,
-};
-
 struct cli {
 	struct tpr_flags f;
 	int validate;
@@ -88,14 +30,6 @@ struct cli {
 	enum cli_color color;
 	int threads;
 };
-
-/* A number in [lo, hi] (integral if asked) for --opt; prints the error itself. */
-static int number(const char *opt, const char *arg, double lo, double hi, int integral, double *v)
-{
-	char flag[64];
-	snprintf(flag, sizeof(flag), "--%s", opt);
-	return cli_number_in(TOOL, flag, arg, lo, hi, integral, v);
-}
 
 static int parse_band(const char *arg, struct tpr_flags *f)
 {
@@ -138,65 +72,83 @@ static int parse_word(const char *opt, const char *arg, struct cli *c)
 	return -1;
 }
 
-/* Numeric workload and timing options; returns -1 on a bad value. */
-static int parse_number_opt(int opt, const char *arg, struct cli *c)
-{
-	struct tpr_flags *f = &c->f;
-	double v;
-	switch (opt) {
-	case OPT_GRAPHS: return number("graphs", arg, 1, 1e8, 1, &f->graphs);
-	case OPT_NODES: return number("nodes", arg, 1, 1e9, 0, &f->nodes);
-	case OPT_SPREAD: return number("spread", arg, 0, 0.9, 0, &f->spread);
-	case OPT_DEGREE: return number("degree", arg, 0, 1000, 0, &f->degree);
-	case OPT_GAMMA: return number("gamma", arg, 2.0001, 100, 0, &f->gamma);
-	case OPT_PATTERNS: return number("patterns", arg, 1, 1e6, 1, &f->patterns);
-	case OPT_PSIZE: return number("pattern-size", arg, 0, 1e6, 1, &f->pattern_size);
-	case OPT_P: return number("p", arg, 1e-6, 1e6, 0, &f->p);
-	case OPT_Q: return number("q", arg, 1e-6, 1e6, 0, &f->q);
-	case OPT_HIDDEN: return number("hidden", arg, 1, 65536, 1, &f->hidden);
-	case OPT_HEADS: return number("heads", arg, 1, 4096, 1, &f->heads);
-	case OPT_LAYERS: return number("layers", arg, 1, 10000, 1, &f->layers);
-	case OPT_BUDGET: return number("budget", arg, 0, 3600, 0, &f->timing.budget_s);
-	case OPT_SEED:
-		if (number("seed", arg, 0, 9007199254740991.0, 1, &v) < 0)
-			return -1;
-		f->seed = (uint64_t)v;
-		return 0;
-	case OPT_WARMUP:
-		if (number("warmup", arg, 0, 1000, 1, &v) < 0)
-			return -1;
-		f->timing.warmup = (int)v;
-		return 0;
-	case OPT_TRIALS:
-		if (number("trials", arg, 1, 100000, 1, &v) < 0)
-			return -1;
-		f->timing.trials = (int)v;
-		return 0;
-	case 'j':
-		return cli_threads(TOOL, arg, &c->threads);
-	}
-	return -1;
-}
+/* The options with a word for a value; -1 after the message. */
+static int opt_kernel(void *ctx, const char *arg) { return parse_word("kernel", arg, ctx); }
+static int opt_family(void *ctx, const char *arg) { return parse_word("family", arg, ctx); }
+static int opt_variant(void *ctx, const char *arg) { return parse_word("variant", arg, ctx); }
+static int opt_precision(void *ctx, const char *arg) { return parse_word("precision", arg, ctx); }
+static int opt_gemm(void *ctx, const char *arg) { return parse_word("gemm", arg, ctx); }
+static int opt_band(void *ctx, const char *arg) { return parse_band(arg, &((struct cli *)ctx)->f); }
 
-static int set_option(void *ctx, int key, const char *arg)
-{
-	struct cli *c = ctx;
-	switch (key) {
-	case OPT_VALIDATE: c->validate = 1; return 0;
-	case OPT_KERNEL: return parse_word("kernel", arg, c);
-	case OPT_FAMILY: return parse_word("family", arg, c);
-	case OPT_VARIANT: return parse_word("variant", arg, c);
-	case OPT_PRECISION: return parse_word("precision", arg, c);
-	case OPT_GEMM: return parse_word("gemm", arg, c);
-	case OPT_COLOR: return cli_color(TOOL, arg, &c->color);
-	case OPT_NOPROJ: c->f.project = 0; return 0;
-	case OPT_BAND: return parse_band(arg, &c->f);
-	case 'b': c->backend = arg; return 0;
-	case 'f': c->format = arg; return 0;
-	case 'o': c->output = arg; return 0;
-	}
-	return parse_number_opt(key, arg, c);
-}
+#define C struct cli
+static const struct cli_option options[] = {
+	CLI_HEADING("Mode:"),
+	{ "validate", OPT_VALIDATE, NULL,
+	  "replay every measurement of LOG that a kernel explains\n(a log, its NDJSON, a document, or '-')", NULL,
+	  CLI_TO_FLAG(C, validate) },
+	{ "kernel", OPT_KERNEL, "K", "walk, attention or all (default; without --validate)", "walk attention all",
+	  CLI_TO_CALL(opt_kernel) },
+	CLI_HEADING("Workload (defaults: from the log, else as listed):"),
+	{ "family", OPT_FAMILY, "F", "molecule (default), er, powerlaw", "molecule er powerlaw", CLI_TO_CALL(opt_family) },
+	{ "graphs", OPT_GRAPHS, "N", "graphs in a batch (1000; validate: the window's)", NULL,
+	  CLI_TO_WHOLE(C, f.graphs, 1, 1e8) },
+	{ "nodes", OPT_NODES, "N", "average nodes per graph (30; validate: the window's)", NULL,
+	  CLI_TO_NUM(C, f.nodes, 1, 1e9) },
+	{ "spread", OPT_SPREAD, "F", "graph sizes vary by up to F around --nodes (0.43;\nvalidate: windows 0.3, "
+	  "models 0)", NULL, CLI_TO_NUM(C, f.spread, 0, 0.9) },
+	{ "degree", OPT_DEGREE, "D", "average degree (molecule 2.15, others 4)", NULL, CLI_TO_NUM(C, f.degree, 0, 1000) },
+	{ "gamma", OPT_GAMMA, "G", "power-law exponent (2.5)", NULL, CLI_TO_NUM(C, f.gamma, 2.0001, 100) },
+	{ "patterns", OPT_PATTERNS, "P", "walks per node (8, Graph-LLaVA's tower; GPM: 16)", NULL,
+	  CLI_TO_WHOLE(C, f.patterns, 1, 1e6) },
+	{ "pattern-size", OPT_PSIZE, "L", "steps per walk (5; GPM: 8)", NULL, CLI_TO_WHOLE(C, f.pattern_size, 0, 1e6) },
+	{ "p", OPT_P, "P", "node2vec return parameter (1: uniform)", NULL, CLI_TO_NUM(C, f.p, 1e-6, 1e6) },
+	{ "q", OPT_Q, "Q", "node2vec in-out parameter (1: uniform)", NULL, CLI_TO_NUM(C, f.q, 1e-6, 1e6) },
+	{ "hidden", OPT_HIDDEN, "D", "attention hidden size (300)", NULL, CLI_TO_WHOLE(C, f.hidden, 1, 65536) },
+	{ "heads", OPT_HEADS, "H", "attention heads (4)", NULL, CLI_TO_WHOLE(C, f.heads, 1, 4096) },
+	{ "layers", OPT_LAYERS, "L", "model layers (validate; from the log)", NULL, CLI_TO_WHOLE(C, f.layers, 1, 10000) },
+	{ "variant", OPT_VARIANT, "V", "fused, naive (three-step) or both (default: both;\nvalidate: the faster of both)",
+	  "fused naive both", CLI_TO_CALL(opt_variant) },
+	{ "no-project", OPT_NOPROJ, NULL, "attention without the Q, K, V projections", NULL, CLI_TO_UNFLAG(C, f.project) },
+	{ "precision", OPT_PRECISION, "P", "fp32 (default), tf32 or bf16: as the run's framework\n"
+	  "computes (PyTorch: FP32 matmuls, TF32 with allow_tf32,\nBF16 under autocast)", "fp32 tf32 bf16",
+	  CLI_TO_CALL(opt_precision) },
+	{ "gemm", OPT_GEMM, "G", "CUDA projections: auto (cuBLAS where it loads), cublas,\nown", "auto cublas own",
+	  CLI_TO_CALL(opt_gemm) },
+	{ "seed", OPT_SEED, "S", "graphs, walks and inputs (42)", NULL, CLI_TO_INT(C, f.seed, 0, 9007199254740991.0) },
+	CLI_HEADING("Timing:"),
+	{ "backend", 'b', "B", "auto (default: CUDA if a device answers), cuda, cpu", "auto cuda cpu",
+	  CLI_TO_STR(C, backend) },
+	{ "threads", 'j', "N", "CPU backend threads (default: cores)", NULL, CLI_TO_THREADS(C, threads) },
+	{ "warmup", OPT_WARMUP, "N", "untimed runs first (3)", NULL, CLI_TO_INT(C, f.timing.warmup, 0, 1000) },
+	{ "trials", OPT_TRIALS, "N", "timed runs (10)", NULL, CLI_TO_INT(C, f.timing.trials, 1, 100000) },
+	{ "budget", OPT_BUDGET, "S", "seconds of timed runs per measurement (2)", NULL,
+	  CLI_TO_NUM(C, f.timing.budget_s, 0, 3600) },
+	{ "band", OPT_BAND, "LO:HI", "ratios logged/replayed judged consistent (0.5:3)", NULL, CLI_TO_CALL(opt_band) },
+	CLI_HEADING("Output:"),
+	CLI_OPT_FORMAT(C, format),
+	CLI_OPT_OUTPUT(C, output),
+	CLI_OPT_COLOR(OPT_COLOR, C, color),
+	{ 0 },
+};
+#undef C
+
+static const struct cli_tool tool = {
+	.name = TOOL,
+	.usage = "[OPTIONS]                   replay the workload the options describe\n"
+		 "--validate [OPTIONS] [LOG]  judge LOG's timings against their replay",
+	.about = "Kernels: GPM pattern generation (P random walks of L steps from every node,\n"
+		 "uniform or node2vec) and multi-head graph attention (fused or three-step).\n"
+		 "With --validate, LOG is a training log (plain or .gz), the NDJSON of\n"
+		 "tprof-parse or a known report document; '-' or no LOG: standard input.\n"
+		 "TPROF_REPLAY_PEAKS=\"name=H100,fp32=67,tf32=495,bf16=989,bw=3.35\" (TFLOP/s,\n"
+		 "TB/s): judge --validate against the logged GPU's figures.\n",
+	.opts = options,
+	.trailer = "Exit status: 0 ok, 2 bad usage or input, 3 output could not be written,\n"
+		   "4 out of memory, 5 the device failed.\n",
+	.operands = "@file",
+	.formats = cli_report_formats,
+};
+
 
 static int run(const struct cli *c, const struct renderer *rd)
 {
@@ -238,7 +190,7 @@ int main(int argc, char **argv)
 	struct cli c = { .backend = "auto", .log = "-" };
 	int first;
 	tpr_flags_default(&c.f);
-	int rc = cli_parse(&tool, argc, argv, set_option, &c, &first);
+	int rc = cli_parse(&tool, argc, argv, NULL, &c, &first);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (first < argc && !c.validate) {

@@ -1,7 +1,7 @@
 /*
  * fuzz_docs.c - libFuzzer target for the whole-document inputs
- * (parse/input/docinput.c): seed 002's JSON report, seed 001's CSV and JSON
- * timing exports, seed 000's timing_data.json.
+ * (parse/input/docinput.c): S2's JSON report, S1's CSV and JSON
+ * timing exports, S0's timing_data.json.
  *
  * The input goes to tp_doc_detect, then to tp_doc_parse as every kind (the
  * detected one and each forced one, as if named by the user), once with a

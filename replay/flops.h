@@ -1,7 +1,7 @@
 /*
  * flops.h - what a kernel moves and computes, for the roofline, and seed
  * 002's FLOP model of a graph transformer, for judging logged forward
- * times. Seed 002's assumptions: a matrix product A(m x k) B(k x n) is
+ * times. S2's assumptions: a matrix product A(m x k) B(k x n) is
  * 2mkn FLOPs; an element-wise op 1 per element; softmax ~5 per element of
  * a row; GELU 4 per element. With them a layer of the sample's model
  * (500 nodes, hidden 128, 8 heads, FFN 256, 2500 edges, 6 layers) gives
@@ -35,7 +35,7 @@ struct tpr_work {
 /* Matrix product of rows x in by in x out. */
 double tpr_flops_linear(double in, double out, double rows);
 
-/* Seed 002, per layer, for one graph of n nodes. */
+/* S2, per layer, for one graph of n nodes. */
 double tpr_flops_ffn(double n, double dim, double ffn);
 double tpr_flops_mpnn(double n, double edges, double dim);      /* GIN: sum over edges, 2-layer MLP */
 

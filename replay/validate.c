@@ -677,7 +677,7 @@ static void verdict_findings(struct report *rep, const struct vstate *st)
 	}
 }
 
-/* Seed 002's FLOP model against the estimate the log printed, when both exist. */
+/* S2's FLOP model against the estimate the log printed, when both exist. */
 static void flops_check(struct report *rep, const struct vstate *st)
 {
 	const struct tpr_logcfg *c = &st->cfg;

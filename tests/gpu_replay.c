@@ -198,7 +198,7 @@ static void print_seed_timings(struct tpr_backend *be)
 				strbuf_release(&err);
 			}
 			printf("info  attention %d x 30 nodes, d300 h4, QKV, %s: fused %.4f ms, three-step %.4f ms "
-			       "(%.1f TFLOP/s by seed 002's model)\n",
+			       "(%.1f TFLOP/s by S2's model)\n",
 			       (int)batches[b], tpr_precision_name((enum tpr_precision)p), ms[1], ms[0],
 			       17.3e9 * batches[b] / 1000 / (fmin(ms[0], ms[1]) * 1e-3) / 1e12);
 		}

@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "parse/parse.h"
+#include "parse/rules/gate.h"
+#include "parse/rules/packs.h"
+#include "parse/scan/scan.h"
 #include "testutil.h"
 
 static inline struct tp_rules *all_packs(void)

@@ -1,7 +1,7 @@
 /*
  * test_analyze.c - the analyses on inputs whose right answers are known:
- * the seed examples (stage percentages of seed 000, the warmup figures and
- * speedups of seed 001, the first batch of seed 004) and generated series
+ * the seed examples (stage percentages of S0, the warmup figures and
+ * speedups of S1, the first batch of S4) and generated series
  * with a known exponent, known outliers and known significance.
  */
 #include <criterion/criterion.h>
@@ -148,7 +148,7 @@ Test(warmup, seed001_epochs)
 	cr_assert_float_eq(cell(t, "series", "epoch time", "first"), 5.2, 1e-12);
 	cr_assert_float_eq(cell(t, "series", "epoch time", "steady_mean"), 3.02, 1e-12);
 	cr_assert_float_eq(cell(t, "series", "epoch time", "overhead"), 2.18, 1e-12);
-	/* seed 001 prints 72.2 % */
+	/* S1 prints 72.2 % */
 	cr_assert_float_eq(round(10 * cell(t, "series", "epoch time", "overhead_pct")) / 10, 72.2, 1e-9);
 	cr_assert_float_eq(cell(t, "series", "epoch time", "steady_median"), 3.0, 1e-12);
 	cr_assert_float_eq(cell(t, "series", "epoch time", "warmup_ends_at"), 1, 0);

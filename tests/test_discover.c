@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "parse/discover/discover.h"
+#include "parse/input/driver.h"
 #include "parse/parse.h"
 #include "testutil.h"
 

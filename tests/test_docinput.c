@@ -1,7 +1,7 @@
 /*
  * test_docinput.c - unit tests of whole-document inputs (parse/input/docinput.c):
- * the seed 002 JSON report verbatim, the seed 001 CSV and JSON exports of
- * the timers {'MLP': 120.0, 'SIREN': 90.0, 'KAN': 150.0}, seed 000's
+ * the S2 JSON report verbatim, the S1 CSV and JSON exports of
+ * the timers {'MLP': 120.0, 'SIREN': 90.0, 'KAN': 150.0}, S0's
  * timing_data.json, detection (NDJSON is never a document), and errors
  * with file:line:col for broken JSON and broken CSV quoting.
  */
@@ -12,7 +12,7 @@
 #include "parse/input/docinput.h"
 #include "testutil.h"
 
-/* The "JSON Output" example of seed 002, verbatim. */
+/* The "JSON Output" example of S2, verbatim. */
 static const char seed002_report[] =
 	"{\n"
 	"  \"timestamp\": \"2024-01-01T12:00:00\",\n"
@@ -71,7 +71,7 @@ static void expect_num(const struct tp_record *r, int slot, double want)
 		     r->num[slot], want);
 }
 
-/* ---- seed 002 report --------------------------------------------------- */
+/* ---- S2 report --------------------------------------------------- */
 
 Test(docinput, seed002_report_values)
 {
@@ -189,7 +189,7 @@ Test(docinput, report_bad_timestamp_and_nested_meta)
 	strbuf_release(&err);
 }
 
-/* ---- seed 001 exports -------------------------------------------------- */
+/* ---- S1 exports -------------------------------------------------- */
 
 static void expect_timers(const struct collector *c, const char *section, uint64_t first_line)
 {
@@ -365,7 +365,7 @@ Test(docinput, seed001_json_export_nested_and_bare)
 	strbuf_release(&err);
 }
 
-/* ---- seed 000 timing_data.json ----------------------------------------- */
+/* ---- S0 timing_data.json ----------------------------------------- */
 
 Test(docinput, seed000_timing_data)
 {

@@ -38,7 +38,7 @@
 
 #define PARSE_PAGE "man/tprof-parse.1"
 #define TPROF_PAGE "man/tprof.1"
-#define ANALYZE_PAGE "man/tprof-analyze.1"
+#define ANALYZE_PAGE "build/man/tprof-analyze.1" /* man/tprof-analyze.1 and the analyses' rows */
 
 /* ---- reading pages and commands --------------------------------------- */
 

@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,31 +44,28 @@ static struct an_analysis *with_dummy(void)
 		t[k++] = an_analyses[i];
 		if (i == last)
 			t[k++] = (struct an_analysis){ "dummy", DUMMY_BIT, dummy_run,
-						       "count the runs (a test's analysis)" };
+						       "count the runs (a test's analysis)",
+						       "The number of runs read (see\n.BR dummy ).\n" };
 	}
 	return t;
 }
 
-static const struct cli_option rest[] = {
-	{ NULL, 0, NULL, "Settings:", NULL },
-	{ "alpha", 2000, "A", "significance level of tests (0.05)", NULL },
-	{ 0 },
+/* What the options set: the analyses' bits, and --alpha through its row. */
+struct opts {
+	unsigned which;
+	double alpha;
 };
 
-static int store_bits(void *ctx, int key, const char *arg)
-{
-	(void)arg;
-	const struct an_analysis *t = ((const struct an_analysis **)ctx)[0];
-	unsigned *which = ((unsigned **)ctx)[1];
-	unsigned bit = cli_analysis_bit(t, KEY0, key);
-	*which |= bit;
-	return bit ? 0 : -1;
-}
+static const struct cli_option rest[] = {
+	CLI_HEADING("Settings:"),
+	{ "alpha", 2000, "A", "significance level of tests (0.05)", NULL, CLI_TO_NUM(struct opts, alpha, 0, 1) },
+	{ 0 },
+};
 
 Test(extend, an_analysis_is_one_row_of_the_table)
 {
 	struct an_analysis *t = with_dummy();
-	struct cli_option *opts = cli_analysis_options(t, KEY0, rest);
+	struct cli_option *opts = cli_analysis_options(t, KEY0, offsetof(struct opts, which), rest);
 	struct cli_tool tool = { .name = "tprof-analyze", .usage = "[OPTIONS] [FILE...]", .opts = opts };
 
 	/* its option and help line, in the table's order, under the heading */
@@ -85,21 +83,33 @@ Test(extend, an_analysis_is_one_row_of_the_table)
 	cr_expect_lt(d, strstr(help, "Settings:"));
 	free(help);
 
+	/* its man page entry, after the last option's */
+	struct strbuf man = STRBUF_INIT;
+	cli_analysis_man(t, &man);
+	const char *e = strstr(man.buf, ".TP\n.B \\-\\-dummy\nThe number of runs read (see\n.BR dummy ).\n");
+	cr_assert_not_null(e, "%s", man.buf);
+	cr_expect_lt(strstr(man.buf, ".B \\-\\-ranks\n"), e);
+	strbuf_release(&man);
+
 	/* its completion */
 	struct strbuf sb = STRBUF_INIT;
 	cr_assert_eq(cli_completion(&tool, "bash", &sb), 0);
 	cr_expect_not_null(strstr(sb.buf, "--dummy"));
 	strbuf_release(&sb);
 
-	/* the option sets its bit, and nothing else */
-	unsigned which = 0;
-	const void *ctx[2] = { t, &which };
-	char a0[] = "tprof-analyze", a1[] = "--dummy", a2[] = "run.log";
-	char *argv[] = { a0, a1, a2, NULL };
+	/* the option sets its bit, and nothing else; a setting's row checks and stores its value */
+	struct opts x = { 0, 0.05 };
+	char a0[] = "tprof-analyze", a1[] = "--dummy", a2[] = "--alpha=0.01", a3[] = "run.log";
+	char *argv[] = { a0, a1, a2, a3, NULL };
 	int first = 0;
-	cr_assert_eq(cli_parse(&tool, 3, argv, store_bits, ctx, &first), CLI_CONTINUE);
-	cr_expect_eq(which, DUMMY_BIT);
-	cr_expect_eq(first, 2);
+	cr_assert_eq(cli_parse(&tool, 4, argv, NULL, &x, &first), CLI_CONTINUE);
+	cr_expect_eq(x.which, DUMMY_BIT);
+	cr_expect_eq(x.alpha, 0.01);
+	cr_expect_eq(first, 3);
+	char b2[] = "--alpha=2";
+	char *bad[] = { a0, b2, NULL };
+	cr_expect_eq(cli_parse(&tool, 2, bad, NULL, &x, &first), TP_EXIT_INPUT, "--alpha above its row's bound");
+	cr_expect_eq(x.alpha, 0.01);
 
 	/* asked alone, it runs (and the always-rows: the summary leads the report) */
 	struct an_model m;
@@ -107,7 +117,7 @@ Test(extend, an_analysis_is_one_row_of_the_table)
 	load(&m, "a.log", "[TIMING] forward: 0.5s\n[TIMING] backward: 1.0s\n");
 	struct an_opts o;
 	an_opts_default(&o);
-	o.which = which;
+	o.which = x.which;
 	struct report rep;
 	report_init(&rep);
 	an_analyze_with(t, &m, &o, &rep);

@@ -6,16 +6,16 @@
  * differs on purpose, asserted with both figures). Then the regressions of
  * issue 12's groups 1, 2, 3, 5 and 9 on small inputs.
  *
- * The seeds' own figures come from the generators' inputs: seed 001 prints
+ * The seeds' own figures come from the generators' inputs: S1 prints
  * shares 39.5/28.1/32.3 %, 35.27 s per dataset, speedups 1.40/1.22 against
  * the slowest and 0.87/0.71 against SIREN, a 72.2 % and a -6.5 % warmup
- * overhead; seed 004 prints a 65.6 % BOTTLENECK, a 2.5x variance ratio of
- * its last epoch and aggregate means; seed 000 prints 99.0 % for the
+ * overhead; S4 prints a 65.6 % BOTTLENECK, a 2.5x variance ratio of
+ * its last epoch and aggregate means; S0 prints 99.0 % for the
  * training loop.
  */
 #include "golden.h"
 
-/* ---- seed 001: madoc section1/utils/timing.py ---- */
+/* ---- S1: madoc section1/utils/timing.py ---- */
 
 Test(seed001, every_printed_value_is_read)
 {
@@ -170,7 +170,7 @@ Test(seed001, the_seed_figures_are_reproduced)
 	an_model_free(&m);
 }
 
-/* ---- seed 004: HYCO-PhiFlow memory_monitor.py through its logger ---- */
+/* ---- S4: HYCO-PhiFlow memory_monitor.py through its logger ---- */
 
 static void seed004_records(const char *file)
 {
@@ -309,7 +309,7 @@ Test(seed004, the_seed_figures_are_reproduced)
 	an_model_free(&m);
 }
 
-/* ---- seed 000: Graph-LLaVA TimeProfiler ---- */
+/* ---- S0: Graph-LLaVA TimeProfiler ---- */
 
 Test(seed000, every_printed_value_is_read)
 {

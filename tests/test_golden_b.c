@@ -1,7 +1,7 @@
 /*
  * test_golden_b.c - golden logs from the real print statements of the GPM
- * tower (seed 000's gpm.py), seed 002's profiling package, seed 003's
- * TrainingProfiler and seed 004's AGGREGATE STATISTICS: each checked-in
+ * tower (S0's gpm.py), S2's profiling package, S3's
+ * TrainingProfiler and S4's AGGREGATE STATISTICS: each checked-in
  * log is first regenerated (tests/golden/) and compared byte for byte,
  * then every printed value is read back and every figure the inputs imply
  * (or the seed code computes) is asserted.
@@ -178,7 +178,7 @@ Test(gpm, validate_compares_per_graph_means)
 	tu_result_free(&r);
 }
 
-/* ---- group 8: seed 003's TrainingProfiler -------------------------------- */
+/* ---- group 8: S3's TrainingProfiler -------------------------------- */
 
 Test(ssm, every_print_read)
 {
@@ -293,7 +293,7 @@ Test(ssm, step_smaller_than_data_loading)
 	golden_run_free(&g);
 }
 
-/* ---- group 6: seed 002's profiling package ------------------------------- */
+/* ---- group 6: S2's profiling package ------------------------------- */
 
 static const struct tp_record *named_rec(const struct collector *c, enum tp_type t, const char *name)
 {
@@ -512,7 +512,7 @@ static const char seed001_tail[] =
 	"Average per dataset:        35.27s\n"
 	"============================================================\n";
 
-/* print_inference_benchmark's block (seed 001's guide) for one model. */
+/* print_inference_benchmark's block (S1's guide) for one model. */
 static void inference_block(struct strbuf *sb, const char *model, double mean, double mn, double mx, double thr)
 {
 	const char *rule = "----------------------------------------\n";
@@ -521,7 +521,7 @@ static void inference_block(struct strbuf *sb, const char *model, double mean, d
 	strbuf_addf(sb, "  Max latency:         %.3f ms\n  Throughput:          %.1f samples/sec\n%s", mx, thr, rule);
 }
 
-/* Inference benchmarks and "Average per dataset:" (seed 001's prints): 317.44 / 35.27 = 9.00 datasets. */
+/* Inference benchmarks and "Average per dataset:" (S1's prints): 317.44 / 35.27 = 9.00 datasets. */
 Test(records, latency_and_average_per_dataset)
 {
 	struct golden_run g;

@@ -32,7 +32,7 @@ static const struct tp_record *nth(const struct collector *c, enum tp_type t, si
 #define NUM(r, slot) ((r)->num[slot])
 #define HAS(r, slot) tp_has((r), (slot))
 
-/* ---- seed 000: Graph-LLaVA TimeProfiler + GPM tower ---- */
+/* ---- S0: Graph-LLaVA TimeProfiler + GPM tower ---- */
 
 static const char seed000[] =
 	"[2024-10-13 22:30:00] [STAGE] === TRAINING PIPELINE START ===\n"
@@ -140,7 +140,7 @@ Test(seed000, summary_table)
 	collector_free(&c);
 }
 
-/* ---- seed 001: timing utilities ---- */
+/* ---- S1: timing utilities ---- */
 
 static const char seed001[] =
 	"MLP training complete: 45.32s total\n"
@@ -264,7 +264,7 @@ Test(seed001, inference_and_warmup_blocks)
 	collector_free(&c);
 }
 
-/* ---- seed 002: Graph Transformer profiling ---- */
+/* ---- S2: Graph Transformer profiling ---- */
 
 static const char seed002[] =
 	"Forward: 10.50 ± 1.20 ms\n"
@@ -321,7 +321,7 @@ Test(seed002, memory_flops_scaling)
 	collector_free(&c);
 }
 
-/* ---- seed 003: SSM TrainingProfiler ---- */
+/* ---- S3: SSM TrainingProfiler ---- */
 
 static const char seed003[] =
 	"--- Profiling Metrics (Step 100) ---\n"
@@ -366,7 +366,7 @@ Test(seed003, wandb_keys)
 	collector_free(&c);
 }
 
-/* ---- seed 004: PerformanceMonitor ---- */
+/* ---- S4: PerformanceMonitor ---- */
 
 static const char seed004[] =
 	"  Batch 0: 0.538s, GPU 23.1MB, CPU 1648.9MB, loss=0.009458\n"

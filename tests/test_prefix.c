@@ -5,6 +5,7 @@
  */
 #include "golden.h"
 #include "base/timestamp.h"
+#include "parse/rules/rules.h"
 
 static void parse_str(const char *text, struct collector *c)
 {
@@ -31,7 +32,7 @@ Test(prefix, python_logging_default_dash_format)
 	collector_free(&c);
 }
 
-/* seed 004's file handler: ... - %(funcName)s:%(lineno)d - %(message)s, level coloured */
+/* S4's file handler: ... - %(funcName)s:%(lineno)d - %(message)s, level coloured */
 Test(prefix, python_logging_with_caller)
 {
 	struct collector c = { 0 };
@@ -45,7 +46,7 @@ Test(prefix, python_logging_with_caller)
 	collector_free(&c);
 }
 
-/* [%(name)s] %(levelname)s: %(message)s (seed 004's console handler) */
+/* [%(name)s] %(levelname)s: %(message)s (S4's console handler) */
 Test(prefix, python_logging_bracketed_name)
 {
 	struct collector c = { 0 };

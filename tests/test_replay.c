@@ -4,7 +4,7 @@
  * generators, walk statistics (chi-square of neighbour choices, node2vec's
  * exact second-step distribution and its return bias), nodes without
  * neighbours, determinism across seeds, threads and call shapes, attention
- * (three-step and fused against the double reference), seed 002's FLOP
+ * (three-step and fused against the double reference), S2's FLOP
  * model, log configuration scanning, backends, and the tool end to end.
  *
  * Run from the repository root (make check does). Seeds are fixed, so the
@@ -538,7 +538,7 @@ Test(attention, inconsistent_shapes_are_refused)
 
 /* ---- models ---------------------------------------------------------------- */
 
-/* The configuration seed 002's sample prints, and its printed estimate. */
+/* The configuration S2's sample prints, and its printed estimate. */
 Test(model, seed_002_flops_reproduced)
 {
 	struct tpr_gt_model m = { 1, 500, 500.0 * 500, 2500, 128, 8, 256, 6 };
@@ -793,7 +793,7 @@ Test(cli, validate_json_has_a_row_per_window)
 
 /*
  * The issue's batch (1000 graphs x 30 nodes, d300, h4, QKV projections) as
- * seed 002's profiler prints a time of the attention block alone, on an
+ * S2's profiler prints a time of the attention block alone, on an
  * H100: PyTorch ran it in 0.77-0.81 ms (FP32, TF32 off) and 0.50 ms with
  * TF32; 0.12 and 0.02 ms are below the roofline bound.
  */

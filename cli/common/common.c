@@ -15,9 +15,10 @@
 enum { KEY_HELP = 'h', KEY_VERSION = 0x7f00, KEY_COMPLETION };
 
 static const struct cli_option std_opts[] = {
-	{ "help", KEY_HELP, NULL, "show this help", NULL },
-	{ "version", KEY_VERSION, NULL, "show the version", NULL },
-	{ "completion", KEY_COMPLETION, "SHELL", "print the bash or zsh completion script", "bash zsh" },
+	{ "help", KEY_HELP, NULL, "show this help", NULL, .store = CLI_OWN },
+	{ "version", KEY_VERSION, NULL, "show the version", NULL, .store = CLI_OWN },
+	{ "completion", KEY_COMPLETION, "SHELL", "print the bash or zsh completion script", "bash zsh",
+	  .store = CLI_OWN },
 };
 
 static int is_heading(const struct cli_option *o)
@@ -312,6 +313,74 @@ static const char *shared_key(const struct cli_tool *t)
 	return NULL;
 }
 
+/* An integer of size bytes at p (a field of int, long or unsigned type). */
+static void put_int(void *p, size_t size, long v)
+{
+	if (size == sizeof(int)) {
+		int i = (int)v;
+		memcpy(p, &i, sizeof(i));
+	} else {
+		memcpy(p, &v, sizeof(v));
+	}
+}
+
+static int add_param(const char *tool, struct cli_runs *r, const char *arg)
+{
+	if (r->nparams == CLI_MAX_RUN_OPTS || an_parse_param(arg, &r->params[r->nparams]) < 0) {
+		tp_error(tool, "--param wants NAME=NUMBER, not '%s'", arg);
+		return -1;
+	}
+	r->nparams++;
+	return 0;
+}
+
+static int add_label(const char *tool, struct cli_runs *r, const char *arg)
+{
+	if (r->nlabels == CLI_MAX_RUN_OPTS) {
+		tp_error(tool, "too many --label options");
+		return -1;
+	}
+	r->labels[r->nlabels++] = arg;
+	return 0;
+}
+
+/* The option key's value, where its row says; -1 after the message. */
+static int store(const struct cli_tool *t, int key, const char *arg, int (*set)(void *ctx, int key, const char *arg),
+		 void *ctx)
+{
+	const struct cli_option *o = NULL;
+	FOR_EACH_OPT(t, r)
+		if (r->name && r->key == key)
+			o = r;
+	if (!o)
+		return -1;
+	char *field = (char *)ctx + o->off;
+	char opt[80];
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	long l;
+	switch (o->store) {
+	case CLI_OWN: return set ? set(ctx, key, arg) : -1;
+	case CLI_FLAG: *(int *)(void *)field = 1; return 0;
+	case CLI_UNFLAG: *(int *)(void *)field = 0; return 0;
+	case CLI_STR: *(const char **)(void *)field = arg; return 0;
+	case CLI_NUM: return cli_number(t->name, opt, arg, o->lo, o->hi, (double *)(void *)field);
+	case CLI_WHOLE: return cli_number_in(t->name, opt, arg, o->lo, o->hi, 1, (double *)(void *)field);
+	case CLI_INT:
+		if (cli_int(t->name, opt, arg, (long)o->lo, (long)o->hi, &l) < 0)
+			return -1;
+		put_int(field, o->size, l);
+		return 0;
+	case CLI_THREADS: return cli_threads(t->name, arg, (int *)(void *)field);
+	case CLI_COLOR: return cli_color(t->name, arg, (enum cli_color *)(void *)field);
+	case CLI_BITS: *(unsigned *)(void *)field |= o->bits; return 0;
+	case CLI_RULES: return cli_rules_option(t->name, (struct cli_rules *)(void *)field, key, arg) < 0 ? -1 : 0;
+	case CLI_PARAM: return add_param(t->name, (struct cli_runs *)(void *)field, arg);
+	case CLI_LABEL: return add_label(t->name, (struct cli_runs *)(void *)field, arg);
+	case CLI_CALL: return o->call(ctx, arg);
+	}
+	return -1;
+}
+
 int cli_parse(const struct cli_tool *t, int argc, char **argv, int (*set)(void *ctx, int key, const char *arg),
 	      void *ctx, int *first)
 {
@@ -348,7 +417,7 @@ int cli_parse(const struct cli_tool *t, int argc, char **argv, int (*set)(void *
 			rc = TP_EXIT_INPUT;
 		} else if (opt == KEY_HELP || opt == KEY_VERSION || opt == KEY_COMPLETION) {
 			rc = answer_std(t, opt, optarg);
-		} else if (set(ctx, opt, optarg) < 0) {
+		} else if (store(t, opt, optarg, set, ctx) < 0) {
 			rc = TP_EXIT_INPUT;
 		}
 	}
@@ -427,7 +496,8 @@ int cli_color_on(enum cli_color when, const char *output)
 
 /* ---- analyses -------------------------------------------------------------- */
 
-struct cli_option *cli_analysis_options(const struct an_analysis *t, int key0, const struct cli_option *rest)
+struct cli_option *cli_analysis_options(const struct an_analysis *t, int key0, size_t which,
+					 const struct cli_option *rest)
 {
 	size_t n = 0, nrest = 0, k = 0;
 	while (t[n].run)
@@ -435,20 +505,49 @@ struct cli_option *cli_analysis_options(const struct an_analysis *t, int key0, c
 	while (rest[nrest].name || rest[nrest].help)
 		nrest++;
 	struct cli_option *v = xcalloc(1 + n + nrest + 1, sizeof(*v));
-	v[k++] = (struct cli_option){ NULL, 0, NULL, "Analyses:", NULL };
+	v[k++] = (struct cli_option)CLI_HEADING("Analyses:");
 	for (size_t i = 0; i < n; i++)
 		if (t[i].name)
-			v[k++] = (struct cli_option){ t[i].name, key0 + (int)i, NULL, t[i].help, NULL };
+			v[k++] = (struct cli_option){ t[i].name, key0 + (int)i, NULL, t[i].help, NULL,
+						      .store = CLI_BITS, .off = which, .bits = t[i].bit };
 	memcpy(v + k, rest, nrest * sizeof(*v)); /* the row of zeros is calloc's */
 	return v;
 }
 
-unsigned cli_analysis_bit(const struct an_analysis *t, int key0, int key)
+void cli_analysis_man(const struct an_analysis *t, struct strbuf *sb)
 {
-	for (int i = 0; t[i].run; i++)
-		if (key == key0 + i && t[i].name)
-			return t[i].bit;
-	return 0;
+	for (; t->run; t++) {
+		if (!t->name)
+			continue;
+		strbuf_addstr(sb, ".TP\n.B \\-\\-");
+		for (const char *c = t->name; *c; c++) { /* roff: a hyphen, not a dash */
+			if (*c == '-')
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *c);
+		}
+		strbuf_addch(sb, '\n');
+		strbuf_addstr(sb, t->man ? t->man : "(no entry)\n");
+	}
+}
+
+void cli_man(const char *page, size_t n, struct strbuf *sb)
+{
+	static const char mark[] = ".\\\" @ANALYSES@";
+	const char *p = page, *end = page + n;
+	int in_mark = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end;
+		size_t len = (size_t)(next - p);
+		if (len >= sizeof(mark) - 1 && !memcmp(p, mark, sizeof(mark) - 1)) {
+			cli_analysis_man(an_analyses, sb);
+			in_mark = 1;
+		} else if (!(in_mark && len >= 4 && !memcmp(p, ".\\\" ", 4))) {
+			in_mark = 0;
+			strbuf_add(sb, p, len);
+		}
+		p = next;
+	}
 }
 
 /* ---- reports --------------------------------------------------------------- */

@@ -2,7 +2,8 @@
  * read.c - the one input reader (see read.h): documents, NDJSON read back,
  * raw logs.
  */
-#include "read.h"
+#include "parse/parse.h"
+#include "driver.h"
 
 #include <string.h>
 

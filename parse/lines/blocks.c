@@ -331,7 +331,7 @@ static int speedup_row(struct tp_parser *p, struct rank_state *rs, const struct 
 	r.name = t;
 	r.name_len = (size_t)(trim_end(t, c) - t);
 	/*
-	 * The factor is baseline time / this time. Seed 001 prints that very
+	 * The factor is baseline time / this time. S1 prints that very
 	 * number, "0.75x slower" when it is below 1; "2x slower" (a number above
 	 * 1) is the other convention, for a factor of 0.5.
 	 */

@@ -14,7 +14,7 @@
  * And tprof-parse --discover: the templates of each input, as a rules
  * file (discover.h).
  */
-#include "explain.h"
+#include "parse/parse.h"
 
 #include <stdio.h>
 #include <string.h>

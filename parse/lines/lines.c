@@ -227,31 +227,29 @@ static void read_perf(struct tp_parser *p, struct rank_state *rs, const char *t,
 }
 
 /* Bracket markers may sit anywhere (after a progress bar, a logger prefix). */
+/* The bracketed markers the seeds' styles print, and their readers. */
+static const struct {
+	const char *lit;
+	size_t len;
+	void (*read)(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e);
+} brackets[] = {
+	{ "[TIMING]", 8, read_timing },
+	{ "[STAGE]", 7, read_stage },
+	{ "[GPM TIMING]", 12, read_gpm },
+	{ "[Performance]", 13, read_perf },
+};
+
 static int bracket_markers(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
 {
-	for (const char *b = find_byte(sg->t, sg->e, '['); b; b = find_byte(b + 1, sg->e, '[')) {
-		const char *q;
-		if ((q = TP_EAT(b, sg->e, "[TIMING]"))) {
-			ts_before(p, sg, b);
-			read_timing(p, rs, tp_skip_blanks(q, sg->e), sg->e);
-			return 1;
+	for (const char *b = find_byte(sg->t, sg->e, '['); b; b = find_byte(b + 1, sg->e, '['))
+		for (size_t i = 0; i < sizeof(brackets) / sizeof(brackets[0]); i++) {
+			const char *q = tp_eat_n(b, sg->e, brackets[i].lit, brackets[i].len);
+			if (q) {
+				ts_before(p, sg, b);
+				brackets[i].read(p, rs, tp_skip_blanks(q, sg->e), sg->e);
+				return 1;
+			}
 		}
-		if ((q = TP_EAT(b, sg->e, "[STAGE]"))) {
-			ts_before(p, sg, b);
-			read_stage(p, rs, tp_skip_blanks(q, sg->e), sg->e);
-			return 1;
-		}
-		if ((q = TP_EAT(b, sg->e, "[GPM TIMING]"))) {
-			ts_before(p, sg, b);
-			read_gpm(p, rs, tp_skip_blanks(q, sg->e), sg->e);
-			return 1;
-		}
-		if ((q = TP_EAT(b, sg->e, "[Performance]"))) {
-			ts_before(p, sg, b);
-			read_perf(p, rs, tp_skip_blanks(q, sg->e), sg->e);
-			return 1;
-		}
-	}
 	return 0;
 }
 

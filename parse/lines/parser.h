@@ -17,37 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "parse/record.h"
-
-#define TP_MAX_LINE (64 * 1024)
-
-struct tp_sink {
-	/* Called for every record; return non-zero to ask the caller to stop. */
-	int (*emit)(void *ctx, const struct tp_record *r);
-	/* Called for every malformed marker line; msg has no file:line prefix. */
-	void (*warn)(void *ctx, const char *file, uint64_t line, const char *msg);
-	void *ctx;
-};
-
-/* Rules counted in tp_stats.rule_hits (later ones are not counted). */
-#define TP_RULE_STATS 512
-
-struct tp_stats {
-	uint64_t lines;
-	uint64_t records[TP_NTYPES];
-	uint64_t unrecognized; /* lines that produced nothing */
-	uint64_t malformed;    /* warnings issued */
-	uint64_t long_lines;
-	uint64_t bytes;
-	uint64_t rule_hits[TP_RULE_STATS]; /* lines each rule (rules.h) matched */
-	/* template discovery (discover.h) */
-	uint64_t disc_lines;     /* lines clustered into templates */
-	uint64_t disc_templates; /* templates made */
-	uint64_t disc_series;    /* templates that became series */
-	uint64_t disc_evicted;   /* templates evicted, least recently used */
-};
-
-struct tp_rules; /* rules.h */
+#include "parse/parse.h"
 
 struct tp_parser;
 
@@ -97,15 +67,6 @@ void tp_parser_finish(struct tp_parser *p);
 const struct tp_stats *tp_parser_stats(const struct tp_parser *p);
 void tp_parser_free(struct tp_parser *p);
 
-/*
- * A rules file's proof (samples.c): parses every @sample piece of rules
- * (rules.h; of the users' files only, unless packs is set) with the whole
- * set, as a log, and compares its records with its @expect lines. Appends
- * "SOURCE:LINE: the @sample ..." to err for each piece that differs
- * (lines apart); returns how many differ.
- */
-size_t tp_rules_check_samples(const struct tp_rules *rules, int packs, struct strbuf *err);
-
 /* Sets the number of the next line (for parsing a chunk of a file). */
 void tp_parser_set_lineno(struct tp_parser *p, uint64_t next_line);
 /* The number the next line will have. */
@@ -125,7 +86,6 @@ int tp_parser_idle(const struct tp_parser *p);
  */
 void tp_parse_buffer(struct tp_parser *p, const char *buf, size_t n);
 
-struct tp_scanner; /* scan.h */
 /* Sets (or, with NULL, clears) the candidate search used by
  * tp_parse_buffer; sc must outlive the parser. */
 void tp_parser_set_scanner(struct tp_parser *p, const struct tp_scanner *sc);

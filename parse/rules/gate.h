@@ -23,11 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct tp_rmarker {
-	const char *lit; /* borrowed: owned by whoever built the table */
-	size_t len;
-	unsigned group; /* the pack (rules group) the marker gates */
-};
+#include "parse/parse.h"
 
 struct tp_gate;
 

@@ -27,23 +27,6 @@ extern const size_t tp_npacks;
 /* The pack of that name, or NULL. */
 const struct tp_pack *tp_pack_find(const char *name, size_t n);
 
-/* Most --rules options one command takes. */
-#define TP_MAX_RULES_FILES 64
-
-struct tp_rules_opts {
-	const char *const *files; /* --rules FILE, in order */
-	size_t nfiles;
-	const char *formats;      /* comma-separated pack names; NULL: all; "": none */
-	int rules_dir;            /* read $XDG_CONFIG_HOME/tprof/rules.d/NAME.rules */
-};
-
-/*
- * Builds the rule set; *out is NULL when there are no rules at all.
- * Returns 0, or -1 with a message in err (a bad rules file, an unknown
- * pack name).
- */
-int tp_rules_setup(const struct tp_rules_opts *o, struct tp_rules **out, struct strbuf *err);
-
 /* The rules directory: $XDG_CONFIG_HOME/tprof/rules.d, else
  * $HOME/.config/tprof/rules.d; into sb. 0 if neither variable is set. */
 int tp_rules_dir(struct strbuf *sb);

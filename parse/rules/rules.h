@@ -77,34 +77,13 @@ struct tp_rules *tp_rules_load(const char *path, struct strbuf *err);
 struct tp_rules *tp_rules_compile(const char *text, size_t n, const char *name,
 				  struct strbuf *err);
 
-/* Number of rules loaded (0 for a file of comments only). */
-size_t tp_rules_count(const struct tp_rules *rules);
-
-/* About rule i (0 <= i < tp_rules_count): its origin "FILE:LINE", what it
- * makes ("timing", or "start"/"end"/"skip"/"header"/"context"), and
- * whether it comes from a format pack. */
-struct tp_rule_info {
-	const char *origin;
-	const char *makes;
-	const char *group; /* the file's or pack's name */
-	int pack;
-};
-void tp_rules_info(const struct tp_rules *rules, size_t i, struct tp_rule_info *out);
-
-/* Groups (one per file or pack): name, description, markers. */
-size_t tp_rules_groups(const struct tp_rules *rules);
-const char *tp_rules_group_name(const struct tp_rules *rules, size_t g);
-const char *tp_rules_group_desc(const struct tp_rules *rules, size_t g);
-/* The marker table of every group, in one array (gate.h). */
-const struct tp_rmarker *tp_rules_markers(const struct tp_rules *rules, size_t *n);
-
 /*
  * A rules file's proof, as lnav's format files carry it: "@sample LINE"
  * lines (consecutive ones are one piece of log), each piece followed by
  * the "@expect TYPE FIELD=VALUE ..." records it must give, in order
  * ("@expect nothing": none). Only the fields named are compared. The
  * loader checks the syntax and the field names; tp_rules_check_samples
- * (parser.h) parses each piece with the whole set and compares.
+ * (parse.h) parses each piece with the whole set and compares.
  */
 struct tp_rexpect {
 	unsigned lineno;
@@ -123,8 +102,6 @@ struct tp_rsample {
 	size_t nexpect;
 };
 const struct tp_rsample *tp_rules_samples(const struct tp_rules *rules, size_t *n);
-
-void tp_rules_free(struct tp_rules *rules);
 
 /* Scratch for one thread's matching; sized for rules and usable only with it.
  * It also holds the per-input state of block and context rules. */

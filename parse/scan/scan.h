@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "markers.h"
-#include "base/base.h"
+#include "parse/parse.h"
 
 enum tp_scan_backend {
 	TP_SCAN_AUTO,       /* Teddy on x86 with AVX2, else Vectorscan if built in, else portable */
@@ -30,31 +30,14 @@ enum tp_scan_backend {
 	TP_SCAN_TEDDY_AVX2, /* Teddy without AVX-512 (tests and benchmarks) */
 };
 
-struct tp_scanner;
 struct tp_scan_scratch;
 
 /* Compiles the markers of nsets tables. Returns NULL with a message in err
  * on failure (a marker Vectorscan rejects, the library missing). */
 struct tp_scanner *tp_scanner_new(const struct tp_marker_set *sets, size_t nsets,
 				  enum tp_scan_backend backend, struct strbuf *err);
-void tp_scanner_free(struct tp_scanner *sc);
 /* "teddy", "teddy (AVX-512 VBMI)", "vectorscan" or "portable". */
 const char *tp_scanner_backend(const struct tp_scanner *sc);
-
-/*
- * The scanner for a run of the tools: the built-in markers on the backend
- * named by $TPROF_SCAN ("teddy", "teddy-avx2", "vectorscan", "portable";
- * default: the best that runs here), or NULL, which means the plain per-line path, when $TPROF_PLAIN is
- * set to anything but "" or "0", or when rules are loaded whose groups do
- * not all declare markers (a rule may match any line); the markers of the
- * rules' groups (format packs) join the built-in ones. A scanner that cannot be built also gives NULL: the
- * plain path reads the same records, only slower.
- */
-struct tp_rules;
-struct tp_scanner *tp_scanner_for_run(const struct tp_rules *rules);
-/* The same for a run with (progress != 0) or without progress records:
- * without them, the lines of progress bars need not be read. */
-struct tp_scanner *tp_scanner_for(const struct tp_rules *rules, int progress);
 
 struct tp_scan_scratch *tp_scan_scratch_new(const struct tp_scanner *sc);
 void tp_scan_scratch_free(struct tp_scan_scratch *ss);

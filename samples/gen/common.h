@@ -47,7 +47,7 @@ long div_round(long num, long den);
 
 /* Python's repr() of a float: shortest round-trip digits. */
 void pyrepr(char *b, size_t n, double v);
-/* "12.34s", or "2345.67s (39.09min)" at or over a minute (seed 000). */
+/* "12.34s", or "2345.67s (39.09min)" at or over a minute (S0). */
 void fmt_dur_cs(char *b, size_t n, long cs);
 /* "%H:%M:%S"-style times relative to a UTC base. */
 void fmt_time(char *b, size_t n, long long epoch, const char *fmt);

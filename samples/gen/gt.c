@@ -1,7 +1,7 @@
 /*
  * gt.c - writes samples/graph-transformer-profile.log, the console output
  * of `scripts/profile_model.py --profile runtime memory flops scaling` in
- * the style of seed 002 (runtime "mean ± std ms", memory, FLOPs, node and
+ * the style of S2 (runtime "mean ± std ms", memory, FLOPs, node and
  * layer scaling, PE cost, an experiment summary), and the JSON report it
  * saves, samples/graph-transformer-report.json.
  *

@@ -1,5 +1,5 @@
 /*
- * kan.c - writes samples/kan-experiments.log (seed 001 style: "X complete:"
+ * kan.c - writes samples/kan-experiments.log (S1 style: "X complete:"
  * lines with their memory and GPU variants, TIMING SUMMARY, detailed
  * breakdown, speedup, inference and warmup blocks amid epoch progress
  * noise) and the two exports of its timers, samples/kan-timing.csv

@@ -1,6 +1,6 @@
 /*
  * llava.c - writes samples/graph-llava-pretrain.log, a single-process
- * Graph-LLaVA pretraining run in the style of seed 000: [STAGE] and
+ * Graph-LLaVA pretraining run in the style of S0: [STAGE] and
  * [TIMING] lines from TimeProfiler, the HF Trainer header, [GPM TIMING]
  * windows printed while the tqdm bar is live, and the [TIMING SUMMARY]
  * table; around them DeepSpeed launcher and engine noise, transformers

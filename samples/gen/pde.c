@@ -1,6 +1,6 @@
 /*
  * pde.c - writes samples/pde-physical.log: a Hydra run of a heat-equation
- * experiment with the PerformanceMonitor of seed 004. Five epochs of
+ * experiment with the PerformanceMonitor of S4. Five epochs of
  * twenty "  Batch N:" lines each (the first batch of the run is slow, the
  * last of each epoch is a short partial batch, one batch is a clear
  * outlier, CPU memory leaks ~2 MB a batch, the loss first falls below

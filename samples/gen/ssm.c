@@ -1,6 +1,6 @@
 /*
  * ssm.c - writes samples/ssm-training.log: a JAX/equinox S5 decoder
- * trained for 100 steps with the TrainingProfiler of seed 003. Every 10
+ * trained for 100 steps with the TrainingProfiler of S3. Every 10
  * steps a "--- Profiling Metrics (Step N) ---" block gives the cumulative
  * avg/total/count of data_batch_production, loss_fn_computation and
  * make_step_total; around them XLA warnings, per-step progress and wandb
