@@ -3,7 +3,7 @@
  * that runs the ones asked for. tprof-analyze's options, --help and
  * completions come from the same table.
  */
-#include "analyses.h"
+#include "analyses_int.h"
 #include "progress.h"
 
 #include <errno.h>

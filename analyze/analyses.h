@@ -169,10 +169,6 @@ enum an_series_kind {
 	AK_NKINDS
 };
 
-/* A new table of that kind, its section, id and columns from the schema; title NULL: the schema's. */
-struct rtable *an_table(struct report *rep, enum an_table_kind kind, const char *title);
-/* The section of that kind (created with the schema's id and title on first use). */
-struct rsection *an_section(struct report *rep, enum an_section_kind kind);
 /*
  * Groups of a scaling fit (rkey.group in "scaling", "scaling-fits" and
  * "scaling-points"): a run's sweep of one parameter, the first key of that
@@ -180,20 +176,9 @@ struct rsection *an_section(struct report *rep, enum an_section_kind kind);
  * --param; a run's GPM windows against their graph size.
  */
 #define AN_GROUP_ALL_RUNS 1
-struct an_opts;
-int an_sweep_group(const struct an_run *run, size_t first_key);
-int an_gpm_group(const struct an_run *run);
-/* The points of the fit across runs tagged with --param: per run, x the
- * parameter and y the mean (GPM pattern generation when every run has it,
- * else batch time) in ms; *what names y. Returns the count (x, y hold m->nruns). */
-size_t an_run_param_points(const struct an_model *m, const struct an_opts *o, double *x, double *y,
-			   const char **what);
 
 /* A kind of series for people ("batch time"), or NULL. */
 const char *an_series_name(enum an_series_kind kind);
-
-/* The key of a row about a run's series: rank from the model's rank key ("-": none). */
-struct rkey an_key(int series, const char *rank, int run, int group);
 
 struct an_param {
 	char name[32];
@@ -257,48 +242,12 @@ struct an_analysis {
 };
 extern const struct an_analysis an_analyses[]; /* ends with a row of zeros */
 
-/* Runs the rows of table t asked for by o->which. Returns AN_GATE_* bits. */
-int an_analyze_with(const struct an_analysis *t, const struct an_model *m, const struct an_opts *o,
-		    struct report *rep);
-/* an_analyze_with(an_analyses, ...). */
-int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep);
-
-/* The parts (analyses.c calls them in this order). */
-void an_breakdown(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
-/* Single printed statistics: AGGREGATE STATISTICS rows, Batch timing, inference
- * benchmarks, Average per dataset (records.c). */
-void an_records(const struct an_model *m, const struct an_opts *o, struct report *rep);
-/* When the report is empty: what was read and why nothing applied. */
-void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep);
-/* S2's runtime, memory and FLOP figures of each run, set against each other. */
-void an_profile(const struct an_model *m, const struct an_opts *o, struct report *rep);
-void an_series(const struct an_model *m, const struct an_opts *o, struct report *rep);
-void an_speedup(const struct an_model *m, const struct an_opts *o, struct report *rep);
-void an_scaling(const struct an_model *m, const struct an_opts *o, struct report *rep);
+/* Run against run (tprof-history's compare too); AN_GATE_* bits. */
 int an_compare(const struct an_model *m, const struct an_opts *o, struct report *rep);
-void an_data(const struct an_model *m, const struct an_opts *o, struct report *rep);
-/* Last: the summary that leads the report (its section comes first), from the
- * model and the findings of the other analyses, which it ranks and groups. */
-void an_summary(const struct an_model *m, const struct an_opts *o, struct report *rep);
 
-/*
- * The steady state of a series (after an_warmup_end): its median, half its
- * interquartile range, the samples in it, and what the warmup cost (the
- * warmup samples' excess over the median, in the series' unit).
- */
-struct an_steady {
-	double median, spread, mean, sd, warmup_cost;
-	uint64_t n, warmup;
-};
-void an_steady_state(const struct tp_series *s, struct an_steady *st);
-
-/*
- * Where a series' warmup ends: MSER's truncation point, less the samples
- * before it that already lie in the steady band (3 MADs, at least 5 %),
- * so that flat data has none (0). *after: the mean after it (NAN if the
- * series has fewer than 5 samples, which tells no warmup).
- */
-uint64_t an_warmup_end(const struct tp_series *s, double *after);
+/* Runs the analyses asked for by o->which (all: AN_ALL) in the table's
+ * order. Returns AN_GATE_* bits. */
+int an_analyze(const struct an_model *m, const struct an_opts *o, struct report *rep);
 
 /* The items runs are compared on: stages (or table rows), batch and epoch
  * times per rank, GPM windows, metrics, operations, runtimes. */
@@ -310,30 +259,6 @@ struct an_item {
 	int higher_better;            /* a rate: more is faster */
 };
 size_t an_run_items(const struct an_run *run, struct an_item *v, size_t max);
-
-/* One item of one run against the baseline run (shared with the run history). */
-struct an_cmp_row {
-	const char *name, *unit;
-	const char *base_label, *label, *file;
-	double base, value;  /* the two summaries */
-	double p;            /* p-value of the test, NAN if none */
-	int samples;         /* both sides have samples (else "cannot tell") */
-	const char *test;    /* the test's name for the finding */
-	int higher_better;   /* a rate: a lower value is the slower run */
-};
-/* A row of the "compare" table (created in *t on first use), with its finding; 1 if the gate tripped. */
-int an_compare_row(struct report *rep, struct rtable **t, const struct an_opts *o, const struct an_cmp_row *c);
-/* The closing "(geometric mean of ratios)" row. */
-void an_compare_geomean(struct rtable *t, const char *base_label, const char *label, double logsum, size_t nlog);
-
-/* Classifies a stage name: "data", "forward", "backward", "optimizer", "other". */
-const char *an_stage_kind(const char *name);
-/* The seed-004 advice for a kind of finding, or NULL. */
-const char *an_advice(const char *kind);
-
-/* The series that says how long a step of the run takes, *what its name
- * and *scale its unit in seconds; NULL if the run has none (answer.c). */
-const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale);
 
 /* What gave a run's wall; an_wall_from_name is its word in the report's
  * wall_from column ("timestamps", "phases", ...; NULL for AW_NONE). */
@@ -349,13 +274,5 @@ enum an_wall_from {
 	AW_STAMPS
 };
 const char *an_wall_from_name(enum an_wall_from from);
-
-/* The run's wall time (NAN if unknown), its top-level phases' sum in
- * *in_stages (NAN if none) and in *from what gave it (answer.c). */
-double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_from *from);
-
-/* The step's parts as shares of its step, and evaluation, checkpoint and
- * start-up phases as shares of the wall, with their findings (parts.c). */
-void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 #include "progress.h"
 
 #define TOP_FINDINGS 5

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 
 static void metric_bottlenecks(struct report *rep, const struct an_opts *o, const struct an_run *run);
 

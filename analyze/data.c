@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 
 static void trace_rows(struct rtable *t, const char *run, const char *series, const char *unit,
 		       const struct tp_trace *tr, struct rkey key)

@@ -7,6 +7,7 @@
 
 #include "base/base.h"
 #include "load.h"
+#include "analyses_int.h"
 #include "parse/parse.h"
 
 struct loader {

@@ -4,6 +4,7 @@
  * what is a finding: that is analyses.c.
  */
 #include "model.h"
+#include "analyses_int.h"
 #include "progress.h"
 
 #include <math.h>

@@ -211,10 +211,6 @@ struct an_run {
 	int parts_n, index_rank;
 };
 
-/* Whether b's epochs begin with a slow step: three or more of each kind,
- * the first steps' median above 1.5 times the others'; the medians. */
-int an_epoch_starts_slow(const struct an_batches *b, double *starts, double *inner);
-
 /* Numbers of one record, kept as the latest value for a name. */
 struct an_nums {
 	double num[TP_NUM_SLOTS];
@@ -234,28 +230,8 @@ struct an_model {
 void an_model_init(struct an_model *m, double loss_threshold);
 /* The run for a file name (created in order of first appearance). */
 struct an_run *an_model_run(struct an_model *m, const char *file);
-/* The run for a file name, or NULL: a lookup that creates nothing. */
-struct an_run *an_model_find(struct an_model *m, const char *file);
 void an_feed(struct an_model *m, const struct tp_record *r);
 void an_model_free(struct an_model *m);
 
-/* The role the analysis gives a record: the declared or implied one (record.h);
- * for a timing value nothing declared, what its name says (a mean, a clock,
- * an ETA), else a phase. */
-enum tp_role an_role(const struct tp_record *r);
-
-/* What a phase is by its name: "evaluation", "checkpoint", "startup",
- * "training" or "other" (parts.c). */
-const char *an_phase_kind(const char *name);
-
-/* s is a phase whose parent is p (NULL: the top level, which holds the
- * phases whose parent never printed). */
-int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p);
-
-/* A phase whose repeats only grew (an undeclared cumulative reading): no span to add. */
-int an_stage_is_clock(const struct an_stage *s);
-
-/* The run's part of that name and role, or NULL. */
-const struct an_part *an_part_find(const struct an_run *run, const char *name);
 
 #endif

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 #include "progress.h"
 
 /* What a part of a step is, by its name. */

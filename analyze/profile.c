@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 
 /* The latest numbers of the first name that matches one of `names` (case-insensitive). */
 static const struct an_nums *named(const struct tp_map *map, const char *const *names, int slot)

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 #include "progress.h"
 
 #define WINDOW_S 10.0

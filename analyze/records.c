@@ -23,7 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 
 static double num_or_nan(const struct an_nums *x, int slot)
 {

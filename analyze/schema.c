@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 
 #define C(k, n, u) { k, n, u }
 #define MAX_COLS 16

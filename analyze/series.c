@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyses.h"
+#include "analyses_int.h"
 
 struct named {
 	char name[160];

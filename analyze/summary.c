@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "summary.h"
+#include "analyses_int.h"
 
 double an_series_mad(const struct tp_series *s)
 {

@@ -13,17 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/base.h"
-
-enum hdb_status {
-	HDB_OK = 0,
-	HDB_BUSY,      /* locked by another writer past the timeout: worth retrying */
-	HDB_CONFLICT,  /* a unique key already exists */
-	HDB_CONNECT,   /* cannot open the file or reach the server */
-	HDB_CORRUPT,   /* not a database, or a damaged one */
-	HDB_SCHEMA,    /* a schema this tprof does not know (newer version) */
-	HDB_FAILED     /* any other error of the database */
-};
+#include "history.h"
 
 enum hdb_type { HV_NULL, HV_INT, HV_DOUBLE, HV_TEXT };
 
@@ -37,7 +27,6 @@ struct hdb_val {
 #define HV_D(x) ((struct hdb_val){ .type = isfinite(x) ? HV_DOUBLE : HV_NULL, .d = (x) })
 #define HV_S(x) ((struct hdb_val){ .type = (x) ? HV_TEXT : HV_NULL, .s = (x) })
 
-struct hdb;
 
 /* A result row, valid during the callback only. */
 struct hdb_row {
@@ -85,7 +74,6 @@ int hdb_is_pg(const char *spec);
  */
 #define HDB_WAIT_MS 60000
 int hdb_open(const char *spec, int wait_ms, struct hdb **out, struct strbuf *err);
-void hdb_close(struct hdb *db);
 
 /* The default spec (TPROF_DB, else the XDG path) into sb; -1 if no home is known. */
 int hdb_default_spec(struct strbuf *sb);

@@ -21,7 +21,4 @@ void sha256_update(struct sha256 *s, const void *p, size_t n);
 /* 64 lowercase hex digits and a NUL into hex. */
 void sha256_hex(struct sha256 *s, char hex[65]);
 
-/* The hash of a whole file and its size; -1 with errno set if it cannot be read. */
-int sha256_file(const char *path, char hex[65], int64_t *size);
-
 #endif

@@ -24,10 +24,6 @@
 
 #define HS_SCHEMA_VERSION 1
 
-struct hs_kv {
-	const char *key, *value;
-};
-
 struct hs_stage {
 	const char *name;
 	double seconds;
@@ -61,15 +57,6 @@ struct hs_run_in {
 	size_t nsamples;
 };
 
-struct hs_run {
-	int64_t id;
-	char hash[72], label[256], path[1024];
-	int64_t size, added, records, warnings;
-};
-
-/* Opens spec (see hdb_open) and brings its schema to HS_SCHEMA_VERSION. */
-int hs_open(const char *spec, int wait_ms, struct hdb **out, struct strbuf *err);
-
 /*
  * Stores a run in one transaction. *id is the new run's id, or with
  * *existed = 1 the id of the run that already has this hash (nothing
@@ -78,18 +65,9 @@ int hs_open(const char *spec, int wait_ms, struct hdb **out, struct strbuf *err)
  */
 int hs_add(struct hdb *db, const struct hs_run_in *in, int64_t *id, int *existed, struct strbuf *err);
 
-/*
- * RUN as the user wrote it: a run id, else a label (its latest run), else
- * a hash prefix of at least 6 hex digits. HDB_OK with r->id = 0: no such run.
- */
-int hs_find(struct hdb *db, const char *run, struct hs_run *r, struct strbuf *err);
-
 /* Every run, oldest first (label: NULL = any). */
 typedef int (*hs_run_fn)(void *ctx, const struct hs_run *r);
 int hs_runs(struct hdb *db, const char *label, hs_run_fn fn, void *ctx, struct strbuf *err);
-
-/* Deletes a run and all it holds (one transaction); *found = 0 if it was not there. */
-int hs_rm(struct hdb *db, int64_t id, int *found, struct strbuf *err);
 
 /* A run's series summaries, meta, stages and findings, by callbacks (any may be NULL). */
 struct hs_detail_fns {
@@ -108,10 +86,6 @@ int hs_trend(struct hdb *db, const char *series, hs_point_fn fn, void *ctx, stru
 /* One series' compared value per run, oldest first: 16 bytes a run for the change-point search. */
 typedef void (*hs_value_fn)(void *ctx, int64_t run_id, double value, const char *unit);
 int hs_values(struct hdb *db, const char *series, hs_value_fn fn, void *ctx, struct strbuf *err);
-
-/* Every series name, sorted, with the number of runs that have it. */
-typedef void (*hs_name_fn)(void *ctx, const char *name, int64_t runs);
-int hs_series_names(struct hdb *db, hs_name_fn fn, void *ctx, struct strbuf *err);
 
 /* The number of runs stored. */
 int hs_count(struct hdb *db, int64_t *n, struct strbuf *err);

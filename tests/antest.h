@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyze/analyses.h"
+#include "analyze/analyses_int.h"
 #include "testutil.h"
 
 static inline int feed(void *ctx, const struct tp_record *r)

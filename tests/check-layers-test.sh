@@ -46,6 +46,7 @@ expect_fail "angle brackets" render/render.h '#include <parse/rules/rules_int.h>
 expect_fail "spaced directive" history/db.c '#  include "parse/lines/parser_int.h"'
 expect_fail "three levels deep" cli/common/deep/x.c '#include <parse/scan/scan_int.h>'
 expect_fail "relative path" replay/graph.c '#include "../parse/rules/rules_int.h"'
+expect_fail "analyze internal" render/csv.c '#include "analyze/analyses_int.h"'
 
 if [ $fail = 0 ]; then
 	echo "check-layers-test: a layer that includes another's internal header fails the check"

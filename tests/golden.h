@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "analyze/analyses.h"
+#include "analyze/analyses_int.h"
 #include "parse/input/docinput.h"
 #include "antest.h" /* table, col, cell, finding */
 #include "testutil.h"

@@ -101,7 +101,9 @@ Test(cli, corrupt_and_truncated_gzip_exit_2_keep_records)
 
 Test(cli, unreadable_inputs_exit_2)
 {
-	struct result r = run("$B/tprof-parse /nonexistent/x.log /tmp/tprof-a.log");
+	/* a file of its own: the suites run tests in parallel */
+	write_file("/tmp/tprof-unread.log", timing_log, sizeof(timing_log) - 1);
+	struct result r = run("$B/tprof-parse /nonexistent/x.log /tmp/tprof-unread.log");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "tprof-parse: /nonexistent/x.log: cannot open: No such file"), "%s", r.err.buf);
 	cr_assert(strstr(r.out.buf, "LLM model loading"), "the other file is still read");
@@ -114,7 +116,7 @@ Test(cli, unreadable_inputs_exit_2)
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "/dev/zero: not a regular file or a pipe"));
 	result_free(&r);
-	r = run("$B/tprof-parse --format xml /tmp/tprof-a.log");
+	r = run("$B/tprof-parse --format xml /tmp/tprof-unread.log");
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err.buf, "unknown format 'xml'"));
 	result_free(&r);
@@ -122,16 +124,16 @@ Test(cli, unreadable_inputs_exit_2)
 
 Test(cli, write_errors_and_closed_pipes)
 {
-	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
-	struct result r = run("$B/tprof-parse /tmp/tprof-a.log > /dev/full");
+	write_file("/tmp/tprof-a2.log", timing_log, sizeof(timing_log) - 1);
+	struct result r = run("$B/tprof-parse /tmp/tprof-a2.log > /dev/full");
 	cr_assert_eq(r.status, 3);
 	cr_assert(strstr(r.err.buf, "cannot write standard output: No space left on device"), "%s", r.err.buf);
 	result_free(&r);
-	r = run("$B/tprof-parse -o /nonexistent-dir/out.ndjson /tmp/tprof-a.log");
+	r = run("$B/tprof-parse -o /nonexistent-dir/out.ndjson /tmp/tprof-a2.log");
 	cr_assert_eq(r.status, 3);
 	result_free(&r);
 	/* many records into head: ends quietly */
-	r = run("for i in $(seq 3000); do cat /tmp/tprof-a.log; done > /tmp/tprof-many.log; "
+	r = run("for i in $(seq 3000); do cat /tmp/tprof-a2.log; done > /tmp/tprof-many.log; "
 		"$B/tprof-parse /tmp/tprof-many.log | head -1; exit ${PIPESTATUS:-0}");
 	cr_assert_eq(count_lines(r.out.buf), 1);
 	cr_assert_str_eq(r.err.buf, "");
@@ -140,9 +142,9 @@ Test(cli, write_errors_and_closed_pipes)
 
 Test(cli, output_file_is_atomic)
 {
-	write_file("/tmp/tprof-a.log", timing_log, sizeof(timing_log) - 1);
+	write_file("/tmp/tprof-a3.log", timing_log, sizeof(timing_log) - 1);
 	struct result r = run("rm -f /tmp/tprof-o.csv && $B/tprof-parse -f csv -o /tmp/tprof-o.csv "
-			      "/tmp/tprof-a.log && ls /tmp/tprof-o.csv* | wc -l");
+			      "/tmp/tprof-a3.log && ls /tmp/tprof-o.csv* | wc -l");
 	cr_assert_eq(r.status, 0);
 	cr_assert_str_eq(r.out.buf, "1\n", "no temporary file is left");
 	result_free(&r);

@@ -31,6 +31,8 @@
 #include <unistd.h>
 
 #include "history/history.h"
+#include "history/ingest.h" /* and views.h, store.h, db.h: the tests reach inside */
+#include "history/views.h"
 #include "testutil.h"
 
 #define PG_ENV "TPROF_TEST_PG" /* the throwaway server's socket directory */

@@ -10,7 +10,7 @@
  */
 #include "packtest.h"
 
-#include "history/sha256.h"
+#include "history/history.h"
 
 /* Parses the real log name (its bytes checked against sha) with every pack. */
 static void live_log(const char *name, const char *sha, struct collector *c)
