@@ -207,9 +207,12 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	struct rtable *t = an_table(rep, AT_BREAKDOWN, title);
 	t->bar_col = 3;
 	double cum = 0, rest = 0;
+	/* a stage alone is all of its own sum: a share of that says nothing
+	 * (a printed total or the wall is another matter) */
+	int shares = n > 1 || !isnan(printed_total) || wall;
 	for (size_t i = 0; i < n; i++) {
 		double pct = total > 0 ? 100 * v[i].seconds / total : NAN;
-		if (bottlenecks && total > 0)
+		if (bottlenecks && total > 0 && shares)
 			bottleneck_findings(rep, o, run, of, &v[i], pct);
 		if (i >= MAX_STAGE_ROWS) {
 			rest += v[i].seconds;

@@ -746,3 +746,19 @@ Test(discover, the_fourth_sets_shapes)
 	cr_assert(r->text_len == 7 && !memcmp(r->text, "steps/s", 7));
 	collector_free(&c);
 }
+
+/* The fifth unseen set (tests/data/unseen5): DSFD's "Timer: 0.6654" on a
+ * line of its own, a time named by "timer", read on the plain path and
+ * through the candidate search alike (the scan's markers hold "timer:"). */
+Test(discover, a_timer_names_a_time)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen5/dsfd-anime-face.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "Timer", 0);
+	cr_assert_not_null(r);
+	cr_assert_float_eq(num(r, S_SECONDS), 1.6476, 1e-12);
+	cr_assert_eq(r->line, 16);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Timer", 1), S_SECONDS), 0.6669, 1e-12);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Timer"), 598);
+	collector_free(&c);
+}

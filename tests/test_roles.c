@@ -123,6 +123,34 @@ Test(roles, undeclared_roles_from_evidence)
 	json_free(&doc);
 }
 
+/* A stage alone is 100 % of its own sum: no bottleneck (Marian's "Time"
+ * once was "BOTTLENECK: 'Time' is 100.0% of the stages"); beside another
+ * stage, its share is one. */
+/* The findings of kind kind in the report's sections. */
+static int count_findings(const struct json_value *j, const char *kind)
+{
+	const struct json_value *secs = json_get(j, "sections");
+	int n = 0;
+	for (size_t i = 0; secs && i < secs->arr.n; i++) {
+		const struct json_value *f = json_get(&secs->arr.items[i], "findings");
+		for (size_t k = 0; f && k < f->arr.n; k++)
+			n += !strcmp(str_at(&f->arr.items[k], "kind"), kind);
+	}
+	return n;
+}
+
+Test(roles, a_stage_alone_is_no_share)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const char *rules = "timing name=\"{1}\" ^(\\w+): (?<seconds>[\\d.]+)s$\n";
+	const struct json_value *j = analyze(&doc, rules, "Timer: 5s\nTimer: 3s\nTimer: 4s\n", "--bottlenecks");
+	cr_expect_eq(count_findings(j, "bottleneck"), 0, "one stage is all of its own sum");
+	json_free(&doc);
+	j = analyze(&doc, rules, "Timer: 5s\nload: 40s\nTimer: 3s\n", "--bottlenecks");
+	cr_expect_eq(count_findings(j, "bottleneck"), 1, "'load' is 83 %% of the stages");
+	json_free(&doc);
+}
+
 /* A component is a share of its step, whatever else the log prints. */
 Test(roles, a_component_is_a_share_of_its_step)
 {

@@ -391,13 +391,15 @@ int tp_disc_has_unit(const char *s, const char *e)
 	return 0;
 }
 
-/* At q (q >= s + 1, "ime" or "IME" at q): a time word, its colon and a
- * digit? */
+/* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
+ * its colon and a digit? */
 static int time_word_at(const char *q, const char *e)
 {
 	if (!(q[-1] == 't' || q[-1] == 'T'))
 		return 0;
 	const char *r = q + 3;
+	if (r < e && tp_lower(*r) == 'r')
+		r++;
 	if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
 	    tp_lower(r[4]) == 't')
 		r += 5;
@@ -425,9 +427,12 @@ static double suffix_unit(const char *w, size_t n)
 	return 0;
 }
 
-/* A name that ends in "time", any case ("Time", "step_time", "runtime"). */
+/* A name that ends in "time" or "timer", any case ("Time", "step_time",
+ * "runtime", DSFD's "Timer: 0.6654"). */
 static int ends_in_time(const char *w, size_t n)
 {
+	if (n >= 5 && tp_lower(w[n - 1]) == 'r')
+		n--;
 	return n >= 4 && tp_lower(w[n - 4]) == 't' && tp_lower(w[n - 3]) == 'i' && tp_lower(w[n - 2]) == 'm' &&
 	       tp_lower(w[n - 1]) == 'e';
 }

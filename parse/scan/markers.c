@@ -80,7 +80,7 @@ static const struct tp_marker builtin[] = {
 	FLOP_UNIT("MFLOPs"), FLOP_UNIT("MFLOPS"), FLOP_UNIT("FLOPs"), FLOP_UNIT("FLOPS"),
 
 	/* discover.c: a time without a unit, named by a time word ("Time:
-	 * 1.21", "time cost=1029.7") or by its unit ("updt_s:0.504");
+	 * 1.21", "time cost=1029.7", "Timer: 0.6654") or by its unit ("updt_s:0.504");
 	 * tp_disc_has_time_word takes no line without one of these */
 	{ "time:", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 	{ "time=", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
@@ -94,6 +94,8 @@ static const struct tp_marker builtin[] = {
 	{ "_ms=", TP_AT_ANY, 0, "a name with its unit (template discovery)" },
 	{ "time cost:", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 	{ "time cost=", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
+	{ "timer:", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
+	{ "timer=", TP_AT_ANY, TP_MK_NOCASE, "a time word (template discovery)" },
 
 	/* progress.c: every redraw of a bar (tqdm, mmcv, rich, Keras); last,
 	 * so that a run without progress records can leave them out */
