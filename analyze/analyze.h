@@ -8,7 +8,7 @@
  *   analyses.h     the analyses' table (an_analyses), an_analyze, options
  *                  (an_opts), the report's table kinds and column keys
  *                  that renderers find data by (AT_*, AC_*, AK_*)
- *   summary.h      a series' summary, stored by the run history
+ *   series_summary.h  a series' summary, stored by the run history
  *   changepoint.h  the change-point search across stored runs
  *
  * The analyses' own parts and the queries of the model they share are in
@@ -21,7 +21,7 @@
 #include "model.h"
 #include "load.h"
 #include "analyses.h"
-#include "summary.h"
+#include "series_summary.h"
 #include "changepoint.h"
 
 #endif

@@ -390,12 +390,6 @@ static size_t warmup_arrows(struct gp_job *j, const struct gp_series *s, size_t 
 	return k;
 }
 
-static int dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The chart's title, with the run's name when all its series are of one run. */
 static void run_title(struct gp_job *j, const char *base, const struct gp_series *s, size_t n)
 {
@@ -428,7 +422,7 @@ static double robust_top(const struct gp_series *s, size_t n, size_t *clipped)
 	for (size_t i = 0; i < n; i++)
 		for (size_t p = 0; p < s[i].n; p++)
 			v[k++] = s[i].y[p], max = s[i].y[p] > max ? s[i].y[p] : max;
-	qsort(v, total, sizeof(*v), dcmp);
+	qsort(v, total, sizeof(*v), tp_cmp_double);
 	double top = v[(size_t)(0.98 * (double)(total - 1))] * 1.4;
 	for (size_t i = 0; i < total; i++)
 		*clipped += v[i] > top;

@@ -1,12 +1,12 @@
 /*
- * summary.c - the fixed summary of each compared series of a run, and the
- * run comparison rebuilt from such summaries (see summary.h).
+ * series_summary.c - the fixed summary of each compared series of a run, and the
+ * run comparison rebuilt from such summaries (see series_summary.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "series_summary.h"
 #include "analyses_int.h"
 
 double an_series_mad(const struct tp_series *s)

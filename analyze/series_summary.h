@@ -1,12 +1,12 @@
 /*
- * summary.h - what the run history keeps of a run's series: per compared
+ * series_summary.h - what the run history keeps of a run's series: per compared
  * item (an_run_items: stages, batch and epoch times per rank, GPM windows,
  * metrics, operations, runtimes) a fixed summary, and the comparison of
  * two runs from those summaries alone (Welch's t-test on mean, standard
  * deviation and count, in the same "compare" table as --compare).
  */
-#ifndef TPROF_SUMMARY_H
-#define TPROF_SUMMARY_H
+#ifndef TPROF_SERIES_SUMMARY_H
+#define TPROF_SERIES_SUMMARY_H
 
 #include "analyses.h"
 
