@@ -72,17 +72,25 @@ static const char *kind_advice(const char *kind)
 	return an_advice(kind);
 }
 
-/* The median of the step series a part belongs to, with its name. */
-static double parent_median(const struct an_run *run, const struct an_part *x, const char **of)
+/* The median of the step series a part belongs to, with its name, and
+ * in *mean its mean. */
+static double parent_median(const struct an_run *run, const struct an_part *x, const char **of, double *mean)
 {
+	*mean = NAN;
 	if (x->parent[0] && strcmp(x->parent, "step")) {
 		const struct an_part *p = an_part_find(run, x->parent);
 		*of = x->parent;
-		return p && p->s.n ? tp_series_quantile(&p->s, 0.5) : NAN;
+		if (!p || !p->s.n)
+			return NAN;
+		*mean = p->s.mean;
+		return tp_series_quantile(&p->s, 0.5);
 	}
 	double scale;
 	const struct tp_series *s = an_step_series(run, of, &scale);
-	return s && s->n ? scale * tp_series_quantile(s, 0.5) : NAN;
+	if (!s || !s->n)
+		return NAN;
+	*mean = scale * s->mean;
+	return scale * tp_series_quantile(s, 0.5);
 }
 
 /* A component's values: its own, else a window mean of it. */
@@ -99,21 +107,48 @@ static const struct tp_series *component_values(const struct an_run *run, const 
 	return NULL;
 }
 
+/* A part's share of its step: of the typical step (medians), and of the
+ * steps' time (means: what the part costs over the run). */
+struct share {
+	double pct, med;           /* the median's share, the part's median */
+	double mean_pct, mean, of; /* the mean's share, the part's mean, the step's mean */
+};
+
+/* Rare long waits (a loader that stalls now and then) hide from the
+ * median: the share of the time is the mean's, said as such, when it is
+ * well above the median's. Only where it can be a share: a part whose
+ * mean exceeds its step's is not inside the step as printed (a batch
+ * time without its data time). */
+static int stalls(const struct share *sh)
+{
+	return sh->mean_pct > 1.5 * sh->pct && sh->mean_pct - sh->pct > 5 && sh->mean_pct <= 100;
+}
+
 static void part_finding(struct report *rep, const struct an_opts *o, const struct an_run *run,
-			 const char *name, const struct an_part *x, const char *of, double pct,
-			 double med, double wall)
+			 const char *name, const struct an_part *x, const char *of, const struct share *sh,
+			 double wall)
 {
 	const char *kind = part_kind(name);
-	int data = !strcmp(kind, "data");
+	int data = !strcmp(kind, "data"), rare = stalls(sh);
+	double pct = rare ? sh->mean_pct : sh->pct;
 	if (pct <= (data ? o->data_pct / 3 : o->optimize_pct))
 		return;
 	enum severity sev = pct > o->bottleneck_pct ? SEV_CRITICAL : pct > o->data_pct ? SEV_WARNING : SEV_NOTICE;
-	report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
-		       x->line, kind_advice(kind),
-		       "%s '%s' is %.1f%% of each step ('%s': median %.4g s of %.4g s)",
-		       data ? "data loading" : strcmp(kind, "other") && strcmp(kind, "forward") && strcmp(kind, "backward") &&
-						 strcmp(kind, "optimizer") ? kind : "the step's part",
-		       name, pct, of, med, med * 100 / pct);
+	const char *what = data ? "data loading"
+			   : strcmp(kind, "other") && strcmp(kind, "forward") && strcmp(kind, "backward") &&
+					   strcmp(kind, "optimizer")
+				   ? kind
+				   : "the step's part";
+	if (rare)
+		report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
+			       x->line, kind_advice(kind),
+			       "%s '%s' is %.1f%% of the steps' time ('%s': mean %.4g s of %.4g s; the median is "
+			       "%.4g s, %.1f%%: rare long waits)",
+			       what, name, pct, of, sh->mean, sh->of, sh->med, sh->pct);
+	else
+		report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
+			       x->line, kind_advice(kind), "%s '%s' is %.1f%% of each step ('%s': median %.4g s of %.4g s)",
+			       what, name, pct, of, sh->med, sh->med * 100 / sh->pct);
 	/* data loading can be overlapped with compute entirely; a compute
 	 * part, what halving it would save */
 	if (wall > 0)
@@ -128,7 +163,7 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 {
 	struct rtable *t = NULL;
 	size_t data = SIZE_MAX;
-	double data_pct = -1, data_med = 0;
+	struct share data_sh = { -1, 0, -1, 0, 0 };
 	const char *data_of = NULL;
 	for (size_t i = 0; i < run->parts.n; i++) {
 		const struct an_part *x = tp_map_at(&run->parts, i);
@@ -136,10 +171,11 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 		if (x->role != TP_ROLE_COMPONENT)
 			continue;
 		const struct tp_series *v = component_values(run, name, x);
-		double step = parent_median(run, x, &of);
+		double step_mean, step = parent_median(run, x, &of, &step_mean);
 		if (!v || !(step > 0))
 			continue;
 		double med = tp_series_quantile(v, 0.5), pct = 100 * med / step;
+		struct share sh = { pct, med, step_mean > 0 ? 100 * v->mean / step_mean : NAN, v->mean, step_mean };
 		if (!t)
 			t = report_table(rep, "breakdown", "step-parts", "Parts of the step",
 					 "run,part,of,median:s,share:%,values,line");
@@ -153,13 +189,13 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 		if (!bottlenecks)
 			continue;
 		if (strcmp(part_kind(name), "data"))
-			part_finding(rep, o, run, name, x, of, pct, med, wall);
-		else if (pct > data_pct)
-			data = i, data_pct = pct, data_med = med, data_of = of;
+			part_finding(rep, o, run, name, x, of, &sh, wall);
+		else if ((stalls(&sh) ? sh.mean_pct : pct) > (stalls(&data_sh) ? data_sh.mean_pct : data_sh.pct))
+			data = i, data_sh = sh, data_of = of;
 	}
 	if (data != SIZE_MAX)
 		part_finding(rep, o, run, tp_map_key(&run->parts, data), tp_map_at(&run->parts, data), data_of,
-			     data_pct, data_med, wall);
+			     &data_sh, wall);
 }
 
 /* Evaluation, checkpoints and start-up: declared phases, summed by kind
