@@ -350,35 +350,71 @@ static int coarse_series(const struct an_run *run, const struct tp_series *st)
 	return st == &run->gpm_total_ms;
 }
 
+static const char steps_advice[] =
+	"the step itself is the lever: profile one (torch.profiler, Nsight Systems) and look at its "
+	"parts; mixed precision, a fused optimizer, torch.compile or a larger batch per device "
+	"shorten it";
+
+/* How many steps ran (the batch indices say, else the step bar's windows,
+ * else one per value: a window mean's are fewer, no more) and the step
+ * series; NULL if the run has none, or an epochs' or GPM windows' one. */
+static const struct tp_series *steps_ran(const struct an_run *run, double *iters, const char **what,
+					 double *scale)
+{
+	const struct tp_series *st = an_step_series(run, what, scale);
+	if (!st || st->n < 3 || coarse_series(run, st))
+		return NULL;
+	const char *bar;
+	*iters = run->iters;
+	if (!(*iters >= 10))
+		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
+								    : (double)st->n;
+	return *iters >= 10 ? st : NULL;
+}
+
 static void steps_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
 {
-	/* a wall that is steps added up holds them all, by construction */
-	if (from == AW_NONE || from == AW_BATCHES || from == AW_EPOCHS || from == AW_GPM)
+	if (from == AW_EPOCHS || from == AW_GPM)
 		return;
+	/* no wall, or one that is the steps added up: the steps are all the
+	 * log shows of the run */
+	int alone = from == AW_NONE || from == AW_BATCHES;
 	const char *what;
-	double scale;
-	const struct tp_series *st = an_step_series(run, &what, &scale);
-	if (!(wall > 0) || !st || st->n < 3 || coarse_series(run, st))
+	double scale, iters;
+	const struct tp_series *st = steps_ran(run, &iters, &what, &scale);
+	if (!(alone || wall > 0) || !st)
 		return;
-	/* how many steps ran: the batch indices say, else the step bar's
-	 * windows, else one per value (a window mean's are fewer: no more) */
-	const char *bar;
-	double iters = run->iters;
-	if (!(iters >= 10))
-		iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
-								   : (double)st->n;
 	double med = tp_series_quantile(st, 0.5) * scale, in = iters * med, pct = 100 * in / wall;
-	if (!(iters >= 10))
+	if (!(in > 0))
 		return;
+	if (alone) {
+		report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
+			       "the log shows the run only in its steps (no time stamps or total): %.0f steps x "
+			       "%.4g s (the median of %s) = %.*f s",
+			       iters, med, what, in >= 100 ? 0 : 2, in);
+		report_stake(rep, 0.05 * in);
+		return;
+	}
 	if (!(pct >= 60 && pct <= 110))
 		return;
-	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0,
-		       "the step itself is the lever: profile one (torch.profiler, Nsight Systems) and look at its "
-		       "parts; mixed precision, a fused optimizer, torch.compile or a larger batch per device "
-		       "shorten it",
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
 		       "the steps are %.0f%% of the wall: %.0f steps x %.4g s (the median of %s) = %.4g s of %.4g s",
 		       pct > 100 ? 100 : pct, iters, med, what, in > wall ? wall : in, wall);
 	report_stake(rep, 0.05 * (in > wall ? wall : in));
+}
+
+/* The time a share of the step is taken of, for its stake: the wall; where
+ * the log has none, or only the printed steps added up (every 50th, say),
+ * the steps that ran times their mean, when that is more. */
+static double steps_time(const struct an_run *run, double wall, enum an_wall_from from)
+{
+	const char *what;
+	double scale, iters;
+	const struct tp_series *st;
+	if (!(from == AW_NONE || from == AW_BATCHES) || !(st = steps_ran(run, &iters, &what, &scale)))
+		return wall;
+	double in = iters * st->mean * scale;
+	return in > 0 && !(in <= wall) ? in : wall;
 }
 
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
@@ -388,7 +424,7 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		double stages;
 		enum an_wall_from from;
 		double wall = an_run_wall(run, &stages, &from);
-		step_parts(rep, o, run, bottlenecks, wall);
+		step_parts(rep, o, run, bottlenecks, steps_time(run, wall, from));
 		if (bottlenecks) {
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
 			throughput_drift(rep, o, run, wall);

@@ -193,6 +193,26 @@ Test(roles, rare_long_waits_are_a_share_of_the_time)
 	strbuf_release(&sb);
 }
 
+/* A log that shows the run only in its steps (no stamps, no total, every
+ * 10th step printed): the steps that ran are the answer, and a part's stake
+ * is its share of all of them, not of the printed ones. */
+Test(roles, the_steps_alone)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const char *rules = "batch ^step (?<index>\\d+) time (?<seconds>[\\d.]+)s$\n";
+	struct strbuf log = STRBUF_INIT, sb = STRBUF_INIT;
+	for (int i = 0; i <= 1000; i += 10)
+		strbuf_addf(&log, "step %d time %ss\n", i, i % 200 == 100 ? "2.0" : "1.0");
+	const struct json_value *j = analyze(&doc, rules, log.buf, "");
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
+	finding_text(j, "steps", &sb);
+	cr_expect(strstr(sb.buf, "only in its steps") && strstr(sb.buf, "1000 steps x 1 s"), "%s", sb.buf);
+	NEAR(num_at(j, "summary.top.0.at_stake"), 50);
+	json_free(&doc);
+	strbuf_release(&log);
+	strbuf_release(&sb);
+}
+
 /* A component is a share of its step, whatever else the log prints. */
 Test(roles, a_component_is_a_share_of_its_step)
 {
