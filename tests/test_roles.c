@@ -637,6 +637,6 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 	}
 	cr_expect_geq(steps, 20, "step times within 5 %%: %zu of %zu", steps, n);
 	cr_expect_geq(walls, 23, "walls within 10 %%: %zu of %zu", walls, n);
-	cr_expect_geq(tops, 13, "top costs named: %zu of %zu", tops, n);
+	cr_expect_geq(tops, 14, "top costs named: %zu of %zu", tops, n);
 	free(v);
 }
