@@ -145,6 +145,9 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 {
 	const char *kind = an_stage_kind(st->name), *name = st->name;
 	uint64_t line = st->line;
+	/* the run's training phase (train_runtime) holds the steps, as a loop does */
+	if (run->loop[0] && !strcmp(name, run->loop))
+		kind = "loop";
 	if (!strcmp(kind, "loop")) {
 		/* the loop is where training happens: what it holds, not its share, is the question */
 		if (pct > o->optimize_pct)

@@ -188,7 +188,10 @@ static void stamped_line(struct an_run *run, uint64_t line)
 }
 
 /* Timestamps must not go back; a [TIMING] stage cannot be longer than the
- * time since the previous time-stamped line (1 s + 5 % slack for rounding). */
+ * time since the previous time-stamped line (1 s + 5 % slack for rounding):
+ * S0 prints each stage when it ends, on a stamped line. A phase a reader
+ * declared (a framework's total, printed right after the stamped line
+ * before it) is no such stage. */
 /* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
 static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
@@ -228,7 +231,8 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 	if (run->last_ts != INT64_MIN) {
 		if (t < run->last_ts) {
 			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
-		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && an_role(r) == TP_ROLE_PHASE && !r->parent) {
+		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && r->role == TP_ROLE_NONE &&
+			   an_role(r) == TP_ROLE_PHASE && !r->parent) {
 			double elapsed = (double)(t - run->last_ts);
 			double sec = r->num[S_SECONDS];
 			if (sec > elapsed * 1.05 + 1.0)
@@ -330,10 +334,31 @@ static int is_training(const char *name)
  * times from outside (Graph-LLaVA's "[TIMING] Main training loop" around
  * trainer.train()) is inside that stage, whichever is printed first.
  */
+/*
+ * A training phase printed after the steps began (Hugging Face's and
+ * PaddleNLP's train_runtime, printed when training ends) holds the phases
+ * no reader declared that were printed while it ran: evaluations, windows
+ * of steps (PaddleNLP's interval_runtime), epochs. They are its parts, not
+ * its siblings.
+ */
+static void adopt_inside(struct an_run *run, const struct an_stage *s, const char *name)
+{
+	if (!run->first_step_line || s->line <= run->first_step_line)
+		return;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		struct an_stage *x = tp_map_at(&run->stages, i);
+		const char *k = tp_map_key(&run->stages, i);
+		if (x != s && x->inferred && !x->parent[0] && x->line >= run->first_step_line && !an_stage_is_clock(x) &&
+		    !is_training(k))
+			snprintf(x->parent, sizeof(x->parent), "%s", name);
+	}
+}
+
 static void adopt_training(struct an_run *run, struct an_stage *s, const char *name)
 {
 	if (s->parent[0] || !is_training(name))
 		return;
+	adopt_inside(run, s, name);
 	if (!s->inferred && run->loop[0] && strcmp(run->loop, name)) {
 		snprintf(s->parent, sizeof(s->parent), "%s", run->loop);
 	} else if (s->inferred && !run->loop[0]) {
@@ -975,6 +1000,8 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 			stamped_line(run, r->line);
 		return;
 	}
+	if (!run->first_step_line && at_a_step(r))
+		run->first_step_line = r->line;
 	if (r->ts) {
 		int64_t t = check_clock(run, r);
 		if (t != INT64_MIN && at_a_step(r)) {

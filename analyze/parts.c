@@ -40,8 +40,10 @@ const char *an_phase_kind(const char *name)
 	static const struct {
 		const char *word, *kind;
 	} words[] = {
-		/* first match wins: "load-checkpoint" is a checkpoint, "data-iterators-setup" start-up */
-		{ "checkpoint", "checkpoint" }, { "sav", "checkpoint" },     { "init", "startup" },
+		/* first match wins: "load-checkpoint" is a checkpoint, "data-iterators-setup" start-up,
+		 * a data loader's time ("loader_time") data */
+		{ "checkpoint", "checkpoint" }, { "sav", "checkpoint" },     { "loader", "data" },
+		{ "init", "startup" },
 		{ "load", "startup" },          { "setup", "startup" },      { "build", "startup" },
 		{ "eval", "evaluation" },       { "valid", "evaluation" },   { "inference", "evaluation" },
 		{ "test", "evaluation" },       { "coco", "evaluation" },    { "train", "training" },
@@ -213,7 +215,7 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 			const struct an_stage *s = tp_map_at(&run->stages, i);
 			const char *name = tp_map_key(&run->stages, i);
 			/* a phase inside another of its kind is counted there */
-			if (s->inferred || an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) ||
+			if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) ||
 			    (s->parent[0] && !strcmp(an_phase_kind(s->parent), kinds[k])))
 				continue;
 			sec += s->seconds;

@@ -577,7 +577,12 @@ Test(packs, detectron2_and_pycocotools_context)
 	EQ(num(named_nth(&c, TP_TIMING, "coco evaluate", 1), S_SECONDS), 7.07);
 	EQ(num(named_nth(&c, TP_TIMING, "coco accumulate", 1), S_SECONDS), 1.23);
 	EQ(num(named_nth(&c, TP_TIMING, "training", 1), S_SECONDS), 29 * 60 + 5); /* log.txt's "name INFO:" */
-	cr_expect_eq(collected_count(&c, TP_TIMING), 26, "'Inference done' averages are not read");
+	/* the evaluator's progress: four means per line, averages of the inference */
+	const struct tp_record *r = named(&c, TP_TIMING, "Inference per iteration");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->role, TP_ROLE_AVERAGE);
+	cr_expect(r->parent && r->parent_len == 9 && !memcmp(r->parent, "inference", 9));
+	cr_expect_gt(collected_count(&c, TP_TIMING), 26, "'Inference done' averages are read");
 	collector_free(&c);
 }
 

@@ -213,6 +213,27 @@ Test(roles, the_steps_alone)
 	strbuf_release(&sb);
 }
 
+/* A training total printed when training ends (train_runtime) holds the
+ * phases no reader declared that were printed while it ran (PaddleNLP's
+ * eval_runtime and interval_runtime): its parts, not its siblings, so the
+ * phases never exceed the wall; and evaluations a reader did not declare
+ * are still evaluations, with their finding. */
+Test(roles, phases_printed_during_training_are_inside_it)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const char *rules = "batch ^step (?<index>\\d+) time (?<seconds>[\\d.]+)s$\n"
+			    "timing name=\"{1}\" ^(\\w+): (?<seconds>[\\d.]+)s$\n";
+	const struct json_value *j = analyze(&doc, rules,
+		"load_model: 5s\nstep 1 time 1.0s\neval_runtime: 30s\nstep 2 time 1.0s\neval_runtime: 30s\n"
+		"train_runtime: 100s\n", "");
+	NEAR(num_at(j, "runs.0.in_stages"), 105);
+	NEAR(num_at(j, "runs.0.wall"), 105);
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "evaluation");
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "took 60 s, 57.1% of the wall"), "%s",
+		  str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
+}
+
 /* A component is a share of its step, whatever else the log prints. */
 Test(roles, a_component_is_a_share_of_its_step)
 {
