@@ -30,8 +30,9 @@
 
 /* ---- records out ---- */
 
-/* Lines longer than this are parsed on their first TP_MAX_LINE bytes and
- * counted in tp_stats.long_lines. */
+/* A line longer than this is counted in tp_stats.long_lines and parsed
+ * segment by segment ('\r' parts: a progress bar's redraws), each on its
+ * first TP_MAX_LINE bytes. */
 #define TP_MAX_LINE (64 * 1024)
 
 struct tp_sink {

@@ -198,6 +198,30 @@ Test(scan, long_lines_are_cut_as_on_the_plain_path)
 	free(buf);
 }
 
+/* A line of progress bar redraws longer than TP_MAX_LINE: every redraw is
+ * read, the finished bar at its end too (gaussian-splatting's 450 KB line),
+ * as on the plain path; a redraw itself is read on its first TP_MAX_LINE
+ * bytes. */
+Test(scan, a_long_line_of_redraws_is_read_whole)
+{
+	struct strbuf log = STRBUF_INIT;
+	for (int i = 1; i <= 2000; i++)
+		strbuf_addf(&log, "%sTraining progress: %3d%%|%-10.*s| %d/2000 [%02d:%02d<00:10, 12.%dit/s, Loss=0.%02d]",
+			    i > 1 ? "\r" : "", i * 100 / 2000, i * 10 / 2000, "##########", i, i / 60, i % 60, i % 10,
+			    i % 97);
+	cr_assert_gt(log.len, 2 * TP_MAX_LINE);
+	strbuf_addstr(&log, "\n[STAGE] after\n");
+	assert_same("long redraws", log.buf, log.len);
+	struct strbuf out = STRBUF_INIT;
+	struct tp_stats st;
+	parse_with(log.buf, log.len, NULL, &out, &st);
+	cr_expect_eq(st.records[TP_PROGRESS], 2000);
+	cr_expect_eq(st.long_lines, 1);
+	cr_expect(strstr(out.buf, "\"n\":2000,\"total\":2000"), "the finished bar past TP_MAX_LINE");
+	strbuf_release(&out);
+	strbuf_release(&log);
+}
+
 Test(scan, fuzz_target_accepts_the_edge_lines)
 {
 	cr_assert_eq(fuzz_scan_one((const uint8_t *)edges, sizeof(edges) - 1), 0);

@@ -516,6 +516,14 @@ static struct tp_parser *new_parser(const struct par *pp)
 	return p;
 }
 
+/* Where a part of a line longer than the buffer ends: after its last '\r'
+ * (segments stay whole), else at e. */
+static const char *cut_after_cr(const char *s, const char *e)
+{
+	const char *cr = s < e ? memrchr(s, '\r', (size_t)(e - s)) : NULL;
+	return cr ? cr + 1 : e;
+}
+
 /*
  * Reads up to want bytes into dst like tp_input_read; a plain file is read
  * in one piece per thread at once, so that the kernel's copy is not the
@@ -621,9 +629,11 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 		}
 		char *s = buf, *e = buf + have;
 		if (in_line) {
-			/* finish a line longer than the whole buffer on the true parser */
+			/* finish a line longer than the whole buffer on the true parser;
+			 * a part that does not end it is cut after its last '\r', as
+			 * the one-thread reader cuts (segments whole on both paths) */
 			char *nl = memchr(s, '\n', have);
-			const char *part_end = nl ? nl : e;
+			const char *part_end = nl ? nl : eof ? e : cut_after_cr(s, e);
 			slot_bind(&pp.seq_slot, pp.seq);
 			tp_parser_feed(pp.seq, s, (size_t)(part_end - s),
 				       nl ? TP_LINE_END : eof ? TP_LINE_END | TP_LINE_NOEOL : 0);
@@ -633,7 +643,7 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 			}
 			deliver(&pp.seq_slot, file);
 			tp_parser_take_stats(pp.seq, stats);
-			s = nl ? nl + 1 : e;
+			s = nl ? nl + 1 : (char *)part_end;
 		}
 		char *last = s < e ? memrchr(s, '\n', (size_t)(e - s)) : NULL;
 		char *whole_end = last ? last + 1 : s;
@@ -656,14 +666,17 @@ static int run_parallel(struct tp_input *in, const char *file, const struct tp_r
 			break;
 		}
 		if (rest == cap) {
-			/* no line end in the whole buffer: start a long line */
+			/* no line end in the whole buffer: start a long line, cut
+			 * after its last '\r' as above */
+			size_t part = (size_t)(cut_after_cr(whole_end, e) - whole_end);
 			slot_bind(&pp.seq_slot, pp.seq);
 			tp_parser_set_lineno(pp.seq, pp.next_line);
-			tp_parser_feed(pp.seq, whole_end, rest, TP_LINE_START);
+			tp_parser_feed(pp.seq, whole_end, part, TP_LINE_START);
 			deliver(&pp.seq_slot, file);
 			tp_parser_take_stats(pp.seq, stats);
 			in_line = 1;
-			rest = 0;
+			whole_end += part;
+			rest -= part;
 		}
 		memmove(buf, whole_end, rest);
 		have = rest;

@@ -574,8 +574,10 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	}
 	if (bar == s)
 		s = tp_progress_tqdm(p, s, e, 1, &lastbar);
-	if (s > bar && p->rules && (last || s < e) && bar_done(lastbar, s))
-		bar_rules(p, lastbar, s, bar_rank); /* the final redraw, or one a print() follows */
+	/* the final redraw, or one a print() follows (not blanks a redraw pads
+	 * itself with over a longer one) */
+	if (s > bar && p->rules && (last || tp_skip_blanks(s, e) < e) && bar_done(lastbar, s))
+		bar_rules(p, lastbar, s, bar_rank);
 	if (s >= e)
 		return;
 	const char *cb = tp_skip_blanks(s, e); /* a terminal pads the line before */
@@ -655,27 +657,30 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 		p->st.lines++;
 		p->emitted = 0;
 		p->line_bytes = 0;
+		p->seg_open = 0;
 	}
 	p->st.bytes += n + ((flags & TP_LINE_END) && !(flags & TP_LINE_NOEOL) ? 1 : 0);
-	if (p->line_bytes >= TP_MAX_LINE) {
-		if (n > 0)
-			p->long_line = 1; /* a part past the first TP_MAX_LINE bytes */
-		n = 0;
-	} else if (p->line_bytes + n > TP_MAX_LINE) {
-		n = TP_MAX_LINE - p->line_bytes;
+	if (p->line_bytes + n > TP_MAX_LINE)
 		p->long_line = 1;
-	}
 	p->line_bytes += n;
 	const char *e = s + n;
+	/* a part cut inside a segment (no '\r' ends it): the next part's first
+	 * segment is its rest, read by nothing (its start was) */
+	int open = !(flags & TP_LINE_END) && n > 0 && e[-1] != '\r';
 	while (e > s && (e[-1] == '\r' || e[-1] == '\n'))
 		e--;
 	while (s < e) {
 		const char *cr = memchr(s, '\r', (size_t)(e - s));
 		const char *se = cr ? cr : e;
-		if (se > s)
-			segment(p, s, se, !cr && (flags & TP_LINE_END));
+		int rest = p->seg_open;
+		p->seg_open = 0;
+		/* every segment (a progress bar's redraw) on its first TP_MAX_LINE bytes */
+		if (se > s && !rest)
+			segment(p, s, se - s > TP_MAX_LINE ? s + TP_MAX_LINE : se, !cr && (flags & TP_LINE_END));
 		s = cr ? cr + 1 : e;
 	}
+	if (n > 0)
+		p->seg_open = open;
 	if (flags & TP_LINE_END) {
 		if (!p->emitted)
 			p->st.unrecognized++;

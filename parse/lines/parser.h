@@ -8,8 +8,9 @@
  * benchmark blocks) are emitted when they end, or at tp_parser_finish.
  *
  * Memory is bounded: a parser holds one block state per launcher rank and
- * never the input. Lines longer than TP_MAX_LINE are parsed on their first
- * TP_MAX_LINE bytes and counted in stats.long_lines.
+ * never the input. A line longer than TP_MAX_LINE is parsed segment by
+ * segment ('\r' parts), each on its first TP_MAX_LINE bytes, and counted
+ * in stats.long_lines.
  */
 #ifndef TPROF_PARSER_H
 #define TPROF_PARSER_H

@@ -81,6 +81,7 @@ struct tp_parser {
 	struct tp_sink rules_sink; /* counts records from user rules */
 	size_t line_bytes;   /* bytes of the current physical line so far */
 	int long_line;
+	int seg_open;        /* the last part fed ended inside a segment */
 	/* the candidate search (scan.h); NULL: every line is read */
 	const struct tp_scanner *scan;
 	struct tp_scan_scratch *scan_ss;
