@@ -330,11 +330,6 @@ static int is_training(const char *name)
 }
 
 /*
- * A framework's training phase (Hugging Face's train_runtime) that a seed
- * times from outside (Graph-LLaVA's "[TIMING] Main training loop" around
- * trainer.train()) is inside that stage, whichever is printed first.
- */
-/*
  * A training phase printed after the steps began (Hugging Face's and
  * PaddleNLP's train_runtime, printed when training ends) holds the phases
  * no reader declared that were printed while it ran: evaluations, windows
@@ -354,6 +349,11 @@ static void adopt_inside(struct an_run *run, const struct an_stage *s, const cha
 	}
 }
 
+/*
+ * A framework's training phase (Hugging Face's train_runtime) that a seed
+ * times from outside (Graph-LLaVA's "[TIMING] Main training loop" around
+ * trainer.train()) is inside that stage, whichever is printed first.
+ */
 static void adopt_training(struct an_run *run, struct an_stage *s, const char *name)
 {
 	if (s->parent[0] || !is_training(name))
@@ -1000,11 +1000,12 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 			stamped_line(run, r->line);
 		return;
 	}
-	if (!run->first_step_line && at_a_step(r))
+	int step = at_a_step(r);
+	if (!run->first_step_line && step)
 		run->first_step_line = r->line;
 	if (r->ts) {
 		int64_t t = check_clock(run, r);
-		if (t != INT64_MIN && at_a_step(r)) {
+		if (t != INT64_MIN && step) {
 			if (run->first_step_ts == INT64_MIN) {
 				run->first_step_ts = t;
 				/* a step printed every N says how many ran before it */

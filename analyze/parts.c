@@ -126,13 +126,19 @@ static int stalls(const struct share *sh)
 	return sh->mean_pct > 1.5 * sh->pct && sh->mean_pct - sh->pct > 5 && sh->mean_pct <= 100;
 }
 
+/* The share a finding gives: the mean's where rare long waits hide. */
+static double share_pct(const struct share *sh)
+{
+	return stalls(sh) ? sh->mean_pct : sh->pct;
+}
+
 static void part_finding(struct report *rep, const struct an_opts *o, const struct an_run *run,
 			 const char *name, const struct an_part *x, const char *of, const struct share *sh,
 			 double wall)
 {
 	const char *kind = part_kind(name);
-	int data = !strcmp(kind, "data"), rare = stalls(sh);
-	double pct = rare ? sh->mean_pct : sh->pct;
+	int data = !strcmp(kind, "data");
+	double pct = share_pct(sh);
 	if (pct <= (data ? o->data_pct / 3 : o->optimize_pct))
 		return;
 	enum severity sev = pct > o->bottleneck_pct ? SEV_CRITICAL : pct > o->data_pct ? SEV_WARNING : SEV_NOTICE;
@@ -141,16 +147,15 @@ static void part_finding(struct report *rep, const struct an_opts *o, const stru
 					   strcmp(kind, "optimizer")
 				   ? kind
 				   : "the step's part";
-	if (rare)
-		report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
-			       x->line, kind_advice(kind),
-			       "%s '%s' is %.1f%% of the steps' time ('%s': mean %.4g s of %.4g s; the median is "
-			       "%.4g s, %.1f%%: rare long waits)",
-			       what, name, pct, of, sh->mean, sh->of, sh->med, sh->pct);
+	char how[512];
+	if (stalls(sh))
+		snprintf(how, sizeof(how), "of the steps' time ('%s': mean %.4g s of %.4g s; the median is %.4g s, "
+			 "%.1f%%: rare long waits)", of, sh->mean, sh->of, sh->med, sh->pct);
 	else
-		report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file,
-			       x->line, kind_advice(kind), "%s '%s' is %.1f%% of each step ('%s': median %.4g s of %.4g s)",
-			       what, name, pct, of, sh->med, sh->med * 100 / sh->pct);
+		snprintf(how, sizeof(how), "of each step ('%s': median %.4g s of %.4g s)", of, sh->med,
+			 sh->med * 100 / sh->pct);
+	report_finding(rep, sev, "bottlenecks", data ? "data-loading" : "step-part", run->label, run->file, x->line,
+		       kind_advice(kind), "%s '%s' is %.1f%% %s", what, name, pct, how);
 	/* data loading can be overlapped with compute entirely; a compute
 	 * part, what halving it would save */
 	if (wall > 0)
@@ -192,7 +197,7 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 			continue;
 		if (strcmp(part_kind(name), "data"))
 			part_finding(rep, o, run, name, x, of, &sh, wall);
-		else if ((stalls(&sh) ? sh.mean_pct : pct) > (stalls(&data_sh) ? data_sh.mean_pct : data_sh.pct))
+		else if (share_pct(&sh) > share_pct(&data_sh))
 			data = i, data_sh = sh, data_of = of;
 	}
 	if (data != SIZE_MAX)
@@ -335,14 +340,6 @@ static void epoch_starts(struct report *rep, const struct an_run *run, double wa
 	}
 }
 
-/*
- * When the steps fill the run: the iterations the batch indices count
- * times the median step, as a share of a wall the steps did not make up
- * (time stamps, a clock, phases, a printed total). Where nothing outside
- * the steps is worth a fix, that is the answer: the step itself is the
- * lever. Its stake is what a step 5 % faster would save, so that any
- * overhead worth more ranks above it.
- */
 /* Whether st is a run's epochs or GPM windows: no step of a training loop. */
 static int coarse_series(const struct an_run *run, const struct tp_series *st)
 {
@@ -374,6 +371,14 @@ static const struct tp_series *steps_ran(const struct an_run *run, double *iters
 	return *iters >= 10 ? st : NULL;
 }
 
+/*
+ * When the steps fill the run: the iterations the batch indices count
+ * times the median step, as a share of a wall the steps did not make up
+ * (time stamps, a clock, phases, a printed total). Where nothing outside
+ * the steps is worth a fix, that is the answer: the step itself is the
+ * lever. Its stake is what a step 5 % faster would save, so that any
+ * overhead worth more ranks above it.
+ */
 static void steps_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
 {
 	if (from == AW_EPOCHS || from == AW_GPM)

@@ -226,23 +226,25 @@ static void read_perf(struct tp_parser *p, struct rank_state *rs, const char *t,
 	tp_emit(p, rs, &r);
 }
 
-/* Bracket markers may sit anywhere (after a progress bar, a logger prefix). */
-/* The bracketed markers the seeds' styles print, and their readers. */
+/* The bracketed markers the seeds' styles print, and their readers. They
+ * may sit anywhere in a line (after a progress bar, a logger prefix). */
+#define BRACKET(lit, fn) { lit, sizeof(lit) - 1, fn }
 static const struct {
 	const char *lit;
 	size_t len;
 	void (*read)(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e);
 } brackets[] = {
-	{ "[TIMING]", 8, read_timing },
-	{ "[STAGE]", 7, read_stage },
-	{ "[GPM TIMING]", 12, read_gpm },
-	{ "[Performance]", 13, read_perf },
+	BRACKET("[TIMING]", read_timing),
+	BRACKET("[STAGE]", read_stage),
+	BRACKET("[GPM TIMING]", read_gpm),
+	BRACKET("[Performance]", read_perf),
 };
+#undef BRACKET
 
 static int bracket_markers(struct tp_parser *p, struct rank_state *rs, const struct seg *sg)
 {
 	for (const char *b = find_byte(sg->t, sg->e, '['); b; b = find_byte(b + 1, sg->e, '['))
-		for (size_t i = 0; i < sizeof(brackets) / sizeof(brackets[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(brackets); i++) {
 			const char *q = tp_eat_n(b, sg->e, brackets[i].lit, brackets[i].len);
 			if (q) {
 				ts_before(p, sg, b);

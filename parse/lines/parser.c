@@ -333,7 +333,6 @@ static const char *strip_level(const char *t, const char *e)
 	return t;
 }
 
-/* The log's first and last time stamps so far. */
 /* How much a stamp says: a date with its year (2), a date without (1), a
  * time of day alone (0). A log's span is of its most complete stamps: a
  * torchrun warning's "W1212 11:03:17" before the run's dated lines does not
@@ -343,6 +342,7 @@ static int ts_rank(const char *ts)
 	return tp_is_digit(ts[0]) ? 2 : ts[0] == '-' ? 1 : 0;
 }
 
+/* The log's first and last time stamps so far. */
 static void note_span(struct tp_parser *p)
 {
 	size_t n = strlen(p->cur_ts) + 1;
