@@ -47,7 +47,7 @@ const char *an_phase_kind(const char *name)
 		{ "load", "startup" },          { "setup", "startup" },      { "build", "startup" },
 		{ "eval", "evaluation" },       { "valid", "evaluation" },   { "inference", "evaluation" },
 		{ "test", "evaluation" },       { "coco", "evaluation" },    { "train", "training" },
-		{ "loop", "training" },         { "total", "training" },
+		{ "loop", "training" },         { "total", "training" },     { "epoch", "training" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (strcasestr(name, words[i].word))
@@ -372,6 +372,42 @@ static const struct tp_series *steps_ran(const struct an_run *run, double *iters
 }
 
 /*
+ * When the log prints no step time that fills the run but its training
+ * phases do (fairseq's epochs' train_wall, a loop's epoch times): the
+ * phases no reader called anything but training, outside another training
+ * phase, as a share of a wall they did not make up. Where they fill it,
+ * the steps inside them are the lever, as above.
+ */
+static void training_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
+{
+	if (!(wall > 0) || from == AW_EPOCHS || from == AW_NONE || from == AW_BATCHES)
+		return;
+	double sec = 0;
+	const char *first = NULL;
+	uint64_t line = 0;
+	size_t names = 0;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = tp_map_at(&run->stages, i);
+		const char *name = tp_map_key(&run->stages, i);
+		if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), "training") ||
+		    (s->parent[0] && !strcmp(an_phase_kind(s->parent), "training")))
+			continue;
+		sec += s->seconds;
+		names++;
+		if (!first)
+			first = name, line = s->line;
+	}
+	double pct = 100 * sec / wall;
+	if (!first || !(pct >= 60 && pct <= 110))
+		return;
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, line, steps_advice,
+		       "training ('%s'%s) is %.0f%% of the wall (%.4g s of %.4g s): the run's time is in the "
+		       "steps it ran",
+		       first, names > 1 ? " and others" : "", pct > 100 ? 100 : pct, sec > wall ? wall : sec, wall);
+	report_stake(rep, 0.05 * (sec > wall ? wall : sec));
+}
+
+/*
  * When the steps fill the run: the iterations the batch indices count
  * times the median step, as a share of a wall the steps did not make up
  * (time stamps, a clock, phases, a printed total). Where nothing outside
@@ -381,7 +417,7 @@ static const struct tp_series *steps_ran(const struct an_run *run, double *iters
  */
 static void steps_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
 {
-	if (from == AW_EPOCHS || from == AW_GPM)
+	if (from == AW_GPM)
 		return;
 	/* no wall, or one that is the steps added up: the steps are all the
 	 * log shows of the run */
@@ -389,11 +425,9 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 	const char *what;
 	double scale, iters;
 	const struct tp_series *st = steps_ran(run, &iters, &what, &scale);
-	if (!(alone || wall > 0) || !st)
-		return;
-	double med = tp_series_quantile(st, 0.5) * scale, in = iters * med, pct = 100 * in / wall;
-	if (!(in > 0))
-		return;
+	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / wall;
+	if (!(alone || wall > 0) || !st || !(in > 0) || (!alone && !(pct >= 60)))
+		return training_share(rep, run, wall, from);
 	if (alone) {
 		report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
 			       "the log shows the run only in its steps (no time stamps or total): %.0f steps x "
@@ -402,7 +436,7 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 		report_stake(rep, 0.05 * in);
 		return;
 	}
-	if (!(pct >= 60 && pct <= 110))
+	if (!(pct <= 110))
 		return;
 	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
 		       "the steps are %.0f%% of the wall: %.0f steps x %.4g s (the median of %s) = %.4g s of %.4g s",

@@ -454,6 +454,31 @@ Test(discover, names_with_their_unit_and_a_time_of_day)
 	collector_free(&c);
 }
 
+/* "Epoch: [0/25] [   1/ 273]", "Epoch: [0/520] Iter:[10/247]", "{ Epoch:[  1/
+ * 3], step:[    2/ 3125]": the count after the epoch's is the iteration's,
+ * with or without a colon after the word (the fifth and fourth unseen sets'
+ * DCGAN, MindFormers) */
+Test(discover, the_iteration_count_is_not_the_epochs)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen5/dcgan-tf-nohup.log", NULL, &c);
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 1), S_BAT_INDEX), 1, 0);
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 2), S_BAT_INDEX), 2, 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen4/mindformers-llama3-lora.log", NULL, &c);
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 0), S_BAT_INDEX), 2, 0);
+	collector_free(&c);
+	write_text("/tmp/tprof-disc-epoch.log", "Epoch: [0/100]  [  10/1562]  loss: 1.5  elapsed 2.5s\n"
+						 "Epoch: [0/100]  [  20/1562]  loss: 1.4  elapsed 5.1s\n"
+						 "Epoch: [0/100]  [  30/1562]  loss: 1.3  elapsed 7.4s\n");
+	memset(&c, 0, sizeof(c));
+	read_log("/tmp/tprof-disc-epoch.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_BATCH, NULL), 3);
+	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 2), S_BAT_INDEX), 30, 0);
+	collector_free(&c);
+}
+
 /* PaddlePaddle's Model.fit prints 14 metrics and then the step time:
  * "step  10/614 - loss: 0.1637 - AUROC_...: 0.5273 - ... - 3s/step", more
  * tokens than a template holds; its end is kept after a gap. */

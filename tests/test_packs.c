@@ -413,6 +413,39 @@ Test(packs, batch_time)
 	collector_free(&c);
 }
 
+/* torchvision's MetricLogger: a training line's time (a mean of 20) is the
+ * batch's and its data a part; an evaluation line's are running means;
+ * each loop's Total time a phase inside the run's Training time; analyzed,
+ * the evaluations' share of the wall is the top finding */
+Test(packs, metriclogger)
+{
+	struct collector c = { 0 };
+	parse_pack_log("metriclogger", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 6, "training lines only");
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 50);
+	EQ(num(nth(&c, TP_BATCH, 1), S_SECONDS), 0.5);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_GPU_MB), 1928);
+	const struct tp_record *d = named_nth(&c, TP_TIMING, "data", 0);
+	EQ(num(d, S_SECONDS), 0.02);
+	cr_expect_eq(d->role, TP_ROLE_COMPONENT);
+	const struct tp_record *t = named_nth(&c, TP_TIMING, "evaluation time", 1);
+	EQ(num(t, S_SECONDS), 0.2);
+	cr_expect_eq(t->role, TP_ROLE_RUNNING);
+	const struct tp_record *l = named_nth(&c, TP_TIMING, "training loops", 1);
+	EQ(num(l, S_SECONDS), 50);
+	cr_expect_eq(l->role, TP_ROLE_PHASE);
+	cr_expect_str_eq(l->parent, "training time");
+	EQ(num(named_nth(&c, TP_TIMING, "evaluation loops", 0), S_SECONDS), 10);
+	EQ(num(named_nth(&c, TP_TIMING, "training per iteration", 0), S_SECONDS), 0.5);
+	EQ(num(named_nth(&c, TP_TIMING, "training time", 0), S_SECONDS), 120);
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/packs/metriclogger.log");
+	cr_expect(strstr(r.out.buf, "\"wall\":120,\"wall_from\":\"phases\""), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "\"kind\":\"evaluation\",\"finding\":\"evaluation ('evaluation loops') took 20 s, "
+				    "16.7% of the wall"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
 Test(packs, mmengine_and_mmcv)
 {
 	struct collector c = { 0 };

@@ -271,6 +271,16 @@ Test(prefix, glog_and_logback_stamps)
 	cr_assert_str_eq(find_rec(&c, TP_TIMING, "forward")->ts, "--06-13T17:36:53.936666");
 	cr_assert_str_eq(find_rec(&c, TP_TIMING, "backward")->ts, "T07:22:01.168");
 	collector_free(&c);
+	/* MAE's and DETR's print: "[HH:MM:SS.ffffff] " (no fraction when the
+	 * microseconds are 0); a bracketed time with anything else is no stamp */
+	memset(&c, 0, sizeof(c));
+	parse_str("[07:10:36.394431] [TIMING] forward: 0.5s\n[07:10:37] [TIMING] backward: 1.5s\n"
+		  "[07:10:38.5] [TIMING] optimizer: 2.5s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "forward")->ts, "T07:10:36.394431");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "backward")->ts, "T07:10:37");
+	cr_assert(!find_rec(&c, TP_TIMING, "optimizer") || !find_rec(&c, TP_TIMING, "optimizer")->ts);
+	collector_free(&c);
 	memset(&c, 0, sizeof(c));
 	parse_str("W1212 11:03:17.693000 9724 torch/distributed/run.py:803] starting\n"
 		  "2025-12-12 11:03:38,634 - INFO - loading\n"

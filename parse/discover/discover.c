@@ -1182,9 +1182,12 @@ static int counter_pos(const struct tmpl *tp)
 			b--;
 		if (counter_word(tp, b))
 			return k;
+		int w = k - 2; /* "Epoch [3/100]", "Epoch: [0/100]" */
+		while (punct_is(tp, w, ':'))
+			w--;
 		if (punct_is(tp, k - 1, '[') && punct_is(tp, k + 1, '/') && k + 3 < tp->ntok &&
 		    tp->kind[k + 2] == TK_NUM && punct_is(tp, k + 3, ']') &&
-		    !(is_word(tp, k - 2) && !strncasecmp(tp->tok[k - 2], "epoch", 5)))
+		    !(is_word(tp, w) && !strncasecmp(tp->tok[w], "epoch", 5)))
 			return k;
 	}
 	return -1;

@@ -17,6 +17,7 @@
  *   I1124 12:00:00.123456 12345 f.py:12]   absl / glog
  *   [INFO|trainer.py:2134] 2024-… >>       Hugging Face transformers
  *   [name][LEVEL] -                hydra's job logging (after "[2024-…]")
+ *   [07:10:36.394431]              MAE's and DETR's print: the time of day
  *
  * ANSI colours are gone by now (S4 colours the level). Each form is a
  * small matcher in one table; the first that matches wins, and a line that
@@ -42,6 +43,22 @@ static const char *digits(const char *q, const char *e)
 	while (q < e && tp_is_digit(*q))
 		q++;
 	return q > s ? q : NULL;
+}
+
+/* Whether the text at t, which holds at least strlen(shape) bytes, has the
+ * shape: 'd' a digit, 'X' any byte, every other byte itself. */
+static int has_shape(const char *t, const char *shape)
+{
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(t[i]) : shape[i] != 'X' && t[i] != shape[i])
+			return 0;
+	return 1;
+}
+
+/* Whether "HH:MM:SS" at t is a time of day. */
+static int time_of_day_ok(const char *t)
+{
+	return (t[0] - '0') * 10 + (t[1] - '0') <= 23 && t[3] <= '5' && t[6] <= '5';
 }
 
 static int is_upper(char c)
@@ -179,11 +196,8 @@ static const char *absl(struct tp_parser *p, const char *t, const char **e)
 {
 	static const char shape[] = "Xdddd dd:dd:dd";
 	const char *q = t, *frac = NULL;
-	if (*e - t < 20 || !strchr("IWEF", *t))
+	if (*e - t < 20 || !strchr("IWEF", *t) || !has_shape(t, shape))
 		return NULL;
-	for (size_t i = 1; i < sizeof(shape) - 1; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(q[i]) : q[i] != shape[i])
-			return NULL;
 	q += sizeof(shape) - 1;
 	if (*q == '.')
 		q = digits(frac = q + 1, *e);
@@ -245,11 +259,8 @@ static const char *fair(struct tp_parser *p, const char *t, const char **e)
 {
 	static const char shape[] = "dd/dd/dd dd:dd:dd - ";
 	const char *q = level_word(t, *e);
-	if (!q || !(q = TP_EAT(q, *e, " - ")) || *e - q < (ptrdiff_t)sizeof(shape))
+	if (!q || !(q = TP_EAT(q, *e, " - ")) || *e - q < (ptrdiff_t)sizeof(shape) || !has_shape(q, shape))
 		return NULL;
-	for (size_t i = 0; i < sizeof(shape) - 1; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(q[i]) : q[i] != shape[i])
-			return NULL;
 	const char *r = q + sizeof(shape) - 1, *c = r;
 	while (c < *e && (tp_is_digit(*c) || *c == ':' || *c == ',' || *c == ' ' || tp_is_alpha(*c)) && *c != '-')
 		c++; /* "0:00:21", "1 day, 2:03:04" */
@@ -284,12 +295,7 @@ static const char *level_ts_caller(struct tp_parser *p, const char *t, const cha
 static const char *logback(struct tp_parser *p, const char *t, const char **e)
 {
 	static const char shape[] = "dd:dd:dd.ddd [";
-	if (*e - t < (ptrdiff_t)sizeof(shape) + 8)
-		return NULL;
-	for (size_t i = 0; i < sizeof(shape) - 1; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(t[i]) : t[i] != shape[i])
-			return NULL;
-	if ((t[0] - '0') * 10 + (t[1] - '0') > 23 || t[3] > '5' || t[6] > '5')
+	if (*e - t < (ptrdiff_t)sizeof(shape) + 8 || !has_shape(t, shape) || !time_of_day_ok(t))
 		return NULL;
 	const char *q = memchr(t + sizeof(shape) - 1, ']', (size_t)(*e - t - (ptrdiff_t)sizeof(shape) + 1));
 	if (!q || q + 1 >= *e || q[1] != ' ' || !(q = level_word(tp_skip_blanks(q + 1, *e), *e)))
@@ -302,10 +308,32 @@ static const char *logback(struct tp_parser *p, const char *t, const char **e)
 	return q;
 }
 
+/* [07:10:36.394431] (MAE's, DETR's and DeiT's print, which prefixes
+ * every line with datetime.now().time(): no microseconds when they are
+ * 0); the time of day is the line's stamp. */
+static const char *time_of_day(struct tp_parser *p, const char *t, const char **e)
+{
+	static const char shape[] = "[dd:dd:dd";
+	if (*e - t < (ptrdiff_t)sizeof(shape) + 2 || !has_shape(t, shape) || !time_of_day_ok(t + 1))
+		return NULL;
+	const char *q = t + sizeof(shape) - 1;
+	if (*q == '.') {
+		const char *f = digits(q + 1, *e);
+		if (f != q + 7)
+			return NULL;
+		q = f;
+	}
+	if (q + 2 > *e || q[0] != ']' || q[1] != ' ')
+		return NULL;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.*s", (int)(q - t - 1), t + 1);
+	p->cur_ts = p->tsbuf;
+	return q + 2;
+}
+
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
-static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, NULL };
+static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, time_of_day, NULL };
 static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, loguru, rich, absl, py_space, NULL };
 static const prefix_fn other[] = { py_dash, py_space, logback, NULL };
 
