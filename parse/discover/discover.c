@@ -351,12 +351,13 @@ static const unsigned char stop_at[256] = {
 	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
 };
 
-int tp_disc_has_unit(const char *s, const char *e)
+/* tp_disc_has_unit() of the line [s,e), looking from 'from' on. */
+static int has_unit_from(const char *s, const char *from, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
 	double u;
-	for (const char *q = s; q < e; q++) {
+	for (const char *q = from; q < e; q++) {
 		if (!stop_at[(unsigned char)*q])
 			continue;
 		if (*q == '%' && q + 1 < e && q[1] == '|') {
@@ -389,6 +390,11 @@ int tp_disc_has_unit(const char *s, const char *e)
 		}
 	}
 	return 0;
+}
+
+int tp_disc_has_unit(const char *s, const char *e)
+{
+	return has_unit_from(s, s, e);
 }
 
 /* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
@@ -543,7 +549,17 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 	const char *le = memchr(hit, '\n', (size_t)(e - hit));
 	if (!le)
 		le = e;
-	if (tp_disc_has_unit(ls, le)) {
+	/* no number before the one the hit is in, or the one before the
+	 * hit's word ("1.39 iters/sec" hit at its '/'), has a unit: the test
+	 * is looser than this one, and found none before it */
+	const char *from = hit;
+	while (from > ls && from[-1] != ' ' && from[-1] != '\t')
+		from--;
+	while (from > ls && from[-1] == ' ')
+		from--;
+	while (from > ls && (tp_is_digit(from[-1]) || from[-1] == '.'))
+		from--;
+	if (has_unit_from(ls, from, le)) {
 		*q = ls;
 		return 1;
 	}
@@ -614,6 +630,7 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 	const __m256i c_a = _mm256_set1_epi8('a' - 1), c_z = _mm256_set1_epi8('z' + 1);
 	const __m256i c_e = _mm256_set1_epi8('e'), c_sp = _mm256_set1_epi8(' '), c_sl = _mm256_set1_epi8('/');
 	const __m256i c_s = _mm256_set1_epi8('s'), c_pc = _mm256_set1_epi8('%'), c_bar = _mm256_set1_epi8('|');
+	const __m256i c_a1 = _mm256_set1_epi8('a');
 #define NOT_UNIT(b)                                                                                  \
 	_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)),             \
 					   _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib))), \
@@ -637,8 +654,26 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 			}
 			__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
 			__m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 1));
-			__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
 			__m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(b0, c_0), _mm256_cmpgt_epi8(c_9, b0));
+			uint32_t open = (uint32_t)_mm256_movemask_epi8(
+				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar)));
+			/* first the blocks where no unit can start: no digit before a
+			 * byte from 'a' up (a unit's first letter, or µ's), before a
+			 * blank and one, or "/s" (most of a log's blocks, at half the
+			 * cost) */
+			__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
+			__m256i sp_a = _mm256_and_si256(_mm256_cmpeq_epi8(b1, c_sp),
+							_mm256_cmpeq_epi8(_mm256_max_epu8(b2, c_a1), b2));
+			__m256i may = _mm256_or_si256(
+				_mm256_and_si256(digit, _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b1, c_a1), b1), sp_a)),
+				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s)));
+			uint32_t m = (uint32_t)_mm256_movemask_epi8(may);
+			if (e - q < 32) /* the bytes past e are only read: the next line's */
+				m &= (1u << (e - q)) - 1, open &= (1u << (e - q)) - 1;
+			if (!m && !open) {
+				q += 32;
+				continue;
+			}
 			/* a digit then a unit, or a digit, a blank and a unit */
 			__m256i nu = _mm256_and_si256(NOT_UNIT(b1),
 						      _mm256_or_si256(_mm256_xor_si256(_mm256_cmpeq_epi8(b1, c_sp),
@@ -649,12 +684,8 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 			__m256i rate = _mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s));
 			__m256i hv = _mm256_or_si256(_mm256_andnot_si256(nu, digit), _mm256_andnot_si256(lower, rate));
 			uint32_t h = (uint32_t)_mm256_movemask_epi8(hv);
-			uint32_t open = (uint32_t)_mm256_movemask_epi8(
-				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar)));
-			if (e - q < 32) { /* the bytes past e are only read: the next line's */
+			if (e - q < 32)
 				h &= (1u << (e - q)) - 1;
-				open &= (1u << (e - q)) - 1;
-			}
 			uint32_t before = open ? h & ((1u << __builtin_ctz(open)) - 1) : h;
 			if (before) {
 				hit = q + __builtin_ctz(before);
