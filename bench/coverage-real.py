@@ -31,7 +31,8 @@ before their truths were written, TPROF_REAL_MANIFEST=bench/unseen2-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen2 a second such set, TPROF_REAL_MANIFEST=bench/unseen3-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen3 a third, TPROF_REAL_MANIFEST=bench/unseen4-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen4 a fourth, TPROF_REAL_MANIFEST=bench/unseen5-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen5 a fifth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen5 a fifth, TPROF_REAL_MANIFEST=bench/unseen6-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen6 a sixth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -830,6 +831,153 @@ def dsfd_values(line):
     return [float(m.group(1))] if m else []
 
 
+RLLIB_KEY = re.compile(r"^\s+(?:time_this_iter_s|time_total_s|time_since_restore|warmup_time|allreduce_latency|"
+                       r"\w+_time_ms|\w+_throughput|mean_\w+_ms): (" + NUM + r")\s*$")
+RLLIB_RUNNING = re.compile(r"^Current time: \S+ \S+ \(running for (\d+):(\d\d):(\d\d(?:\.\d+)?)\)\s*$")
+RLLIB_ROW = re.compile(r"^\| \S+ \| \w+\s+\| [\d.:]+ \|\s+\d+ \|\s+(" + NUM + r") \|")
+
+
+def rllib_values(line):
+    """Ray Tune / RLlib (1.x) console output: each 'Result for DQN_shogi_...:' block prints
+    'time_this_iter_s: 1.3878920078277588', 'time_total_s: ...', 'time_since_restore: ...',
+    'warmup_time: ...', the learner's 'allreduce_latency: 0.0', 'timers:' ('learn_throughput: 1561.745',
+    'learn_time_ms: 20.49', 'update_time_ms: 16.113') and 'sampler_perf:' ('mean_env_wait_ms: ...', ms per
+    env step); each '== Status ==' prints 'Current time: 2022-04-22 01:29:15 (running for 00:00:15.02)'
+    (time since the experiment began) and a table whose row holds 'total time (s)'. 'timestamp:
+    1650590955', 'date: 2022-04-22_01-29-15' and 'cpu_util_percent' are no durations."""
+    m = RLLIB_KEY.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = RLLIB_RUNNING.match(line)
+    if m:
+        return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))]
+    m = RLLIB_ROW.match(line)
+    return [float(m.group(1))] if m else []
+
+
+TFEST_RATE = re.compile(r"^INFO:tensorflow:global_step/sec: (" + NUM + r")\s*$")
+TFEST_STEP = re.compile(r"^INFO:tensorflow:loss = \S+, step = \d+ \((" + NUM + r") sec\)\s*$")
+
+
+def tf_estimator_values(line):
+    """TensorFlow 1 Estimator (BERT run_classifier-style fine-tuning): 'INFO:tensorflow:global_step/sec:
+    0.693925' (steps per second since the previous report) and 'INFO:tensorflow:loss = 0.35847408,
+    step = 200 (144.108 sec)' (seconds of the last 100 steps). 'Starting evaluation at
+    2019-02-18-08:07:59' is a stamp; '_save_checkpoints_secs': 600 is configuration."""
+    m = TFEST_RATE.match(line) or TFEST_STEP.match(line)
+    return [float(m.group(1))] if m else []
+
+
+JOEY_TOKENS = re.compile(r" - joeynmt\.training - Epoch\s+\d+, Step:\s+\d+, Batch Loss:\s+\S+, Tokens per Sec:\s+(" +
+                         NUM + r"), Lr: ")
+JOEY_VALID = re.compile(r" - joeynmt\.training - Validation result \(\w+\) at epoch .*, duration: (" + NUM + r")s\s*$")
+
+
+def joeynmt_values(line):
+    """JoeyNMT 1.x: '2021-10-08 14:51:19,672 - INFO - joeynmt.training - Epoch   1, Step:      100,
+    Batch Loss:     5.560523, Tokens per Sec:     4095, Lr: 0.000300' (target tokens per second since the
+    previous report) and 'Validation result (greedy) at epoch   3, step     1000: bleu:   1.70, loss:
+    98871.7656, ppl:  59.5687, duration: 90.9818s' (the validation's seconds)."""
+    m = JOEY_TOKENS.search(line) or JOEY_VALID.search(line)
+    return [float(m.group(1))] if m else []
+
+
+CHAINER_SPEED = re.compile(r"^\s*(" + NUM + r") iters/sec\. Estimated time to finish: ")
+CHAINER_ROW = re.compile(r"^(?:\x1b\[\d*[AJ])*\d+\s+(?:" + NUM + r"\s+)+?(" + NUM + r")\s*$")
+
+
+def chainer_values(line):
+    """Chainer (ChainerMN under mpiexec) trainer extensions in a batch job's output: ProgressBar
+    redraws ('\x1b[4A\x1b[J     total [#####....] 13.73%', 'this epoch [...]', '159 iter, 0 epoch / 3 epochs',
+    '  3.1839 iters/sec. Estimated time to finish: 0:01:00.067030.'; the rate is counted, the estimate is
+    not, 'inf iters/sec' holds no number) and PrintReport rows ('\x1b[4A\x1b[J1  6.91707  0.000908467
+    3627.65', whose last column is elapsed_time, seconds since training began)."""
+    m = CHAINER_SPEED.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = CHAINER_ROW.match(line)
+    return [float(m.group(1))] if m else []
+
+
+FASTSCNN_ITER = re.compile(r" - INFO - Epoch: \[\s*\d+/\d+\] Iter \[\s*\d+/\d+\] \|\| Time: (" + NUM + r") sec \|\| ")
+
+
+def fast_scnn_values(line):
+    """Fast-SCNN-pytorch's train.py (Tramac) on Apple Silicon: '2025-06-12 13:31:13,075 - INFO - Epoch:
+    [ 0/200] Iter [  10/1487] || Time: 3.7996 sec || lr: 0.00999973 || Loss: 2.3565' (seconds since
+    training began, every 10 iterations)."""
+    m = FASTSCNN_ITER.search(line)
+    return [float(m.group(1))] if m else []
+
+
+T2I_COST = re.compile(r"^\d\d-\d\d \d\d:\d\d:\d\d, Epoch \d+ (?:Train|Val|Test), .*\bCost:? (" + NUM + r") sec\s*$")
+
+
+def t2icount_values(line):
+    """T2ICount's trainer (the Bayesian-crowd-counting lineage) with a year-less stamp: '04-06 22:00:33,
+    Epoch 0 Train, reg:0.3237, RRC_stage1:0.7828, ..., mae:84.73, mse:100.34, Cost: 715.7 sec' and
+    'Epoch 50 Val, MAE: 14.68, MSE: 64.80 Cost 239.5 sec' / 'Epoch 50 Test, ... Cost 192.6 sec' (seconds of
+    the epoch's training, validation or test)."""
+    m = T2I_COST.match(line)
+    return [float(m.group(1))] if m else []
+
+
+NER_ITER = re.compile(r" - INFO - Iter: \d+ \| .*\| Time: (\d+):(\d\d):(\d\d) \|")
+
+
+def ner_iter_values(line):
+    """A home-grown BiLSTM-CRF NER trainer (Chinese-Text-Classification-Pytorch style report):
+    '2020-05-23 20:11:48,853 - train.log - INFO - Iter: 100 | Train Loss: 4970.5537 | Dev Loss: 56.6288 |
+    Dev F1-macro: 0.0450 | Time: 0:01:09 | *' (time since the launch began, h:mm:ss)."""
+    m = NER_ITER.search(line)
+    return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))] if m else []
+
+
+SLOWFAST_KEY = re.compile(r'"(?:dt|dt_data|dt_net|time_diff)": (' + NUM + r")")
+SLOWFAST_EPOCH = re.compile(r"\] train_net\.py:\s*\d+: Epoch \d+ takes (" + NUM + r")s\. Epochs from \d+ to \d+ take (" +
+                            NUM + r")s in average and (" + NUM + r")s in median\.")
+SLOWFAST_ITER = re.compile(r"\] train_net\.py:\s*\d+: For epoch \d+, each iteraction takes (" + NUM +
+                           r")s in average\. From epoch \d+ to \d+, each iteraction takes (" + NUM + r")s in average\.")
+
+
+def pyslowfast_values(line):
+    """PySlowFast (facebookresearch/SlowFast) stdout.log: '[06/21 17:58:49][INFO] logging.py:   99:
+    json_stats: {"_type": "train_iter_", "dt": 19.53594, "dt_data": 18.29932, "dt_net": 1.23662, "epoch":
+    "1/2", "eta": "3:22:31", ...}' (the iteration's seconds, its data wait and its network time; 'eta' is
+    not counted), the train_epoch record's dt/dt_data/dt_net, val_iter's 'time_diff', 'Epoch 0 takes
+    14354.32s. Epochs from 0 to 0 take 14354.32s in average and 14354.32s in median.' and 'For epoch 0,
+    each iteraction takes 45.43s in average. From epoch 0 to 0, each iteraction takes 45.43s in average.'"""
+    if "json_stats: {" in line:
+        return [float(x) for x in SLOWFAST_KEY.findall(line)]
+    m = SLOWFAST_EPOCH.search(line) or SLOWFAST_ITER.search(line)
+    return [float(x) for x in m.groups()] if m else []
+
+
+HYPERCDR_EPOCH = re.compile(r"^INFO:__main__:Epoch: \d+ avg_loss_\w+: .* time: (" + NUM + r")s\s*$")
+
+
+def hypercdr_values(line):
+    """A home-grown cross-domain recommender (Hyper_CDR) with bare Python logging: 'INFO:__main__:Epoch:
+    0000 avg_loss_tgt: 299.861 time: 42.3726s' (seconds since the epoch began; the source domain's line
+    that follows it is measured from the same start); 'INFO:__main__:0.0319recall_tgt:...' prints no
+    time."""
+    m = HYPERCDR_EPOCH.match(line)
+    return [float(m.group(1))] if m else []
+
+
+NF_RECON = re.compile(r"\|\s+INFO\| Reconstruction finished in (" + NUM + r") seconds\.")
+
+
+def neural_field_values(line):
+    """A home-grown neural-field human reconstruction trainer (NVIDIA Warp, kaolin) with '|'-separated
+    logging: tqdm bars 'Epoch 1/1000:: 100%|##########| 41/41 [09:33<00:00, 13.99s/batch]', 'Marching
+    cube: 100%|...| 34/34 [02:43<00:00,  4.67s/chunk]', 'Texture prediction: ...' (counted by the tqdm
+    rule, CR-joined redraws on one physical line, a logging line glued after the first redraw) and
+    '2025-04-28 22:03:33,070|    INFO| Reconstruction finished in 167.4495508670807 seconds.'"""
+    m = NF_RECON.search(line)
+    return [float(m.group(1))] if m else []
+
+
 def tqdm_only_values(line):
     return []
 
@@ -885,6 +1033,16 @@ FRAMEWORK = {
     "openpi": openpi_values,
     "hyperopt": hyperopt_values,
     "dsfd": dsfd_values,
+    "rllib": rllib_values,
+    "tf-estimator": tf_estimator_values,
+    "joeynmt": joeynmt_values,
+    "chainer": chainer_values,
+    "fast-scnn": fast_scnn_values,
+    "t2icount": t2icount_values,
+    "home-grown-ner-iter": ner_iter_values,
+    "pyslowfast": pyslowfast_values,
+    "hypercdr": hypercdr_values,
+    "home-grown-neural-field": neural_field_values,
 }
 
 
