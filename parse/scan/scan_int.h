@@ -71,6 +71,10 @@ struct teddy {
 	struct td_lit *lits; /* by bucket: bucket b is [first[b], first[b + 1]) */
 	size_t nlits;
 	size_t first[TD_BUCKETS + 1];
+	/* within a bucket by their window's first byte, case folded: those
+	 * whose window starts with byte c are [at[b][c], at[b][c + 1]), so a
+	 * candidate is compared with a few literals, not a bucket's all */
+	uint16_t at[TD_BUCKETS][257];
 	/* bit b of lo[k][x & 15] & hi[k][x >> 4]: byte x may be byte k of
 	 * the window of a literal of bucket b */
 	unsigned char lo[TD_W][16], hi[TD_W][16];

@@ -225,6 +225,30 @@ static void td_set_pairs(uint64_t *t, unsigned a, unsigned b, unsigned flags)
 		tp_pairs_set(t, a ^ 32, b ^ 32);
 }
 
+static unsigned td_fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c | 32u : c;
+}
+
+static int td_by_first(const void *a, const void *b)
+{
+	const struct td_lit *x = a, *y = b;
+	return (int)td_fold(x->s[x->w]) - (int)td_fold(y->s[y->w]);
+}
+
+/* Sorts bucket b's literals by their window's first byte and fills at[b]. */
+static void td_index_bucket(struct teddy *td, int b)
+{
+	size_t f = td->first[b], n = td->first[b + 1] - f;
+	qsort(td->lits + f, n, sizeof(*td->lits), td_by_first);
+	size_t i = f;
+	for (unsigned c = 0; c <= 256; c++) {
+		while (i < f + n && td_fold(td->lits[i].s[td->lits[i].w]) < c)
+			i++;
+		td->at[b][c] = (uint16_t)i;
+	}
+}
+
 /* A literal's window in the exact tables, as bucket bit. */
 static void td_exact_add(struct teddy *td, const struct td_lit *l, unsigned char bit)
 {
@@ -329,6 +353,8 @@ int tp_teddy_build(struct teddy *td, const struct tp_marker_set *sets, size_t ns
 				td->lits[fill++] = lits[i];
 	}
 	td->first[TD_BUCKETS] = fill;
+	for (int b = 0; b < TD_BUCKETS; b++)
+		td_index_bucket(td, b);
 	for (int b = 0; b < TD_BUCKETS; b++) {
 		unsigned char bit = (unsigned char)(1u << b);
 		for (size_t i = td->first[b]; i < td->first[b + 1]; i++) {
@@ -378,7 +404,8 @@ static inline int td_verify(const struct teddy *td, const unsigned char *s, cons
 	while (mask) {
 		unsigned b = (unsigned)__builtin_ctz(mask);
 		mask &= mask - 1;
-		for (size_t i = td->first[b]; i < td->first[b + 1]; i++) {
+		unsigned c = td_fold(*q);
+		for (size_t i = td->at[b][c]; i < td->at[b][c + 1]; i++) {
 			const struct td_lit *l = &td->lits[i];
 			if ((!l->rules && (found || want == TD_RULES_ONLY)) ||
 			    (size_t)(q - s) < l->w || (size_t)(e - q) < l->n - l->w)
