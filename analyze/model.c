@@ -77,6 +77,7 @@ static struct an_run *run_new(const char *file)
 	r->first_step_ts = INT64_MIN;
 	r->first_step_index = NAN;
 	r->last_step_ts = INT64_MIN;
+	r->last_value_ts = INT64_MIN;
 	r->iter_index = NAN;
 	return r;
 }
@@ -160,6 +161,17 @@ static void keep_nums(struct tp_map *map, const struct tp_record *r, const char 
 	}
 }
 
+/* Whether a value no reader gave a role has a name the log's readers
+ * declared a clock: then it is one (the "Time" of a second template of the
+ * same line, with a mark after it, that discovery saw too few times
+ * rising to say so). */
+static int named_clock(const struct an_run *run, const struct tp_record *r)
+{
+	const struct an_part *x;
+	return r->role == TP_ROLE_NONE && r->type == TP_TIMING && r->name &&
+	       (x = tp_map_find(&run->parts, r->name, r->name_len)) && x->role == TP_ROLE_CLOCK;
+}
+
 static void clock_issue(struct an_run *run, int kind, const struct tp_record *r, double a,
 			double b, uint64_t prev_line)
 {
@@ -232,7 +244,7 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 		if (t < run->last_ts) {
 			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
 		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && r->role == TP_ROLE_NONE &&
-			   an_role(r) == TP_ROLE_PHASE && !r->parent) {
+			   an_role(r) == TP_ROLE_PHASE && !r->parent && !named_clock(run, r)) {
 			double elapsed = (double)(t - run->last_ts);
 			double sec = r->num[S_SECONDS];
 			if (sec > elapsed * 1.05 + 1.0)
@@ -496,6 +508,8 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 {
 	enum tp_role role = an_role(r);
 	double sec = value_seconds(r);
+	if (named_clock(run, r))
+		role = TP_ROLE_CLOCK;
 	switch (role) {
 	case TP_ROLE_PHASE:
 	case TP_ROLE_NONE:
@@ -1005,6 +1019,8 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->first_step_line = r->line;
 	if (r->ts) {
 		int64_t t = check_clock(run, r);
+		if (t > run->last_value_ts)
+			run->last_value_ts = t;
 		if (t != INT64_MIN && step) {
 			if (run->first_step_ts == INT64_MIN) {
 				run->first_step_ts = t;

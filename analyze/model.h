@@ -197,6 +197,7 @@ struct an_run {
 	int64_t year_shift;       /* seconds added to dates printed without a year, or to
 				   * times of day printed without a date (whole days) */
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
+	int64_t last_value_ts;    /* of the last value read (no span meta), or INT64_MIN */
 	uint64_t first_step_line;            /* the first value printed at a step's line, 0: none yet */
 	double first_step_index;  /* the iteration the first step printed is at (a batch's index), or NAN */
 	/* iterations the batch indices count (of rank 0 or none): each rise of

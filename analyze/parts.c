@@ -262,7 +262,10 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	const struct tp_series *st = an_step_series(run, &what, &scale);
 	if (st && st->n && run->first_step_index > 1)
 		before -= (run->first_step_index - 1) * tp_series_quantile(st, 0.5) * scale;
-	double after = (double)(run->max_ts - run->last_step_ts);
+	/* only where a value was read after the last step: a log whose
+	 * launches were appended to it ends on the last one's start-up,
+	 * days after the last step, idle in between */
+	double after = run->last_value_ts > run->last_step_ts ? (double)(run->max_ts - run->last_step_ts) : 0;
 	if (!said_startup && before >= 0.1 * wall)
 		report_finding(rep, before > o->optimize_pct / 100 * wall ? SEV_WARNING : SEV_NOTICE, "bottlenecks",
 			       "startup", run->label, run->file, 0, kind_advice("startup"),

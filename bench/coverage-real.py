@@ -847,7 +847,8 @@ def rllib_values(line):
     1650590955', 'date: 2022-04-22_01-29-15' and 'cpu_util_percent' are no durations."""
     m = RLLIB_KEY.match(line)
     if m:
-        return [float(m.group(1))]
+        # durations in seconds: the *_ms keys print milliseconds
+        return [float(m.group(1)) / 1000 if line.rstrip().split(":")[0].endswith("_ms") else float(m.group(1))]
     m = RLLIB_RUNNING.match(line)
     if m:
         return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))]

@@ -479,6 +479,57 @@ Test(discover, the_iteration_count_is_not_the_epochs)
 	collector_free(&c);
 }
 
+/* The sixth unseen set's lessons: Chainer's ProgressBar "1.3921 iters/sec.
+ * Estimated time to finish: 19:53:31.907530." is a rate and an estimate
+ * (no time spent); a home-grown NER trainer's "| Time: 0:01:09 |", a clock a
+ * time word names, is read with no other unit on its line; RLlib's
+ * "mean_env_wait_ms: 0.66", read by its pack in seconds, is not read again. */
+Test(discover, estimates_named_clocks_and_units_in_names)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen6/chainermn-vgg-4gpu.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Estimated time to finish"), 0);
+	cr_assert_eq(count_named(&c, TP_RATE, "iters"), 997);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen6/ner-bilstm-crf-medical.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time"), 1457);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Time", 1), S_SECONDS), 69, 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen6/rllib-shogi-dqn.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "mean_env_wait"), 79);
+	cr_assert_eq(count_named(&c, TP_TIMING, "mean_env_wait_ms"), 0, "read twice");
+	collector_free(&c);
+	/* a number is only taken for another reader's value in its name's
+	 * unit ("data 0.01s" beside "step 36" read by a rule: 0.01 x 3600 is
+	 * 36, and the data is still the template's) */
+	write_text("/tmp/tprof-disc-seen.rules", "batch ^step (?<index>\\d+) time (?<seconds>[\\d.]+)s data [\\d.]+s$\n");
+	struct strbuf log = STRBUF_INIT;
+	for (int i = 30; i < 40; i++)
+		strbuf_addf(&log, "step %d time %ss data 0.01s\n", i, i % 2 ? "1.0" : "1.5");
+	write_text("/tmp/tprof-disc-seen.log", log.buf);
+	strbuf_release(&log);
+	struct tu_result r = tu_run("$B/tprof-parse --no-formats --rules /tmp/tprof-disc-seen.rules -c "
+				    "/tmp/tprof-disc-seen.log");
+	cr_assert(strstr(r.out.buf, "timing     10\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
+/* The vector test's hit is verified from the number before its word on,
+ * and from the line's start where a bar opens before it: a bar is skipped
+ * to its ']', which may lie past the hit (fuzz_discover's find: "7.50it/s]"
+ * after a bar's "]" is inside the next bar). */
+Test(discover, a_line_is_verified_as_a_whole)
+{
+	static const char bars[] = "  0%|        00<?, ?it/s]  0%|          | 1/613 [0<00:01,  7.50it/s]it/s]  "
+				   "0%|          | 1/613 [0<00:01,  7.50it/s\x1b[A\nstep 3 took 12ms\n";
+	const char *e = bars + sizeof(bars) - 1, *second = strchr(bars, '\n') + 1;
+	cr_assert_eq(tp_disc_has_unit(bars, second - 1), 0);
+	cr_assert_eq(tp_disc_next_line(bars, e, e), second);
+	cr_assert_eq(tp_disc_next_line(bars, second - 1, e), second - 1, "no line of the bars holds a unit");
+}
+
 /* PaddlePaddle's Model.fit prints 14 metrics and then the step time:
  * "step  10/614 - loss: 0.1637 - AUROC_...: 0.5273 - ... - 3s/step", more
  * tokens than a template holds; its end is kept after a gap. */

@@ -446,6 +446,36 @@ Test(packs, metriclogger)
 	tu_result_free(&r);
 }
 
+/* The sixth unseen set's frameworks, on their real logs: PySlowFast's
+ * json_stats, RLlib's result dumps and status, a TF1 Estimator's hooks,
+ * JoeyNMT's reports; analyzed, each run's step is the log's own
+ * (bench/unseen6-logs.tsv: 1.215, 1.327, 1.4445 and 0.348 s), to the
+ * digits printed */
+Test(packs, video_rl_estimator_and_nmt_logs)
+{
+	static const struct {
+		const char *file, *step_from, *step;
+	} logs[] = {
+		{ "pyslowfast-meccano", "batch time (epochs' first steps apart)", "1.2152" },
+		{ "rllib-shogi-dqn", "time_this_iter_s", "1.3268" },
+		{ "tf-estimator-bert-similarity", "1/global_step", "1.4444" },
+		{ "joeynmt-pcm-en", "step (time stamps)", "0.3481" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
+		struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen6/%s.log", logs[i].file);
+		char want[160];
+		snprintf(want, sizeof(want), "\"step\":\"%s\",\"step_median\":%s", logs[i].step_from, logs[i].step);
+		cr_expect(strstr(r.out.buf, want), "%s: %s in %.300s", logs[i].file, want, strstr(r.out.buf, "\"runs\""));
+		tu_result_free(&r);
+	}
+	struct tu_result r = tu_run("$B/tprof-parse -q -c tests/data/unseen6/pyslowfast-meccano.log");
+	cr_expect(strstr(r.out.buf, "batch      631\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -q -t timing tests/data/unseen6/joeynmt-pcm-en.log");
+	cr_expect(strstr(r.out.buf, "\"role\":\"phase\",\"name\":\"validation\",\"seconds\":90.9818}"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
 Test(packs, mmengine_and_mmcv)
 {
 	struct collector c = { 0 };

@@ -645,6 +645,36 @@ Test(roles, training_that_fills_the_wall_is_the_answer)
 	json_free(&doc);
 }
 
+/*
+ * A home-grown NER trainer's 65 launches appended to one log over eight
+ * days: "| Time: 0:01:09 |" since each launch, on lines with and without a
+ * mark after it (two templates, one seen rising: a clock), is one clock,
+ * never a stage; its rise over the iterations between reports is the step
+ * (0.16 s, the truth's); the days after the last step, on which only a
+ * launch's start-up was printed, are no time "after the last step".
+ */
+Test(roles, a_clock_in_two_templates_and_appended_launches)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen6/ner-bilstm-crf-medical.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (clock)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.16) < 0.005, "%g", num_at(j, "runs.0.step_median"));
+	cr_expect(!json_get_path(j, "runs.0.in_stages") || json_get_path(j, "runs.0.in_stages")->kind == JSON_NULL,
+		  "the clock is no stage");
+	cr_expect_eq(count_findings(j, "after-steps"), 0);
+	cr_expect_eq(count_findings(j, "clock"), 0, "no clock check of a clock");
+	json_free(&doc);
+	/* a final evaluation printed after the last step still is */
+	j = analyze(&doc,
+		    "batch ^step (?<index>\\d+) (?<seconds>[\\d.]+)s$\n"
+		    "timing name=\"final eval\" ^eval (?<seconds>[\\d.]+)s$\n",
+		    "2024-01-01 00:00:00 step 1 1.0s\n2024-01-01 00:00:01 step 2 1.0s\n2024-01-01 00:00:02 step 3 1.0s\n"
+		    "2024-01-01 00:00:03 step 4 1.0s\n2024-01-01 00:00:30 eval 27s\n",
+		    "");
+	cr_expect_eq(count_findings(j, "after-steps"), 1);
+	json_free(&doc);
+}
+
 /* The finding kind that says the truth's top cost. */
 static int top_matches(const char *truth, const char *kind, const char *finding)
 {

@@ -559,6 +559,9 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 		from--;
 	while (from > ls && (tp_is_digit(from[-1]) || from[-1] == '.'))
 		from--;
+	/* a bar before it is skipped to its ']', which may lie past it */
+	if (memmem(ls, (size_t)(from - ls), "%|", 2))
+		from = ls;
 	if (has_unit_from(ls, from, le)) {
 		*q = ls;
 		return 1;
@@ -952,7 +955,12 @@ static int is_eta(const char *s, size_t n)
 		if ((i == 0 || !tp_is_alpha(s[i - 1])) && tp_lower(s[i]) == 'e' && tp_lower(s[i + 1]) == 't' &&
 		    tp_lower(s[i + 2]) == 'a' && (i + 3 == n || !tp_is_alpha(s[i + 3])))
 			return 1;
-	return find_str(s, s + n, "remaining") != NULL || find_str(s, s + n, "left") != NULL;
+	/* "Estimated time to finish" (Chainer's ProgressBar), "time to go" */
+	static const char *const words[] = { "remaining", "left", "estimat", "to finish", "to go", "to completion" };
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++)
+		if (find_str(s, s + n, words[w]))
+			return 1;
+	return 0;
 }
 
 /* Tokens from..to of tp as text, a wildcard as <*>, into sb. */
@@ -1093,10 +1101,6 @@ static int label_of(const struct tmpl *tp, int pos)
 	return is_word(tp, b - 1) ? b - 1 : -1;
 }
 
-/* "Time: 1.21", "data_time=0.3", "Time cost=1029.7": a number a time word
- * names, with no unit, is in seconds (what time.time() differences print);
- * "data: 0.907" too after such a time on its line (the CycleGAN trainer's
- * "time: 1.294, data: 0.907"). Not a date ("time: 2024-10-17"). */
 /* "updt_s:0.504", "wall_ms:630990": a name whose suffix is its unit. */
 static double suffix_named(const struct tmpl *tp, int pos)
 {
@@ -1134,6 +1138,10 @@ static int rate_named(struct tmpl *tp, int pos, size_t *at)
 	return 0;
 }
 
+/* "Time: 1.21", "data_time=0.3", "Time cost=1029.7": a number a time word
+ * names, with no unit, is in seconds (what time.time() differences print);
+ * "data: 0.907" too after such a time on its line (the CycleGAN trainer's
+ * "time: 1.294, data: 0.907"). Not a date ("time: 2024-10-17"). */
 static int time_named(const struct tmpl *tp, int pos)
 {
 	int w = label_of(tp, pos);
@@ -1336,6 +1344,11 @@ static void derive(struct tmpl *tp)
 				continue;
 			v.kind = VS_DUR;
 			next = i + 1;
+			/* "| Time: 0:01:09 |": a clock a time word names is a
+			 * time on its own */
+			int w = label_of(tp, i);
+			if (w >= 0 && ends_in_time(tp->tok[w], strlen(tp->tok[w])))
+				units++;
 		} else if (k == U_DUR || k == U_PER) {
 			v.kind = VS_DUR;
 			v.unit = u;
@@ -1558,9 +1571,16 @@ static uint64_t seen_mask(const struct tok *t, int n, const struct tp_disc_line 
 		double v = t[i].v, u = 0, sec = v;
 		if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE && u > 0)
 			sec = v * u;
+		/* a unit in the name ("mean_env_wait_ms: 0.66", read by a
+		 * pack in seconds) scales the number as one after it does */
+		double named = i >= 2 && t[i - 1].kind == TK_PUNCT && (*t[i - 1].s == ':' || *t[i - 1].s == '=') &&
+					       t[i - 2].kind == TK_WORD
+				       ? suffix_unit(t[i - 2].s, t[i - 2].n)
+				       : 0;
 		for (size_t k = 0; k < ln->nseen; k++) {
 			double w = ln->seen[k], tol = 1e-9 * fmax(fabs(w), 1e-9);
-			if (fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol))
+			if (fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol) ||
+			    (named > 0 && fabs(w - v * named) <= tol))
 				mask |= (uint64_t)1 << i;
 		}
 	}
