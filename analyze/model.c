@@ -394,6 +394,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->line = r->line;
 		s->ts = tp_ts_seconds(r->ts);
 		s->grows = 1;
+		s->same = sec * 1000 != floor(sec * 1000);
 		s->inferred = r->role == TP_ROLE_NONE;
 		copy_parent(s->parent, r);
 		adopt_training(run, s, tp_map_key(&run->stages, run->stages.n - 1));
@@ -401,8 +402,21 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		/* a run's report printed again (a log dict, then its metrics
 		 * block, rounded): one phase, not two */
 		return;
+	} else if (s->same && sec == s->last) {
+		/* every print the same value to a digit finer than a
+		 * millisecond (Ray's warmup_time in every result): one phase
+		 * printed again, unless a value differs later */
+		s->held += sec;
+		s->count++;
+		s->grows = 0;
+		return;
 	} else if (sec <= s->last) {
 		s->grows = 0;
+	}
+	if (s->count && s->same) {
+		s->seconds += s->held;
+		s->held = 0;
+		s->same = 0;
 	}
 	s->last = sec;
 	s->seconds += sec;

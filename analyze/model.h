@@ -34,6 +34,8 @@ struct an_stage {
 	double last;         /* the latest value */
 	int grows;           /* every repeat so far was larger than the one before */
 	int inferred;        /* no reader declared the role: a name that only grows is a clock */
+	int same;            /* every repeat so far was the first value, finer than a millisecond */
+	double held;         /* the seconds of those repeats, added once a value differs */
 	char parent[AN_PARENT_MAX]; /* "" at the top */
 };
 

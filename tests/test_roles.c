@@ -675,6 +675,33 @@ Test(roles, a_clock_in_two_templates_and_appended_launches)
 	json_free(&doc);
 }
 
+/*
+ * Ray Tune prints the trial's warmup_time (3.954873561859131 s) in each of
+ * its 79 results: one phase printed again, not 312 s; a phase whose
+ * values only happen to repeat (DSFD's "Timer: 0.6654" twice in a row
+ * among others) is still added up. RLlib's training_iteration counts the
+ * iterations that ran (324; results print 79): they fill the wall.
+ */
+Test(roles, a_phase_printed_in_every_result_is_one)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen6/rllib-shogi-dqn.log");
+	NEAR(num_at(j, "runs.0.in_stages"), 3.954873561859131);
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "324 steps x 1.327 s"), "%s", str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
+	const char *rules = "timing role=\"phase\" name=\"w\" ^w (?<seconds>[\\d.]+)$\n";
+	j = analyze(&doc, rules, "w 3.9548\nw 3.9548\nw 3.9548\n", "");
+	NEAR(num_at(j, "runs.0.in_stages"), 3.9548);
+	json_free(&doc);
+	j = analyze(&doc, rules, "w 3.9548\nw 3.9548\nw 1.5\n", "");
+	NEAR(num_at(j, "runs.0.in_stages"), 3.9548 * 2 + 1.5);
+	json_free(&doc);
+	j = analyze(&doc, rules, "w 4\nw 4\nw 4\n", "");
+	NEAR(num_at(j, "runs.0.in_stages"), 12); /* whole seconds repeat by chance */
+	json_free(&doc);
+}
+
 /* The finding kind that says the truth's top cost. */
 static int top_matches(const char *truth, const char *kind, const char *finding)
 {
