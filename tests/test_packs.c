@@ -448,9 +448,9 @@ Test(packs, metriclogger)
 
 /* The sixth unseen set's frameworks, on their real logs: PySlowFast's
  * json_stats, RLlib's result dumps and status, a TF1 Estimator's hooks,
- * JoeyNMT's reports; analyzed, each run's step is the log's own
- * (bench/unseen6-logs.tsv: 1.215, 1.327, 1.4445 and 0.348 s), to the
- * digits printed */
+ * JoeyNMT's reports, Chainer's ProgressBar and PrintReport; analyzed,
+ * each run's step is the log's own (bench/unseen6-logs.tsv: 1.215, 1.327,
+ * 1.4445, 0.348 and 0.3158 s), to the digits printed */
 Test(packs, video_rl_estimator_and_nmt_logs)
 {
 	static const struct {
@@ -460,6 +460,7 @@ Test(packs, video_rl_estimator_and_nmt_logs)
 		{ "rllib-shogi-dqn", "time_this_iter_s", "1.3268" },
 		{ "tf-estimator-bert-similarity", "1/global_step", "1.4444" },
 		{ "joeynmt-pcm-en", "step (time stamps)", "0.3481" },
+		{ "chainermn-vgg-4gpu", "1/iterations", "0.3150" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
 		struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen6/%s.log", logs[i].file);
@@ -468,7 +469,12 @@ Test(packs, video_rl_estimator_and_nmt_logs)
 		cr_expect(strstr(r.out.buf, want), "%s: %s in %.300s", logs[i].file, want, strstr(r.out.buf, "\"runs\""));
 		tu_result_free(&r);
 	}
-	struct tu_result r = tu_run("$B/tprof-parse -q -c tests/data/unseen6/pyslowfast-meccano.log");
+	/* Chainer's PrintReport rows, read in a block its header opens: the
+	 * last elapsed_time is the wall (32347.6 s) */
+	struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen6/chainermn-vgg-4gpu.log");
+	cr_expect(strstr(r.out.buf, "\"wall\":32347.6,\"wall_from\":\"clock\""), "%.300s", strstr(r.out.buf, "\"runs\""));
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -q -c tests/data/unseen6/pyslowfast-meccano.log");
 	cr_expect(strstr(r.out.buf, "batch      631\n"), "%s", r.out.buf);
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-parse -q -t timing tests/data/unseen6/joeynmt-pcm-en.log");
