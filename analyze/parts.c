@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -52,6 +53,11 @@ const char *an_phase_kind(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (strcasestr(name, words[i].word))
 			return words[i].kind;
+	/* "Val Cost", "val_time": a word that starts with "val" (not
+	 * "interval") */
+	for (const char *v = name; (v = strcasestr(v, "val")); v++)
+		if (v == name || !isalpha((unsigned char)v[-1]))
+			return "evaluation";
 	return "other";
 }
 

@@ -32,15 +32,16 @@ static const char *fraction(const char *q, const char *e, enum tp_ts_frac frac, 
 	return q;
 }
 
-/* "MM/DD HH:MM:SS" (detectron2's and mmengine's "%m/%d %H:%M:%S"), as
- * ISO 8601's date without a year: "--MM-DDTHH:MM:SS". */
+/* "MM/DD HH:MM:SS" (detectron2's and mmengine's "%m/%d %H:%M:%S") or
+ * "MM-DD HH:MM:SS" ("%m-%d %H:%M:%S"), as ISO 8601's date without a year:
+ * "--MM-DDTHH:MM:SS". */
 static const char *read_month_day(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
 {
 	static const char shape[] = "dd/dd dd:dd:dd";
-	if (e - p < 14 || p[2] != '/' || p[8] != ':')
+	if (e - p < 14 || (p[2] != '/' && p[2] != '-') || p[8] != ':')
 		return NULL;
 	for (int i = 0; i < 14; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
+		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : i == 2 ? 0 : p[i] != shape[i])
 			return NULL;
 	if (!field(p, 1, 12) || !field(p + 3, 1, 31) || !field(p + 6, 0, 23) || !field(p + 9, 0, 59) ||
 	    !field(p + 12, 0, 60))
@@ -84,6 +85,8 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
 	if (e - p >= 14 && p[2] == '/')
 		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
+	if (e - p >= 14 && p[2] == '-' && p[5] == ' ')
+		return read_month_day(p, e, frac, out);
 	/* nearly every line of a log fails here, before the loop; the date's
 	 * separator is '-', or '/' as mmengine prints it ("2025/10/09") */
 	if (e - p < 19 || (p[4] != '-' && p[4] != '/') || p[7] != p[4] || p[13] != ':')

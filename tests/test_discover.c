@@ -487,7 +487,7 @@ Test(discover, the_iteration_count_is_not_the_epochs)
 Test(discover, estimates_named_clocks_and_units_in_names)
 {
 	struct collector c = { 0 };
-	read_log("tests/data/unseen6/chainermn-vgg-4gpu.log", NULL, &c);
+	read_log_with("tests/data/unseen6/chainermn-vgg-4gpu.log", "", NULL, &c); /* discovery, not the pack */
 	cr_assert_eq(count_named(&c, TP_TIMING, "Estimated time to finish"), 0);
 	cr_assert_eq(count_named(&c, TP_RATE, "iters"), 997);
 	collector_free(&c);
@@ -530,6 +530,32 @@ Test(discover, a_line_is_verified_as_a_whole)
 	cr_assert_eq(tp_disc_next_line(bars, second - 1, e), second - 1, "no line of the bars holds a unit");
 }
 
+/* T2ICount's "Epoch 0 Train, ... Cost: 715.7 sec" and "Epoch 50 Val, ...
+ * Cost 239.5 sec" / "Epoch 50 Test, ...": a name that says no phase takes
+ * the line's word on its own that does (a template's wildcard read on each
+ * line), so that the loops are three stages, not one; a phase word that
+ * names a value of its own ("train 2.2s | ... | infer 4.5s", "Train Loss:
+ * ... | Time: 0:01:09") does not. */
+Test(discover, a_loop_word_qualifies_a_bare_name)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen6/t2icount-fsc147.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Cost"), 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Train Cost"), 105);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Val Cost"), 55);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Test Cost"), 3);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Val Cost", 0), S_SECONDS), 239.5, 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/discover/noprop-cifar100.log", NULL, &c);
+	cr_assert_gt(count_named(&c, TP_TIMING, "infer"), 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen6/ner-bilstm-crf-medical.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Train Time"), 0);
+	collector_free(&c);
+}
+
 /* PaddlePaddle's Model.fit prints 14 metrics and then the step time:
  * "step  10/614 - loss: 0.1637 - AUROC_...: 0.5273 - ... - 3s/step", more
  * tokens than a template holds; its end is kept after a gap. */
@@ -568,7 +594,8 @@ Test(discover, units_names_and_etas)
 	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "Total", 3), S_SECONDS), 0.0746, 0);
 	cr_assert_eq(count_named(&c, TP_TIMING, "ETA"), 0);
 	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 4 * 4 + 4 + 4 * 2);
-	r = nth_named(&c, TP_TIMING, "iter", 2); /* "9230 ms/iter": the item names it */
+	/* "9230 ms/iter": the item names it, after the line's "[train]" */
+	r = nth_named(&c, TP_TIMING, "train iter", 2);
 	cr_assert_float_eq(num(r, S_SECONDS), 9.23, 0);
 	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "step_time", 0), S_SECONDS), 0.0181, 0);
 	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "data", 3), S_SECONDS), 0.00014, 1e-18);

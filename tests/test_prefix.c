@@ -281,6 +281,12 @@ Test(prefix, glog_and_logback_stamps)
 	cr_assert_str_eq(find_rec(&c, TP_TIMING, "backward")->ts, "T07:10:37");
 	cr_assert(!find_rec(&c, TP_TIMING, "optimizer") || !find_rec(&c, TP_TIMING, "optimizer")->ts);
 	collector_free(&c);
+	/* "%m-%d %H:%M:%S" (T2ICount's logger): a date without a year */
+	memset(&c, 0, sizeof(c));
+	parse_str("04-06 22:00:33, [TIMING] forward: 0.5s\n04-06 9:00:33, [TIMING] backward: 1.5s\n", &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "forward")->ts, "--04-06T22:00:33");
+	cr_assert(!find_rec(&c, TP_TIMING, "backward") || !find_rec(&c, TP_TIMING, "backward")->ts);
+	collector_free(&c);
 	memset(&c, 0, sizeof(c));
 	parse_str("W1212 11:03:17.693000 9724 torch/distributed/run.py:803] starting\n"
 		  "2025-12-12 11:03:38,634 - INFO - loading\n"

@@ -702,6 +702,22 @@ Test(roles, a_phase_printed_in_every_result_is_one)
 	json_free(&doc);
 }
 
+/*
+ * T2ICount: year-less "04-06 21:48:08," stamps over a day's rollover
+ * (83,802 s, the truth's span); the validations and tests ("Val Cost",
+ * "Test Cost": a word starting with "val" is evaluation, "interval" is
+ * not) take 14.4 % of the wall, the top cost.
+ */
+Test(roles, evaluations_named_val_are_evaluations)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen6/t2icount-fsc147.log");
+	NEAR(num_at(j, "runs.0.wall"), 83802);
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "evaluation");
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "14.4% of the wall"), "%s", str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
+}
+
 /* The finding kind that says the truth's top cost. */
 static int top_matches(const char *truth, const char *kind, const char *finding)
 {

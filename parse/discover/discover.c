@@ -92,6 +92,8 @@ struct vslot {
 	int unit_pos;      /* the rate's unit token, or -1: its unit is in names at unit_text */
 	size_t unit_text;
 	int per;           /* a duration per iteration ("s/iter") */
+	int qual;          /* 1 + the token before the name that says its phase
+			    * ("Epoch 50 Val, ... Cost 239.5 sec"), or 0 */
 };
 
 struct pend {
@@ -984,6 +986,41 @@ static int is_filler(const struct tmpl *tp, int k)
 }
 
 /* The name of the value at pos: the words before it, back to a separator. */
+/* Whether a word names a loop of a run: training, validation, test. */
+static int phase_word(const char *w, size_t n)
+{
+	static const char *const words[] = { "train", "val", "test", "eval", "dev" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		size_t k = strlen(words[i]);
+		if (n >= k && !strncasecmp(w, words[i], k) && (n == k || tp_is_alpha(w[k])))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A name that says no phase ("Cost") on a line whose words before it do
+ * ("Epoch 0 Train, ... Cost: 715.7 sec", "Epoch 50 Val, ... Cost 239.5
+ * sec"): the first such word on its own, a wildcard among them read on
+ * each line (qualified()), qualifies it, so that the loops' times are not
+ * one stage.
+ */
+static void qualify(const struct tmpl *tp, struct vslot *v)
+{
+	const char *nm = tp->names.buf + v->name;
+	for (size_t i = 0; i < v->name_len; i++)
+		if ((i == 0 || !tp_is_alpha(nm[i - 1])) && phase_word(nm + i, v->name_len - i))
+			return;
+	/* a word on its own, before a ',' ']' ')' or '|': no value's name
+	 * ("train 2.2s", "Train Loss: 0.4" are not) */
+	for (int k = 0; k < v->from && k + 1 < tp->ntok; k++)
+		if ((tp->kind[k] == TK_WILD || (is_word(tp, k) && phase_word(tp->tok[k], strlen(tp->tok[k])))) &&
+		    tp->kind[k + 1] == TK_PUNCT && strchr(",])|", *tp->tok[k + 1])) {
+			v->qual = k + 1;
+			return;
+		}
+}
+
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	int i = pos - 1;
@@ -1011,6 +1048,7 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 	v->name = tp->names.len;
 	span_text(&tp->names, tp, start, end);
 	v->name_len = tp->names.len - v->name;
+	qualify(tp, v);
 }
 
 static void name_fallback(struct tmpl *tp, int pos, struct vslot *v, const char *unit_word)
@@ -1475,6 +1513,24 @@ static void compose(struct strbuf *sb, const struct tmpl *tp, int from, int to, 
 	}
 }
 
+/* The name in sb after the line's word that says its phase (qualify()),
+ * where the line has one there. */
+static void qualified(struct strbuf *sb, const struct tmpl *tp, const struct vslot *v, const struct tok *t)
+{
+	int k = v->qual - 1;
+	if (k < 0)
+		return;
+	const char *w = tp->kind[k] == TK_WILD ? t[k].s : tp->tok[k];
+	size_t n = tp->kind[k] == TK_WILD ? t[k].n : strlen(w);
+	if (!phase_word(w, n))
+		return;
+	strbuf_grow(sb, n + 1);
+	memmove(sb->buf + n + 1, sb->buf, sb->len + 1);
+	memcpy(sb->buf, w, n);
+	sb->buf[n] = ' ';
+	sb->len += n + 1;
+}
+
 /* A record of a line: where it is, nothing else. */
 static void record_at(struct tp_record *r, const char *file, uint64_t line, int rank, const char *ts)
 {
@@ -1531,6 +1587,7 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 		struct tp_record r;
 		record_at(&r, file, line, rank, ts);
 		compose(&m->name, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, t);
+		qualified(&m->name, tp, v, t);
 		if (v->mean)
 			strbuf_addstr(&m->name, " (mean)");
 		r.name = m->name.buf;
