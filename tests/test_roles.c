@@ -718,6 +718,31 @@ Test(roles, evaluations_named_val_are_evaluations)
 	json_free(&doc);
 }
 
+/*
+ * Marian prints every 500 updates "Ep. 1 : Up. 1000 : ... : Time 483.07s"
+ * (the time since the last display): a "step" twenty times the step the
+ * stamps give over the updates between the lines is that window's, and the
+ * stamps' step is the run's (0.975 s; the truth's 0.977 s is the median
+ * display time over 500). A step printed every N steps that is one step's
+ * stays the step.
+ */
+Test(roles, a_step_as_long_as_a_window_is_the_window)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen4/marian-opensub-fr.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (time stamps)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.977) < 0.05 * 0.977, "%g", num_at(j, "runs.0.step_median"));
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
+	json_free(&doc);
+	const char *rules = "batch ^iter (?<index>\\d+) took (?<seconds>[\\d.]+)s$\n";
+	j = analyze(&doc, rules,
+		    "2024-01-01 00:00:00 iter 100 took 0.5s\n2024-01-01 00:00:50 iter 200 took 0.5s\n"
+		    "2024-01-01 00:01:40 iter 300 took 0.5s\n2024-01-01 00:02:30 iter 400 took 0.5s\n",
+		    "");
+	NEAR(num_at(j, "runs.0.step_median"), 0.5);
+	json_free(&doc);
+}
+
 /* The finding kind that says the truth's top cost. */
 static int top_matches(const char *truth, const char *kind, const char *finding)
 {
@@ -806,7 +831,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		const char *name;
 		size_t steps, walls, tops;
 	} sets[] = {
-		{ "unseen2", 10, 5, 5 }, { "unseen3", 6, 5, 3 }, { "unseen4", 8, 5, 6 },
+		{ "unseen2", 10, 5, 5 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 7 },
 		{ "unseen5", 4, 3, 3 },	 { "unseen6", 8, 9, 8 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));

@@ -1234,7 +1234,8 @@ static int step_like(const char *s, size_t n)
 
 static int counter_word(const struct tmpl *tp, int k)
 {
-	static const char *const words[] = { "iter", "iters", "iteration", "step", "steps", "batch" };
+	/* Marian's "Up. 500" counts updates */
+	static const char *const words[] = { "iter", "iters", "iteration", "step", "steps", "batch", "up", "update", "updates" };
 	for (size_t w = 0; is_word(tp, k) && w < ARRAY_SIZE(words); w++)
 		if (!strcasecmp(tp->tok[k], words[w]))
 			return 1;
@@ -1255,7 +1256,7 @@ static int counter_pos(const struct tmpl *tp)
 		if (tp->kind[k] != TK_NUM && tp->kind[k] != TK_WILD)
 			continue;
 		int b = k - 1;
-		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '['))
+		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '[') || punct_is(tp, b, '.'))
 			b--;
 		if (counter_word(tp, b))
 			return k;
