@@ -271,7 +271,8 @@ enum an_wall_from {
 	AW_EPOCHS,
 	AW_GPM,       /* GPM windows added */
 	AW_RUN_TIME,  /* a run time printed (a step metric's total) */
-	AW_STAMPS
+	AW_STAMPS,
+	AW_STEPS      /* the steps that ran times the median step: a bound */
 };
 const char *an_wall_from_name(enum an_wall_from from);
 

@@ -96,6 +96,12 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
  * *in_stages (NAN if none) and in *from what gave it (answer.c). */
 double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_from *from);
 
+/* How many steps ran (the batch indices say, else the step bar's windows,
+ * else one per value: a window mean's are fewer, no more) into *iters, and
+ * the step series (an_step_series()); NULL if the run has none, or fewer
+ * than ten, or an epochs' or GPM windows' one. */
+const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale);
+
 /* The step's parts as shares of its step, and evaluation, checkpoint and
  * start-up phases as shares of the wall, with their findings (parts.c). */
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);
@@ -127,5 +133,8 @@ int an_stage_is_clock(const struct an_stage *s);
 
 /* The run's part of that name and role, or NULL. */
 const struct an_part *an_part_find(const struct an_run *run, const char *name);
+
+/* The iterations the run's batch indices say ran (0: none). */
+double an_run_iters(const struct an_run *run);
 
 #endif

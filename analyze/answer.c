@@ -163,12 +163,35 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 	return step_metric(run, 1, what);
 }
 
+/* Whether st is a run's epochs or GPM windows: no step of a training loop. */
+static int coarse_series(const struct an_run *run, const struct tp_series *st)
+{
+	for (size_t i = 0; i < run->ranks.n; i++)
+		if (st == &((const struct an_batches *)tp_map_at(&run->ranks, i))->epochs)
+			return 1;
+	return st == &run->gpm_total_ms;
+}
+
+const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale)
+{
+	const struct tp_series *st = an_step_series(run, what, scale);
+	if (!st || st->n < 3 || coarse_series(run, st))
+		return NULL;
+	const char *bar;
+	*iters = an_run_iters(run);
+	if (!(*iters >= 10))
+		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
+								    : (double)st->n;
+	return *iters >= 10 ? st : NULL;
+}
+
 const char *an_wall_from_name(enum an_wall_from from)
 {
 	static const char *const names[] = {
 		[AW_NONE] = NULL,		   [AW_PHASES] = "phases", [AW_CLOCK] = "clock",
 		[AW_TABLE_TOTAL] = "table TOTAL", [AW_BATCHES] = "batches", [AW_EPOCHS] = "epochs",
 		[AW_GPM] = "GPM windows",	   [AW_RUN_TIME] = "run time printed", [AW_STAMPS] = "timestamps",
+		[AW_STEPS] = "steps that ran",
 	};
 	return (unsigned)from < ARRAY_SIZE(names) ? names[from] : NULL;
 }
@@ -180,6 +203,17 @@ static void wall_candidate(double *wall, enum an_wall_from *from, double v, enum
 		*wall = v;
 		*from = what;
 	}
+}
+
+/* Whether a phase at the top level is the training (a run's time printed
+ * as such: Hugging Face's train_runtime). */
+static int training_phase(const struct an_run *run)
+{
+	for (size_t i = 0; i < run->stages.n; i++)
+		if (an_stage_in(run, tp_map_at(&run->stages, i), NULL) &&
+		    !strcmp(an_phase_kind(tp_map_key(&run->stages, i)), "training"))
+			return 1;
+	return 0;
 }
 
 /*
@@ -230,10 +264,21 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
 		wall_candidate(&wall, from, b->epochs.sum, AW_EPOCHS);
 	}
 	wall_candidate(&wall, from, run->gpm_total_sum / 1000, AW_GPM);
+
 	for (size_t i = 0; i < run->metrics.n; i++) {
 		const struct an_named_series *s = tp_map_at(&run->metrics, i);
 		wall_candidate(&wall, from, s->last_total, AW_RUN_TIME);
 	}
+	/* the steps that ran at the median step: a lower bound as well, where
+	 * no clock, total or training phase printed says more (a timer per
+	 * iteration and no stamps, stamps at start-up only) */
+	const char *what;
+	double scale, iters;
+	const struct tp_series *st;
+	if ((*from == AW_NONE || (*from == AW_PHASES && !training_phase(run)) || *from == AW_BATCHES ||
+	     *from == AW_EPOCHS) &&
+	    (st = an_steps_ran(run, &iters, &what, &scale)))
+		wall_candidate(&wall, from, iters * tp_series_quantile(st, 0.5) * scale, AW_STEPS);
 	/* stamps from the log's first lines to its last span the whole run:
 	 * what adds up to more (window times summed as phases) is no span */
 	uint64_t lines = run->last_line > run->first_line ? run->last_line - run->first_line : 0;

@@ -79,6 +79,7 @@ static struct an_run *run_new(const char *file)
 	r->last_step_ts = INT64_MIN;
 	r->last_value_ts = INT64_MIN;
 	r->iter_index = NAN;
+	r->iter_start = NAN;
 	return r;
 }
 
@@ -978,7 +979,19 @@ int an_epoch_starts_slow(const struct an_batches *b, double *starts, double *inn
 	return *starts > 1.5 * *inner;
 }
 
-/* The iterations a batch's index says ran (an_run.iters). */
+/* The steps before a count's first print: its index where the count ran
+ * from 0 (the first print closes the first window: "iter 100"), else, for
+ * a resumed count ("step 705000", then "step 705100"), the window d the
+ * next print shows; NAN: no next print yet. */
+static void settle_start(struct an_run *run, double d)
+{
+	if (isnan(run->iter_start) || isnan(d))
+		return;
+	run->iters += run->iter_start > 2 * d ? d : run->iter_start;
+	run->iter_start = NAN;
+}
+
+/* The iterations a batch's index says ran (an_run.iters, an_run_iters()). */
 static void count_iterations(struct an_run *run, const struct tp_record *r)
 {
 	if (r->rank > 0 || !tp_has(r, S_BAT_INDEX) || !(r->num[S_BAT_INDEX] >= 0))
@@ -991,8 +1004,20 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 	if ((!starts && i < run->iter_index) || r->line < run->iter_line)
 		return;
 	run->iter_line = r->line;
-	run->iters += starts ? i : i - run->iter_index;
+	if (starts) {
+		if (!isnan(run->iter_start))
+			run->iters += run->iter_start; /* one print of the last count */
+		run->iter_start = i;
+	} else if (i > run->iter_index) {
+		settle_start(run, i - run->iter_index);
+		run->iters += i - run->iter_index;
+	}
 	run->iter_index = i;
+}
+
+double an_run_iters(const struct an_run *run)
+{
+	return run->iters + (isnan(run->iter_start) ? 0 : run->iter_start);
 }
 
 void an_feed(struct an_model *m, const struct tp_record *r)

@@ -206,6 +206,8 @@ struct an_run {
 	 * the index, and a fall to half or less as a new epoch's count from 0
 	 * (a smaller fall is a second counter: ignored); 0 if none */
 	double iters, iter_index;
+	double iter_start;        /* the index a count began at, until the next print says
+				   * how many steps it stands for (settle_start), or NAN */
 	uint64_t iter_line;
 	/* the line being read: its step's parts so far (a step printed only as
 	 * its parts is their sum), its clock's reading and the step index it

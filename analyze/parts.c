@@ -349,36 +349,10 @@ static void epoch_starts(struct report *rep, const struct an_run *run, double wa
 	}
 }
 
-/* Whether st is a run's epochs or GPM windows: no step of a training loop. */
-static int coarse_series(const struct an_run *run, const struct tp_series *st)
-{
-	for (size_t i = 0; i < run->ranks.n; i++)
-		if (st == &((const struct an_batches *)tp_map_at(&run->ranks, i))->epochs)
-			return 1;
-	return st == &run->gpm_total_ms;
-}
-
 static const char steps_advice[] =
 	"the step itself is the lever: profile one (torch.profiler, Nsight Systems) and look at its "
 	"parts; mixed precision, a fused optimizer, torch.compile or a larger batch per device "
 	"shorten it";
-
-/* How many steps ran (the batch indices say, else the step bar's windows,
- * else one per value: a window mean's are fewer, no more) and the step
- * series; NULL if the run has none, or an epochs' or GPM windows' one. */
-static const struct tp_series *steps_ran(const struct an_run *run, double *iters, const char **what,
-					 double *scale)
-{
-	const struct tp_series *st = an_step_series(run, what, scale);
-	if (!st || st->n < 3 || coarse_series(run, st))
-		return NULL;
-	const char *bar;
-	*iters = run->iters;
-	if (!(*iters >= 10))
-		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
-								    : (double)st->n;
-	return *iters >= 10 ? st : NULL;
-}
 
 /*
  * When the log prints no step time that fills the run but its training
@@ -389,7 +363,7 @@ static const struct tp_series *steps_ran(const struct an_run *run, double *iters
  */
 static void training_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
 {
-	if (!(wall > 0) || from == AW_EPOCHS || from == AW_NONE || from == AW_BATCHES)
+	if (!(wall > 0) || from == AW_EPOCHS || from == AW_NONE || from == AW_BATCHES || from == AW_STEPS)
 		return;
 	double sec = 0;
 	const char *first = NULL;
@@ -430,10 +404,10 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 		return;
 	/* no wall, or one that is the steps added up: the steps are all the
 	 * log shows of the run */
-	int alone = from == AW_NONE || from == AW_BATCHES;
+	int alone = from == AW_NONE || from == AW_BATCHES || from == AW_STEPS;
 	const char *what;
 	double scale, iters;
-	const struct tp_series *st = steps_ran(run, &iters, &what, &scale);
+	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
 	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / wall;
 	if (!(alone || wall > 0) || !st || !(in > 0) || (!alone && !(pct >= 60)))
 		return training_share(rep, run, wall, from);
@@ -461,7 +435,8 @@ static double steps_time(const struct an_run *run, double wall, enum an_wall_fro
 	const char *what;
 	double scale, iters;
 	const struct tp_series *st;
-	if (!(from == AW_NONE || from == AW_BATCHES) || !(st = steps_ran(run, &iters, &what, &scale)))
+	if (!(from == AW_NONE || from == AW_BATCHES || from == AW_STEPS) ||
+	    !(st = an_steps_ran(run, &iters, &what, &scale)))
 		return wall;
 	double in = iters * st->mean * scale;
 	return in > 0 && !(in <= wall) ? in : wall;

@@ -41,7 +41,7 @@ static const char *wall_words(const char *from)
 		{ AW_STAMPS, "the time stamps" }, { AW_CLOCK, "a clock" }, { AW_PHASES, "the phases" },
 		{ AW_TABLE_TOTAL, "a printed TOTAL" }, { AW_BATCHES, "the printed steps" },
 		{ AW_EPOCHS, "the epochs, added" }, { AW_GPM, "the GPM windows" },
-		{ AW_RUN_TIME, "a printed run time" },
+		{ AW_RUN_TIME, "a printed run time" }, { AW_STEPS, "the steps that ran" },
 	};
 	for (size_t i = 0; from && i < sizeof(w) / sizeof(w[0]); i++)
 		if (!strcmp(from, an_wall_from_name(w[i].from)))
@@ -61,7 +61,8 @@ int render_run_sentence(const struct rtable *t, size_t r, int several_runs, stru
 		strbuf_addf(out, "%s: ", text_at(t, r, AC_RUN) ? text_at(t, r, AC_RUN) : "");
 	const char *wf = text_at(t, r, AC_WALL_FROM);
 	int bound = !isnan(wall) && wf &&
-		    (!strcmp(wf, an_wall_from_name(AW_BATCHES)) || !strcmp(wf, an_wall_from_name(AW_GPM)));
+		    (!strcmp(wf, an_wall_from_name(AW_BATCHES)) || !strcmp(wf, an_wall_from_name(AW_GPM)) ||
+		     !strcmp(wf, an_wall_from_name(AW_STEPS)));
 	if (bound) {
 		/* steps added leave out all between them: a bound, no wall */
 		strbuf_addstr(out, "wall unknown (no time stamps or run total), at least ");

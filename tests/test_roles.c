@@ -743,6 +743,39 @@ Test(roles, a_step_as_long_as_a_window_is_the_window)
 	json_free(&doc);
 }
 
+/*
+ * ssd.pytorch's "iter 10190 || Loss: ... || timer: 0.2049 sec." every 10
+ * iterations, resumed at 10000, and one phase of 9 s: the steps that ran
+ * (the indices' rises, the resume's 10000 not among them) at the median
+ * step are a bound on the wall, the phase no wall, and the steps the
+ * answer. A home-grown trainer resumed at step 705000 three times counts
+ * the 177,000 steps it ran, not 882,000.
+ */
+Test(roles, the_steps_that_ran_bound_the_wall)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen2/ssd-pytorch.log");
+	cr_expect_str_eq(str_at(j, "runs.0.wall_from"), "steps that ran");
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "the log shows the run only in its steps"), "%s",
+		  str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
+	j = analyze_file(&doc, "tests/data/unseen3/homegrown-hifi-tse.log");
+	cr_expect(num_at(j, "runs.0.wall") > 0.25 * 170000 && num_at(j, "runs.0.wall") < 0.25 * 200000, "%g",
+		  num_at(j, "runs.0.wall"));
+	json_free(&doc);
+	/* a count from 0 whose first print closes a window counts that window */
+	const char *rules = "batch ^iter (?<index>\\d+) took (?<seconds>[\\d.]+)s$\n";
+	struct strbuf log = STRBUF_INIT;
+	for (int i = 1; i <= 20; i++)
+		strbuf_addf(&log, "iter %d took 0.5s\n", 100 * i);
+	j = analyze(&doc, rules, log.buf, "");
+	strbuf_release(&log);
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), ": 2000 steps x 0.5 s"), "%s",
+		  str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
+}
+
 /* The finding kind that says the truth's top cost. */
 static int top_matches(const char *truth, const char *kind, const char *finding)
 {
@@ -831,8 +864,8 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		const char *name;
 		size_t steps, walls, tops;
 	} sets[] = {
-		{ "unseen2", 10, 5, 5 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 7 },
-		{ "unseen5", 4, 3, 3 },	 { "unseen6", 8, 9, 8 },
+		{ "unseen2", 10, 5, 6 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 8 },
+		{ "unseen5", 4, 3, 4 },	 { "unseen6", 8, 9, 8 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
 	cr_assert(v);
