@@ -1001,6 +1001,12 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 	 * the first; a line before the last counted, one handed over late (a
 	 * discovered template's first lines) */
 	int starts = count_starts(run->iter_index, i);
+	/* the same index again with its step time, in a count that never
+	 * rose: each print closes a window of its own (mmpretrain's
+	 * "[2][100/109] ... time: 0.1759", the only print of each epoch; a
+	 * bare counter printed again is a resume's) */
+	if (i == run->iter_index && !run->iter_rose && r->line > run->iter_line && tp_has(r, S_SECONDS))
+		starts = 1;
 	if ((!starts && i < run->iter_index) || r->line < run->iter_line)
 		return;
 	run->iter_line = r->line;
@@ -1009,6 +1015,7 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 			run->iters += run->iter_start; /* one print of the last count */
 		run->iter_start = i;
 	} else if (i > run->iter_index) {
+		run->iter_rose = 1;
 		settle_start(run, i - run->iter_index);
 		run->iters += i - run->iter_index;
 	}

@@ -208,6 +208,7 @@ struct an_run {
 	double iters, iter_index;
 	double iter_start;        /* the index a count began at, until the next print says
 				   * how many steps it stands for (settle_start), or NAN */
+	int iter_rose;            /* the index rose from one print to the next once */
 	uint64_t iter_line;
 	/* the line being read: its step's parts so far (a step printed only as
 	 * its parts is their sum), its clock's reading and the step index it

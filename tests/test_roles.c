@@ -764,6 +764,12 @@ Test(roles, the_steps_that_ran_bound_the_wall)
 	cr_expect(num_at(j, "runs.0.wall") > 0.25 * 170000 && num_at(j, "runs.0.wall") < 0.25 * 200000, "%g",
 		  num_at(j, "runs.0.wall"));
 	json_free(&doc);
+	/* mmpretrain prints each epoch's 100th iteration alone ("[2][100/109]
+	 * ... time: 0.1759"): ten epochs ran 1000 steps, 76 % of its wall */
+	j = analyze_file(&doc, "tests/data/unseen2/mmpretrain-fruits.log");
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "the steps are 76% of the wall: 1000 steps"), "%s",
+		  str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
 	/* a count from 0 whose first print closes a window counts that window */
 	const char *rules = "batch ^iter (?<index>\\d+) took (?<seconds>[\\d.]+)s$\n";
 	struct strbuf log = STRBUF_INIT;
@@ -864,7 +870,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		const char *name;
 		size_t steps, walls, tops;
 	} sets[] = {
-		{ "unseen2", 10, 5, 6 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 8 },
+		{ "unseen2", 10, 5, 7 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 8 },
 		{ "unseen5", 4, 3, 4 },	 { "unseen6", 8, 9, 8 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
