@@ -295,9 +295,11 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
  * fitted line ends a fifth or more below where it starts, significantly.
  * The time at stake is what the run lost against its starting rate. Running
  * averages lag and evaluation rates are no training: neither is read.
+ * Returns whether it said so.
  */
-static void throughput_drift(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+static int throughput_drift(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
 {
+	int said = 0;
 	static const char *const skip[] = { "avg", "average", "mean", "eval", "valid", "test" };
 	for (size_t i = 0; i < run->rates.n; i++) {
 		const struct an_named_series *x = tp_map_at(&run->rates, i);
@@ -320,7 +322,40 @@ static void throughput_drift(struct report *rep, const struct an_opts *o, const 
 			       (unsigned long long)x->s.n, f.r2);
 		if (lost > 0)
 			report_stake(rep, lost);
+		said = 1;
 	}
+	return said;
+}
+
+/*
+ * The step itself slowing down over the run (a Mask R-CNN trainer's 0.79 s
+ * an iteration in its first epoch, 4 s in its last): the step series'
+ * fitted line ends a quarter or more above where it starts, significantly
+ * (as a throughput a fifth lower; a warmup falls, and is no slowdown).
+ * The time at stake is what the steps that ran lost against the first.
+ */
+static void step_drift(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+{
+	const char *what;
+	double scale, iters;
+	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
+	struct tp_fit f;
+	if (!st || st->n < 10 || tp_series_trend(st, &f) < 0 || !(f.intercept > 0))
+		return;
+	double start = f.intercept * scale, end = (f.intercept + f.slope * (double)(st->n - 1)) * scale;
+	if (!(f.p < o->alpha / 10) || !(end > 1.25 * start))
+		return;
+	double lost = iters * (st->mean * scale - start);
+	if (wall > 0 && lost > wall)
+		lost = wall;
+	report_finding(rep, SEV_WARNING, "bottlenecks", "slowdown", run->label, run->file, st->head[0].line,
+		       "the run gets slower as it goes: look for what grows with it (sequence length, a "
+		       "schedule that keeps more tokens, a cache, memory fragmentation, thermal throttling)",
+		       "the step slows down over the run: %s from %.4g s to %.4g s (%.0f%% higher, %llu values, "
+		       "R^2 %.2f)",
+		       what, start, end, 100 * (end / start - 1), (unsigned long long)st->n, f.r2);
+	if (lost > 0)
+		report_stake(rep, lost);
 }
 
 /*
@@ -452,7 +487,8 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		step_parts(rep, o, run, bottlenecks, steps_time(run, wall, from));
 		if (bottlenecks) {
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
-			throughput_drift(rep, o, run, wall);
+			if (!throughput_drift(rep, o, run, wall))
+				step_drift(rep, o, run, wall); /* the same slowdown, seen in the step */
 			steps_share(rep, run, wall, from);
 			epoch_starts(rep, run, wall);
 		}
