@@ -389,6 +389,25 @@ static const char steps_advice[] =
 	"parts; mixed precision, a fused optimizer, torch.compile or a larger batch per device "
 	"shorten it";
 
+/* A wall that is the epochs added (MXNet's "Time cost" per epoch, no stamps
+ * or total): the epochs are all the log shows of the run, and their steps
+ * the lever. */
+static void epochs_alone(struct report *rep, const struct an_run *run, double wall)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < run->ranks.n; i++) {
+		const struct an_batches *b = tp_map_at(&run->ranks, i);
+		if (b->epochs.sum == wall)
+			n = b->epochs.n;
+	}
+	if (n < 2)
+		return;
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
+		       "the log shows the run only in its epochs (no time stamps or total): %llu epochs, %.4g s",
+		       (unsigned long long)n, wall);
+	report_stake(rep, 0.05 * wall);
+}
+
 /*
  * When the log prints no step time that fills the run but its training
  * phases do (fairseq's epochs' train_wall, a loop's epoch times): the
@@ -398,7 +417,9 @@ static const char steps_advice[] =
  */
 static void training_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
 {
-	if (!(wall > 0) || from == AW_EPOCHS || from == AW_NONE || from == AW_BATCHES || from == AW_STEPS)
+	if (from == AW_EPOCHS && wall > 0)
+		return epochs_alone(rep, run, wall);
+	if (!(wall > 0) || from == AW_NONE || from == AW_BATCHES || from == AW_STEPS)
 		return;
 	double sec = 0;
 	const char *first = NULL;

@@ -633,6 +633,13 @@ Test(roles, training_that_fills_the_wall_is_the_answer)
 	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "training ('epoch_time') is 99% of the wall (4.233e+04 s"),
 		  "%s", str_at(j, "summary.top.0.finding"));
 	json_free(&doc);
+	/* MXNet's "Time cost" per epoch and nothing else: the epochs are the
+	 * run, 10 of them, 1320 s */
+	j = analyze_file(&doc, "tests/data/real/mxnet-ouyang.log");
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
+	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "only in its epochs (no time stamps or total): 10 epochs, 1320 s"),
+		  "%s", str_at(j, "summary.top.0.finding"));
+	json_free(&doc);
 	/* 30 s of training in 100 s is no training that fills the run */
 	j = analyze(&doc, "timing role=\"phase\" name=\"train\" train: (?<seconds>[\\d.]+)s$\n",
 		    "2024-01-01 00:00:00 start\n2024-01-01 00:00:40 train: 30s\n2024-01-01 00:01:40 end\n", "");
@@ -883,7 +890,7 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 	}
 	cr_expect_geq(t.steps, 20, "step times within 5 %%: %zu of %zu", t.steps, n);
 	cr_expect_geq(t.walls, 23, "walls within 10 %%: %zu of %zu", t.walls, n);
-	cr_expect_geq(t.tops, 17, "top costs named: %zu of %zu", t.tops, n);
+	cr_expect_geq(t.tops, 18, "top costs named: %zu of %zu", t.tops, n);
 	free(v);
 }
 
@@ -900,7 +907,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		const char *name;
 		size_t steps, walls, tops;
 	} sets[] = {
-		{ "unseen2", 10, 5, 7 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 8 },
+		{ "unseen2", 10, 5, 8 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 5, 8 },
 		{ "unseen5", 4, 3, 4 },	 { "unseen6", 8, 9, 8 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
