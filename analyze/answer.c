@@ -112,37 +112,38 @@ static const struct tp_series *step_metric(const struct an_run *run, int any, co
 	return NULL;
 }
 
+/*
+ * The step the time stamps give where the step p is the time of a window
+ * of many steps, not of one: twenty times or more that step, over the
+ * steps between its lines (Marian's "Up. 1000 : ... Time 483.07s", the 500
+ * updates since the last display); else NULL.
+ */
+static const struct an_part *window_total(const struct an_run *run, const struct an_part *p)
+{
+	const struct an_part *st = an_part_find(run, AN_STAMP_STEP);
+	if (p->derived || !st || st->s.n < 3 || p->s.n < 3 ||
+	    !(tp_series_quantile(&p->s, 0.5) >= 20 * tp_series_quantile(&st->s, 0.5)))
+		return NULL;
+	return st;
+}
+
 /* The series that says how long a step takes: batches (the slowest rank: in
  * lockstep training every rank waits for it), else a step's values (a step
  * printed as such, a window mean), a progress bar's redraws (each window's
  * seconds per step), a mean since the start, epochs, GPM windows, a step
  * metric, a window mean worked out from stamps or a clock, any metric;
  * *scale turns its unit into seconds. */
-/*
- * Whether the step p is the time of a window of many steps, not of one:
- * twenty times or more the step the stamps give over the steps between
- * its lines (Marian's "Up. 1000 : ... Time 483.07s", the 500 updates since
- * the last display). Then *what names the stamps' step, which is the one.
- */
-static int window_total(const struct an_run *run, const struct an_part *p, const char **what)
-{
-	const struct an_part *st = an_part_find(run, "step (time stamps)");
-	if (p->derived || !st || st->s.n < 3 || p->s.n < 3 ||
-	    !(tp_series_quantile(&p->s, 0.5) >= 20 * tp_series_quantile(&st->s, 0.5)))
-		return 0;
-	*what = "step (time stamps)";
-	return 1;
-}
-
 const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale)
 {
 	const struct tp_series *best;
 	*scale = 1;
 	if ((best = slowest_rank(run, 0, what)))
 		return best;
-	const struct an_part *p = step_part(run, 0, 2, what);
-	if (p && window_total(run, p, what))
-		return &an_part_find(run, "step (time stamps)")->s;
+	const struct an_part *p = step_part(run, 0, 2, what), *w;
+	if (p && (w = window_total(run, p))) {
+		*what = AN_STAMP_STEP;
+		return &w->s;
+	}
 	if (p)
 		return &p->s;
 	/* a mean over the run (evaluations in it) says less than the redraws */

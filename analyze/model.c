@@ -431,9 +431,6 @@ static int count_starts(double last, double i)
 	return isnan(last) || i <= last / 2;
 }
 
-#define PARTS_STEP "step (sum of its parts)"
-#define CLOCK_STEP "step (clock)"
-
 /* Below, with the batches (a clock's reading closes a window of steps). */
 static struct an_batches *rank_batches(struct an_run *run, int rank);
 static void window_step(struct an_run *run, const char *name, double *pt, double *pi, double t, double i,
@@ -445,7 +442,7 @@ static void close_parts(struct an_run *run)
 {
 	if (run->parts_n >= 2) {
 		int created;
-		struct an_part *x = tp_map_get(&run->parts, PARTS_STEP, strlen(PARTS_STEP), &created);
+		struct an_part *x = tp_map_get(&run->parts, AN_PARTS_STEP, strlen(AN_PARTS_STEP), &created);
 		if (created) {
 			tp_series_init(&x->s);
 			x->role = TP_ROLE_STEP;
@@ -491,7 +488,7 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		 * table (stable-baselines3's iterations, then time_elapsed) */
 		if (run->index_line && r->line >= run->index_line && r->line - run->index_line <= 4) {
 			struct an_batches *b = rank_batches(run, run->index_rank);
-			window_step(run, CLOCK_STEP, &b->clock_t, &b->clock_index, sec, run->index_value, r->line);
+			window_step(run, AN_CLOCK_STEP, &b->clock_t, &b->clock_index, sec, run->index_value, r->line);
 			run->index_line = 0;
 		}
 	}
@@ -624,8 +621,6 @@ static double stamp_seconds(const char *ts)
 	return (double)t + (dot ? strtod(dot, NULL) : 0);
 }
 
-#define STAMP_STEP "step (time stamps)"
-
 /* A window mean of the step, made here: named for where it comes from. */
 static void add_window(struct an_run *run, const char *name, double v, uint64_t line)
 {
@@ -663,10 +658,10 @@ static void window_step(struct an_run *run, const char *name, double *pt, double
 static void batch_from_stamps(struct an_run *run, struct an_batches *b, const struct tp_record *r)
 {
 	double i = r->num[S_BAT_INDEX];
-	window_step(run, STAMP_STEP, &b->stamp_t, &b->stamp_index, r->ts ? stamp_seconds(r->ts) : NAN, i, r->line);
+	window_step(run, AN_STAMP_STEP, &b->stamp_t, &b->stamp_index, r->ts ? stamp_seconds(r->ts) : NAN, i, r->line);
 	/* the clock of the line, read before the index or after it */
 	if (run->clock_line == r->line)
-		window_step(run, CLOCK_STEP, &b->clock_t, &b->clock_index, run->clock_value, i, r->line);
+		window_step(run, AN_CLOCK_STEP, &b->clock_t, &b->clock_index, run->clock_value, i, r->line);
 	else
 		run->index_line = r->line, run->index_value = i, run->index_rank = r->rank;
 }

@@ -20,6 +20,13 @@
 /* Longest parent name kept (a phase's, a part's). */
 #define AN_PARENT_MAX 96
 
+/* The steps worked out here (parts of role step or running, derived): from
+ * a line's parts added up, from the rise of a clock over the steps between
+ * two lines, from the time stamps of two lines over the steps between. */
+#define AN_PARTS_STEP "step (sum of its parts)"
+#define AN_CLOCK_STEP "step (clock)"
+#define AN_STAMP_STEP "step (time stamps)"
+
 /*
  * A phase of the run: a [TIMING] stage of a seed, or any value whose role
  * is phase. Repeats of a name are summed (the seeds print a stage per

@@ -12,7 +12,6 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -56,7 +55,7 @@ const char *an_phase_kind(const char *name)
 	/* "Val Cost", "val_time": a word that starts with "val" (not
 	 * "interval") */
 	for (const char *v = name; (v = strcasestr(v, "val")); v++)
-		if (v == name || !isalpha((unsigned char)v[-1]))
+		if (v == name || !tp_is_alpha(v[-1]))
 			return "evaluation";
 	return "other";
 }
@@ -384,6 +383,13 @@ static void epoch_starts(struct report *rep, const struct an_run *run, double wa
 	}
 }
 
+/* Whether a wall so given is the steps alone: none, or only the steps
+ * added up (the printed ones, or those that ran at the median step). */
+static int steps_alone(enum an_wall_from from)
+{
+	return from == AW_NONE || from == AW_BATCHES || from == AW_STEPS;
+}
+
 static const char steps_advice[] =
 	"the step itself is the lever: profile one (torch.profiler, Nsight Systems) and look at its "
 	"parts; mixed precision, a fused optimizer, torch.compile or a larger batch per device "
@@ -419,7 +425,7 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 {
 	if (from == AW_EPOCHS && wall > 0)
 		return epochs_alone(rep, run, wall);
-	if (!(wall > 0) || from == AW_NONE || from == AW_BATCHES || from == AW_STEPS)
+	if (!(wall > 0) || steps_alone(from))
 		return;
 	double sec = 0;
 	const char *first = NULL;
@@ -460,7 +466,7 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 		return;
 	/* no wall, or one that is the steps added up: the steps are all the
 	 * log shows of the run */
-	int alone = from == AW_NONE || from == AW_BATCHES || from == AW_STEPS;
+	int alone = steps_alone(from);
 	const char *what;
 	double scale, iters;
 	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
@@ -491,8 +497,7 @@ static double steps_time(const struct an_run *run, double wall, enum an_wall_fro
 	const char *what;
 	double scale, iters;
 	const struct tp_series *st;
-	if (!(from == AW_NONE || from == AW_BATCHES || from == AW_STEPS) ||
-	    !(st = an_steps_ran(run, &iters, &what, &scale)))
+	if (!steps_alone(from) || !(st = an_steps_ran(run, &iters, &what, &scale)))
 		return wall;
 	double in = iters * st->mean * scale;
 	return in > 0 && !(in <= wall) ? in : wall;

@@ -75,6 +75,14 @@ static const struct json_value *cell(const struct json_value *t, size_t r, const
 	return NULL;
 }
 
+/* The report's top finding is of kind kind and its text holds text. */
+static void expect_top(const struct json_value *j, const char *kind, const char *text)
+{
+	const char *k = str_at(j, "summary.top.0.kind"), *f = str_at(j, "summary.top.0.finding");
+	cr_expect_str_eq(k, kind, "%s", f);
+	cr_expect(strstr(f, text), "%s", f);
+}
+
 #define NEAR(a, b) cr_expect(fabs((double)(a) - (double)(b)) <= 1e-9 * fabs((double)(b)) + 1e-12, \
 				 "%s = %.17g, want %.17g", #a, (double)(a), (double)(b))
 
@@ -91,9 +99,7 @@ Test(roles, nested_phases_are_not_summed)
 	NEAR(num_at(j, "runs.0.in_stages"), 120);
 	cr_expect_str_eq(str_at(j, "runs.0.wall_from"), "phases");
 	/* the evaluation is 25 % of the wall, a finding of its own */
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "evaluation");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "25.0% of the wall"), "%s",
-		  str_at(j, "summary.top.0.finding"));
+	expect_top(j, "evaluation", "25.0% of the wall");
 	json_free(&doc);
 }
 
@@ -228,9 +234,7 @@ Test(roles, phases_printed_during_training_are_inside_it)
 		"train_runtime: 100s\n", "");
 	NEAR(num_at(j, "runs.0.in_stages"), 105);
 	NEAR(num_at(j, "runs.0.wall"), 105);
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "evaluation");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "took 60 s, 57.1% of the wall"), "%s",
-		  str_at(j, "summary.top.0.finding"));
+	expect_top(j, "evaluation", "took 60 s, 57.1% of the wall");
 	json_free(&doc);
 }
 
@@ -624,21 +628,15 @@ Test(roles, training_that_fills_the_wall_is_the_answer)
 {
 	struct json_doc doc = JSON_DOC_INIT;
 	const struct json_value *j = analyze_file(&doc, "tests/data/real/fairseq-kehanlu.log");
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "training ('train_wall (epochs)') is 94% of the wall"), "%s",
-		  str_at(j, "summary.top.0.finding"));
+	expect_top(j, "steps", "training ('train_wall (epochs)') is 94% of the wall");
 	json_free(&doc);
 	j = analyze_file(&doc, "tests/data/real/homegrown-transolver.log");
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "training ('epoch_time') is 99% of the wall (4.233e+04 s"),
-		  "%s", str_at(j, "summary.top.0.finding"));
+	expect_top(j, "steps", "training ('epoch_time') is 99% of the wall (4.233e+04 s");
 	json_free(&doc);
 	/* MXNet's "Time cost" per epoch and nothing else: the epochs are the
 	 * run, 10 of them, 1320 s */
 	j = analyze_file(&doc, "tests/data/real/mxnet-ouyang.log");
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "only in its epochs (no time stamps or total): 10 epochs, 1320 s"),
-		  "%s", str_at(j, "summary.top.0.finding"));
+	expect_top(j, "steps", "only in its epochs (no time stamps or total): 10 epochs, 1320 s");
 	json_free(&doc);
 	/* 30 s of training in 100 s is no training that fills the run */
 	j = analyze(&doc, "timing role=\"phase\" name=\"train\" train: (?<seconds>[\\d.]+)s$\n",
@@ -694,8 +692,7 @@ Test(roles, a_phase_printed_in_every_result_is_one)
 	struct json_doc doc = JSON_DOC_INIT;
 	const struct json_value *j = analyze_file(&doc, "tests/data/unseen6/rllib-shogi-dqn.log");
 	NEAR(num_at(j, "runs.0.in_stages"), 3.954873561859131);
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "324 steps x 1.327 s"), "%s", str_at(j, "summary.top.0.finding"));
+	expect_top(j, "steps", "324 steps x 1.327 s");
 	json_free(&doc);
 	const char *rules = "timing role=\"phase\" name=\"w\" ^w (?<seconds>[\\d.]+)$\n";
 	j = analyze(&doc, rules, "w 3.9548\nw 3.9548\nw 3.9548\n", "");
@@ -720,8 +717,7 @@ Test(roles, evaluations_named_val_are_evaluations)
 	struct json_doc doc = JSON_DOC_INIT;
 	const struct json_value *j = analyze_file(&doc, "tests/data/unseen6/t2icount-fsc147.log");
 	NEAR(num_at(j, "runs.0.wall"), 83802);
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "evaluation");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "14.4% of the wall"), "%s", str_at(j, "summary.top.0.finding"));
+	expect_top(j, "evaluation", "14.4% of the wall");
 	json_free(&doc);
 }
 
@@ -763,9 +759,7 @@ Test(roles, the_steps_that_ran_bound_the_wall)
 	struct json_doc doc = JSON_DOC_INIT;
 	const struct json_value *j = analyze_file(&doc, "tests/data/unseen2/ssd-pytorch.log");
 	cr_expect_str_eq(str_at(j, "runs.0.wall_from"), "steps that ran");
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "the log shows the run only in its steps"), "%s",
-		  str_at(j, "summary.top.0.finding"));
+	expect_top(j, "steps", "the log shows the run only in its steps");
 	json_free(&doc);
 	j = analyze_file(&doc, "tests/data/unseen3/homegrown-hifi-tse.log");
 	cr_expect(num_at(j, "runs.0.wall") > 0.25 * 170000 && num_at(j, "runs.0.wall") < 0.25 * 200000, "%g",
@@ -799,9 +793,7 @@ Test(roles, a_step_that_slows_down)
 {
 	struct json_doc doc = JSON_DOC_INIT;
 	const struct json_value *j = analyze_file(&doc, "tests/data/real/homegrown-maskrcnn-utf16.log");
-	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "slowdown");
-	cr_expect(strstr(str_at(j, "summary.top.0.finding"), "the step slows down over the run: step (clock) from 2.045 s"),
-		  "%s", str_at(j, "summary.top.0.finding"));
+	expect_top(j, "slowdown", "the step slows down over the run: step (clock) from 2.045 s");
 	json_free(&doc);
 	const char *rules = "batch ^iter (?<index>\\d+) took (?<seconds>[\\d.]+)s$\n";
 	struct strbuf log = STRBUF_INIT;

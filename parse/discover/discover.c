@@ -985,7 +985,6 @@ static int is_filler(const struct tmpl *tp, int k)
 	return 0;
 }
 
-/* The name of the value at pos: the words before it, back to a separator. */
 /* Whether a word names a loop of a run: training, validation, test. */
 static int phase_word(const char *w, size_t n)
 {
@@ -1021,6 +1020,7 @@ static void qualify(const struct tmpl *tp, struct vslot *v)
 		}
 }
 
+/* The name of the value at pos: the words before it, back to a separator. */
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	int i = pos - 1;
