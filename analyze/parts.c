@@ -414,12 +414,42 @@ static void epochs_alone(struct report *rep, const struct an_run *run, double wa
 	report_stake(rep, 0.05 * wall);
 }
 
+/* Whether stage s lies within the phase named name, at any depth. */
+static int within(const struct an_run *run, const struct an_stage *s, const char *name)
+{
+	for (int depth = 0; s && s->parent[0] && depth < 16; depth++) {
+		if (!strcmp(s->parent, name))
+			return 1;
+		s = tp_map_find(&run->stages, s->parent, strlen(s->parent));
+	}
+	return 0;
+}
+
+/* The evaluations, checkpoints and start-up within the phase named name
+ * (detectron2's inference inside the hooks inside its 'total training'),
+ * each once (one inside another of its kind is counted there). */
+static double overheads_within(const struct an_run *run, const char *name)
+{
+	double sec = 0;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *s = tp_map_at(&run->stages, i);
+		const char *kind = an_phase_kind(tp_map_key(&run->stages, i));
+		if (strcmp(kind, "evaluation") && strcmp(kind, "checkpoint") && strcmp(kind, "startup"))
+			continue;
+		if (!an_stage_is_clock(s) && !(s->parent[0] && !strcmp(an_phase_kind(s->parent), kind)) &&
+		    within(run, s, name))
+			sec += s->seconds;
+	}
+	return sec;
+}
+
 /*
  * When the log prints no step time that fills the run but its training
  * phases do (fairseq's epochs' train_wall, a loop's epoch times): the
  * phases no reader called anything but training, outside another training
- * phase, as a share of a wall they did not make up. Where they fill it,
- * the steps inside them are the lever, as above.
+ * phase, less the evaluations, checkpoints and start-up within them, as a
+ * share of a wall they did not make up. Where they fill it, the steps
+ * inside them are the lever, as above.
  */
 static void training_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
 {
@@ -427,7 +457,7 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 		return epochs_alone(rep, run, wall);
 	if (!(wall > 0) || steps_alone(from))
 		return;
-	double sec = 0;
+	double sec = 0, less = 0;
 	const char *first = NULL;
 	uint64_t line = 0;
 	size_t names = 0;
@@ -437,7 +467,9 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 		if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), "training") ||
 		    (s->parent[0] && !strcmp(an_phase_kind(s->parent), "training")))
 			continue;
-		sec += s->seconds;
+		double o = overheads_within(run, name);
+		sec += s->seconds - o;
+		less += o;
 		names++;
 		if (!first)
 			first = name, line = s->line;
@@ -445,10 +477,14 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 	double pct = 100 * sec / wall;
 	if (!first || !(pct >= 60 && pct <= 110))
 		return;
+	char minus[96] = "";
+	if (less > 0)
+		snprintf(minus, sizeof(minus), ", less %.4g s of evaluation, checkpoints and start-up in it", less);
 	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, line, steps_advice,
-		       "training ('%s'%s) is %.0f%% of the wall (%.4g s of %.4g s): the run's time is in the "
+		       "training ('%s'%s%s) is %.0f%% of the wall (%.4g s of %.4g s): the run's time is in the "
 		       "steps it ran",
-		       first, names > 1 ? " and others" : "", pct > 100 ? 100 : pct, sec > wall ? wall : sec, wall);
+		       first, names > 1 ? " and others" : "", minus, pct > 100 ? 100 : pct, sec > wall ? wall : sec,
+		       wall);
 	report_stake(rep, 0.05 * (sec > wall ? wall : sec));
 }
 

@@ -633,6 +633,18 @@ Test(roles, training_that_fills_the_wall_is_the_answer)
 	j = analyze_file(&doc, "tests/data/real/homegrown-transolver.log");
 	expect_top(j, "steps", "training ('epoch_time') is 99% of the wall (4.233e+04 s");
 	json_free(&doc);
+	/* detectron2's 'total training' holds its hooks, and the evaluations in
+	 * them: training is the rest, beside the evaluation finding, not all of
+	 * the wall */
+	j = analyze_file(&doc, "tests/data/real/detectron2-nyu.log");
+	cr_expect_eq(count_findings(j, "steps"), 1);
+	struct strbuf sb = STRBUF_INIT;
+	finding_text(j, "steps", &sb);
+	cr_expect(strstr(sb.buf, "training ('total training', less 4708 s of evaluation, checkpoints and start-up in it) "
+				 "is 66% of the wall"),
+		  "%s", sb.buf);
+	strbuf_release(&sb);
+	json_free(&doc);
 	/* MXNet's "Time cost" per epoch and nothing else: the epochs are the
 	 * run, 10 of them, 1320 s */
 	j = analyze_file(&doc, "tests/data/real/mxnet-ouyang.log");
