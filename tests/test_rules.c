@@ -1141,3 +1141,35 @@ Test(rules_v2, cli_stacks_rules_reads_the_rules_dir_and_warns_of_dead_rules)
 	tu_result_free(&r);
 	tu_rmtree(dir);
 }
+
+/* A line that holds a format's marker is that format's: read by one of its
+ * rules, taken by a skip rule (outside a block too), or a counted warning
+ * with file:line. Caffe's own lines, from a SqueezeNet run's glog output. */
+Test(rules_v2, a_marker_line_no_rule_reads_is_a_warning_unless_a_skip_rule_takes_it)
+{
+	char *dir = tu_tmpdir("marker");
+	cr_assert_not_null(dir);
+	struct tu_result r = tu_run(
+		"printf '@format solver\\n@marker \"Iteration \"\\n"
+		"batch ^Iteration (?<index>\\\\d+), loss = (?<loss>[\\\\d.]+)$\\n"
+		"skip ^Iteration \\\\d+, lr = \\n' > %s/s.rules && "
+		"printf 'I0613 17:36:53.936666  1860 solver.cpp:228] Iteration 500, loss = 8.89619\\n"
+		"I0613 17:36:53.936761  1860 sgd_solver.cpp:106] Iteration 500, lr = 0.0995504\\n"
+		"I0613 17:37:01.100000  1860 solver.cpp:228] Iteration 510, loss = nan\\n' > %s/caffe.log && "
+		"$B/tprof-parse --no-formats -r %s/s.rules %s/caffe.log",
+		dir, dir, dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "\"index\":500,\"loss\":8.89619"), "%s", r.out.buf);
+	cr_expect(!strstr(r.err.buf, "caffe.log:2:"), "a skip rule's line is no warning: %s", r.err.buf);
+	cr_expect(strstr(r.err.buf, "caffe.log:3: warning: line holds a marker of format 'solver' and none of "
+				    "its rules reads it"), "%s", r.err.buf);
+	tu_result_free(&r);
+	/* the packs' own lines of this kind are no warning: Caffe's, DeepSpeed's */
+	r = tu_run("printf 'I0613 17:36:53.936761  1860 sgd_solver.cpp:106] Iteration 500, lr = 0.0995504\\n"
+		   "[2022-11-22 10:02:19,886] [INFO] [logging.py:68:log_dist] [Rank 0] DeepSpeed Flops "
+		   "Profiler Enabled: False\\n' | $B/tprof-parse -c");
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(!strstr(r.err.buf, "warning"), "%s", r.err.buf);
+	tu_result_free(&r);
+	tu_rmtree(dir);
+}

@@ -94,6 +94,7 @@ static void discover(struct tp_parser *p, const struct seg *sg)
 	struct tp_disc_line ln = { sg->t,	   (size_t)(sg->e - sg->t), p->file, p->lineno,
 				   p->cur_rank, p->cur_ts, p->seen,	       p->nseen };
 	p->disc(p->disc_ctx, &ln);
+	p->disc_line = p->lineno;
 }
 
 void tp_parser_set_sink(struct tp_parser *p, const struct tp_sink *sink)
@@ -682,6 +683,12 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 	if (n > 0)
 		p->seg_open = open;
 	if (flags & TP_LINE_END) {
+		/* a pack's marker on a line nothing reads (the miner's lines are
+		 * its own: it counts what it holds) */
+		const char *fmt = p->emitted || !p->rules || p->disc_line == p->lineno ? NULL :
+				  tp_rules_missed(p->rules, p->scratch, p->lineno);
+		if (fmt)
+			tp_warn(p, "line holds a marker of format '%s' and none of its rules reads it", fmt);
 		if (!p->emitted)
 			p->st.unrecognized++;
 		if (p->long_line)

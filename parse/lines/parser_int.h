@@ -93,6 +93,7 @@ struct tp_parser {
 	int seg_bar;         /* the segment being read is a progress bar */
 	/* discovery: the hook, and what rules read on the segment */
 	void (*disc)(void *ctx, const struct tp_disc_line *ln);
+	uint64_t disc_line;  /* the last line handed to the miner */
 	void *disc_ctx;
 	double seen[TP_DISC_SEEN];
 	size_t nseen;

@@ -697,7 +697,7 @@ static const char *parse_type(const struct src *s, const char *p, const char *en
 	for (int k = RK_CONTEXT; k <= RK_HEADER; k++) {
 		if (strlen(kind_names[k]) != n || memcmp(kind_names[k], p, n))
 			continue;
-		if (k != RK_CONTEXT && !in_block) {
+		if (k != RK_CONTEXT && k != RK_SKIP && !in_block) {
 			strbuf_addf(load_error(s, p), "'%s' rules belong inside @block ... @endblock",
 				    kind_names[k]);
 			return NULL;

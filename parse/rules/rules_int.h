@@ -213,6 +213,9 @@ struct tp_rules_scratch {
 	uint64_t *gate;     /* groups whose markers are on the current line */
 	size_t gate_words;
 	int gate_fresh;     /* gate_any just scanned this line */
+	/* the last line whose marker opened a group that read nothing of it */
+	uint64_t missed_line;
+	int missed_group;
 	/* block state: one open block at a time */
 	int open_block;
 	unsigned misses;

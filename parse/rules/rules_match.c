@@ -987,6 +987,10 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 			int rc = try_rules(&a, gr->first, gr->end, gate, &stop, &block_hit);
 			if (result <= 0 && rc)
 				result = rc;
+			if (!rc && gr->nmarkers && gate && !in_open && scratch->missed_line != l.lineno) {
+				scratch->missed_line = l.lineno;
+				scratch->missed_group = (int)g;
+			}
 		}
 	}
 	/* a block closes after lines that none of its rules read */
@@ -1009,6 +1013,14 @@ int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratc
 {
 	struct tp_rules_line ln = { line, n, line, n, 0, file, lineno, NULL, 0, -1, NULL };
 	return tp_rules_match_pass(rules, scratch, 0, &ln, sink);
+}
+
+const char *tp_rules_missed(const struct tp_rules *rules, const struct tp_rules_scratch *scratch,
+			    uint64_t lineno)
+{
+	if (!rules || !scratch || scratch->rules != rules || !lineno || scratch->missed_line != lineno)
+		return NULL;
+	return rules->groups[scratch->missed_group].name;
 }
 
 void tp_rules_finish(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
