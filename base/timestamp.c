@@ -82,6 +82,8 @@ static const char *read_short_date(const char *p, const char *e, enum tp_ts_frac
 
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
 {
+	/* the date's and time's separator: ' ', 'T', or ':' as Sockeye's
+	 * datefmt "%Y-%m-%d:%H:%M:%S" prints it */
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
 	if (e - p >= 14 && p[2] == '/')
 		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
@@ -94,7 +96,7 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 	for (int i = 0; i < 19; i++) {
 		char c = p[i];
 		if (shape[i] == 'd' ? !tp_is_digit(c)
-		    : shape[i] == '?' ? (c != ' ' && c != 'T') : shape[i] == '-' ? c != p[4] : c != shape[i])
+		    : shape[i] == '?' ? (c != ' ' && c != 'T' && c != ':') : shape[i] == '-' ? c != p[4] : c != shape[i])
 			return NULL;
 	}
 	if (!field(p + 5, 1, 12) || !field(p + 8, 1, 31) || !field(p + 11, 0, 23) ||

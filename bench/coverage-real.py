@@ -32,7 +32,8 @@ with TPROF_REAL_LOGS=tests/data/unseen2 a second such set, TPROF_REAL_MANIFEST=b
 with TPROF_REAL_LOGS=tests/data/unseen3 a third, TPROF_REAL_MANIFEST=bench/unseen4-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen4 a fourth, TPROF_REAL_MANIFEST=bench/unseen5-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen5 a fifth, TPROF_REAL_MANIFEST=bench/unseen6-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen6 a sixth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen6 a sixth, TPROF_REAL_MANIFEST=bench/unseen7-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen7 a seventh; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -983,6 +984,149 @@ def tqdm_only_values(line):
     return []
 
 
+
+GRPO_SAMPLE = re.compile(r"^\[timing\] sample processed in (" + NUM + r")s\s*$")
+GRPO_PHASE = re.compile(r"^(?:Sampling|Logprob forward|Reward \+ Adv|Backward):\s+(" + NUM + r")s\s*$")
+GRPO_SLOW = re.compile(r"Sampling slow: (" + NUM + r")s, steps=\d+\s*$")
+GRPO_WARN = re.compile(r"^  Time: (" + NUM + r")s \(too slow\)\s*$")
+
+
+def home_grown_grpo_values(line):
+    """A home-grown GRPO post-training loop for Gemma-2-2B with LoRA (JunyiJ/PostTraining-LLM-Small):
+    '[timing] sample processed in 74.50s' (the whole step for one prompt), the profiler block under it
+    'Sampling:          46.03s', 'Logprob forward:   2.95s', 'Reward + Adv:      2.58s',
+    'Backward:          22.20s' (also under '=== PROFILER ===' at the end of an epoch, where they are
+    the epoch's sums), the sampler's warning '\u26a0\ufe0f Sampling slow: 46.0s, steps=158' and the
+    '\U0001f6a8 SAMPLING WARNING' block's '  Time: 224.34s (too slow)'. The generated answers quote
+    durations ('passes a pole in 10 seconds', 'f = 3s'): not timing of the run."""
+    for rx in (GRPO_SAMPLE, GRPO_PHASE, GRPO_WARN):
+        m = rx.match(line)
+        if m:
+            return [float(m.group(1))]
+    m = GRPO_SLOW.search(line)
+    return [float(m.group(1))] if m else []
+
+
+TACO_STEP = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\]  Step \d+\s+\[(" + NUM + r") sec/step, loss=")
+TACO_FEED = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\]  Generated \d+ batches of size \d+ in (" + NUM +
+                       r") sec\s*$")
+
+
+def keithito_tacotron_values(line):
+    """keithito/tacotron's train.py (here slyedoc/vae_tacotron, TensorFlow 1) writing
+    logs-tacotron/train.log: '[2019-01-22 01:40:38.739]  Step 50      [1.986 sec/step, loss=0.99249,
+    avg_loss=1.07273]' (the mean of the last 100 steps' seconds, a moving window) and the DataFeeder's
+    '[2019-01-22 01:39:06.225]  Generated 32 batches of size 32 in 8.125 sec'. 'Loaded metadata for
+    13100 examples (23.94 hours)' is the corpus's audio length, not timing."""
+    m = TACO_STEP.match(line) or TACO_FEED.match(line)
+    return [float(m.group(1))] if m else []
+
+
+SOCKEYE_SPEED = re.compile(r"\] Epoch\[\d+\] Batch \[\d+\]\tSpeed: (" + NUM + r") samples/sec (" + NUM +
+                           r") tokens/sec (" + NUM + r") updates/sec\b")
+SOCKEYE_CKPT = re.compile(r"\] Checkpoint \[\d+\]\tUpdates=\d+ Epoch=\d+ Samples=\d+ Time-cost=(" + NUM +
+                          r") Updates/sec=(" + NUM + r")\s*$")
+
+
+def sockeye_values(line):
+    """Sockeye 1.18 (MXNet backend) model/log: '[2018-08-28:13:41:56:INFO:sockeye.training:__call__]
+    Epoch[0] Batch [50]\tSpeed: 76.66 samples/sec 1820.19 tokens/sec 0.35 updates/sec\tperplexity=...'
+    (three rates over the last 50 batches) and '[2018-08-28:14:56:26:INFO:sockeye.training:fit]
+    Checkpoint [1]\tUpdates=4000 Epoch=0 Samples=1070440 Time-cost=4626.838 Updates/sec=0.865' (seconds
+    of the checkpoint interval and its update rate). The stamp is '[YYYY-MM-DD:HH:MM:SS:LEVEL:...' with
+    colons, not a duration."""
+    m = SOCKEYE_SPEED.search(line) or SOCKEYE_CKPT.search(line)
+    return [float(x) for x in m.groups()] if m else []
+
+
+BIOIE_EPOCH = re.compile(r"^\[I\|Train\] Epoch took (\d+):(\d\d):(\d\d), predicted \d+:\d\d:\d\d left\s*$")
+
+
+def home_grown_bioie_values(line):
+    """cambridgeltl/functional-genomics-ie's BERT multi-head tagger trainer (home-grown, PyTorch, 2 TITAN
+    GPUs): '[I|Train] Epoch took 00:01:10, predicted 00:05:50 left' (the epoch's hh:mm:ss in seconds; the
+    predicted time left is an ETA, not counted)."""
+    m = BIOIE_EPOCH.match(line)
+    return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))] if m else []
+
+
+DSN_EPOCH = re.compile(r"^epoch \d+ : train \((" + NUM + r") sec\): .* \| valid \((" + NUM + r") sec\): ")
+
+
+def deepsleepnet_values(line):
+    """DeepSleepNet's trainer (akaraspt/deepsleepnet, TensorFlow 1) as hongnguyen1306/Deepsleepnet_check
+    runs it: 'epoch 1 : train (517.15 sec): n=215300, loss=1.609 (0.000), acc=0.198, ... | valid (3.22
+    sec): n=5400, loss=1.609 (0.000), ...' (the epoch's training and validation seconds)."""
+    m = DSN_EPOCH.match(line)
+    return [float(m.group(1)), float(m.group(2))] if m else []
+
+
+DARKNET_ITER = re.compile(r"^\s*\d+: " + NUM + r", " + NUM + r" avg loss, " + NUM + r" rate, (" + NUM +
+                          r") seconds, \d+ images, " + NUM + r" hours left\s*$")
+DARKNET_LOADED = re.compile(r"^Loaded: (" + NUM + r") seconds\s*$")
+
+
+def darknet_values(line):
+    """AlexeyAB darknet `detector train` (YOLOv4-tiny): ' 113: 140.081894, 190.257812 avg loss, 0.000000 rate,
+    0.592299 seconds, 5424 images, 0.404300 hours left' (the iteration's seconds; 'rate' is the learning rate and
+    'hours left' an ETA, neither counted) and 'Loaded: 0.000040 seconds' (the wait for the next batch)."""
+    m = DARKNET_ITER.match(line) or DARKNET_LOADED.match(line)
+    return [float(m.group(1))] if m else []
+
+
+JDE_TRAIN = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[INFO\]:\s+\d+/\d+\s+\d+/\d+(?:\s+" + NUM + r"){5}\s+(" +
+                       NUM + r")\s*$")
+JDE_TEST = re.compile(r"^\s+\d+\s+\d+(?:\s+" + NUM + r"){3}\s+(" + NUM + r")s\s*$")
+JDE_EXTRACT = re.compile(r"^Extracting \d+/\d+, # of instances \d+, time (" + NUM + r") sec\.\s*$")
+
+
+def jde_values(line):
+    """Towards-Realtime-MOT (JDE) train.py: '2021-01-25 06:04:17 [INFO]:     0/29      40/165     0.172      1.99
+    18.7       149      81.4      7.12' (the last column 'time' is the seconds of the batch just done, no unit; the
+    first batch after an evaluation prints '3.57e+03', the evaluation included), test.test()'s '       1312
+    30353    0.00108    0.00216    0.00108       2.01s' (seconds of that test batch) and test_emb()'s 'Extracting
+    40/438, # of instances 2641, time 2.00 sec.'. The header line '... Epoch  Batch  box ... time' holds none."""
+    m = JDE_TRAIN.match(line) or JDE_TEST.match(line) or JDE_EXTRACT.match(line)
+    return [float(m.group(1))] if m else []
+
+
+NNUNET_EPOCH = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: This epoch took (" + NUM + r") s\s*$")
+NNUNET_SAVE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: done, saving took (" + NUM + r") seconds\s*$")
+
+
+def nnunet_v1_values(line):
+    """nnU-Net v1 (nnUNetTrainerV2) training_log_*.txt: '2022-02-10 14:07:03.990716: This epoch took 307.517389 s'
+    (the epoch's seconds, train + validation) and '2022-02-10 14:07:03.129326: done, saving took 0.89 seconds'
+    (a checkpoint save). 'lr: 0.01', dates and the split/dice lines are no durations."""
+    m = NNUNET_EPOCH.match(line) or NNUNET_SAVE.match(line)
+    return [float(m.group(1))] if m else []
+
+
+STARGAN_EPOCH = re.compile(r"^(?:Time Elapsed for This Epoch|Training Time): (\d+):(\d\d):(\d\d)\s*$")
+
+
+def stargan_vc_values(line):
+    """StarGAN-Voice-Conversion (TensorFlow 1) train.py: 'Time Elapsed for This Epoch: 00:02:46' (the epoch's
+    h:mm:ss, in seconds) and 'Training Time: 04:44:00' (the run total). 'Iteration: 0000012, Generator Learning Rate:
+    0.0002000, ...' prints no time; TensorFlow's '2019-04-03 03:58:56.201767: I tensorflow/...' lines are stamps."""
+    m = STARGAN_EPOCH.match(line)
+    return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))] if m else []
+
+
+CNNGRAPH_TIME = re.compile(r"\btime: (\d+)s \(wall (\d+)s\)")
+
+
+def cnn_graph_values(line):
+    """mdeff's cnn_graph (ChebNet graph CNN, TensorFlow 1) as RGCNN's point-cloud trainer prints it, all on one
+    physical line (the run printed no newlines): 'step 15 / 4000 (epoch 0.07 / 20):  learning_rate = 1.00e-03,
+    loss_average = 1.49e-01  validation accuracy: 0.4439 (272744 / 614400), iou (weighted): 0.1135, loss: 1.83e+00
+    time: 3456s (wall 310s)' (process CPU seconds and wall seconds since the run began, both counted); the bare
+    numbers glued between the reports are per-batch loss values, not timing."""
+    out = []
+    for m in CNNGRAPH_TIME.finditer(line):
+        out += [float(m.group(1)), float(m.group(2))]
+    return out
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1044,6 +1188,16 @@ FRAMEWORK = {
     "pyslowfast": pyslowfast_values,
     "hypercdr": hypercdr_values,
     "home-grown-neural-field": neural_field_values,
+    "home-grown-grpo": home_grown_grpo_values,
+    "keithito-tacotron": keithito_tacotron_values,
+    "sockeye": sockeye_values,
+    "home-grown-bioie": home_grown_bioie_values,
+    "deepsleepnet": deepsleepnet_values,
+    "darknet": darknet_values,
+    "jde": jde_values,
+    "nnunet-v1": nnunet_v1_values,
+    "stargan-vc": stargan_vc_values,
+    "cnn-graph": cnn_graph_values,
 }
 
 

@@ -866,3 +866,64 @@ Test(discover, a_timer_names_a_time)
 	cr_assert_eq(count_named(&c, TP_TIMING, "Timer"), 598);
 	collector_free(&c);
 }
+
+/* The shapes the seventh unseen set taught, on its real logs: "Epoch took
+ * 00:01:10, predicted 00:05:50 left" (a verb of a span before a clock; the
+ * word after a time that says it is to come), DeepSleepNet's epoch line of
+ * 110 tokens whose validation time sits behind a dozen plain metrics, and
+ * StarGAN-VC's "Time Elapsed for This Epoch: 00:03:04" */
+Test(discover, the_seventh_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen7/bioie-bert.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, NULL, 0);
+	cr_assert_not_null(r);
+	cr_assert_eq(r->line, 27);
+	cr_assert_float_eq(num(r, S_SECONDS), 70, 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 990, "one time a line, no estimate");
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen7/deepsleepnet.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 252);
+	r = nth_named(&c, TP_TIMING, NULL, 1);
+	cr_assert_eq(r->line, 2);
+	cr_assert_float_eq(num(r, S_SECONDS), 3.22, 0);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen7/stargan_vc.log", NULL, &c);
+	r = nth_named(&c, TP_TIMING, NULL, 0);
+	cr_assert_not_null(r);
+	cr_assert_eq(r->line, 245);
+	cr_assert_float_eq(num(r, S_SECONDS), 184, 0);
+	collector_free(&c);
+}
+
+/* A number's unit is part of a template's shape: Sockeye's Speedometer and
+ * checkpoint lines behind a prefix nothing strips have one length and one
+ * start, and were one template whose units were wildcards (no rate read);
+ * a duration's unit may still change from line to line (IPython's %timeit
+ * "576 ms" and "19.7 ms", then "369 µs") */
+Test(discover, a_numbers_unit_is_its_templates_shape)
+{
+	struct collector c = { 0 };
+	write_text("/tmp/tprof-disc-units.log",
+		   "worker-1 | Epoch[0] Batch [50]\tSpeed: 76.66 samples/sec 1820.19 tokens/sec 0.35 updates/sec\tperplexity=1873.457714\n"
+		   "worker-1 | Epoch[0] Batch [100]\tSpeed: 232.70 samples/sec 4790.23 tokens/sec 0.90 updates/sec\tperplexity=1309.283526\n"
+		   "worker-1 | Checkpoint [1]\tUpdates=4000 Epoch=0 Samples=1070440 Time-cost=4626.838 Updates/sec=0.865\n"
+		   "worker-1 | Epoch[0] Batch [150]\tSpeed: 268.26 samples/sec 5016.99 tokens/sec 0.92 updates/sec\tperplexity=1038.186040\n"
+		   "worker-1 | Checkpoint [2]\tUpdates=8000 Epoch=0 Samples=2140880 Time-cost=4519.100 Updates/sec=0.885\n"
+		   "worker-1 | Checkpoint [3]\tUpdates=12000 Epoch=1 Samples=3211320 Time-cost=4601.250 Updates/sec=0.869\n");
+	read_log_with("/tmp/tprof-disc-units.log", "", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_RATE, NULL), 3 * 3 + 3, "every rate of both shapes");
+	const struct tp_record *r = nth_named(&c, TP_RATE, NULL, 1);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 1820.19, 0);
+	cr_assert(r->text_len == 10 && !memcmp(r->text, "tokens/sec", 10), "%.*s", (int)r->text_len, r->text);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 3);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/benchmark-effdl-week01.log", NULL, &c);
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "time", 0), S_SECONDS), 0.576, 1e-12);
+	collector_free(&c);
+}

@@ -300,3 +300,22 @@ Test(prefix, glog_and_logback_stamps)
 	cr_assert_str_eq(e->ts, "2025-12-12T12:00:00.500");
 	collector_free(&c);
 }
+
+/* Sockeye's logger: '[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] '
+ * with datefmt "%Y-%m-%d:%H:%M:%S" (a colon between the date and the
+ * time); a bracket whose stamp is followed by words with blanks is no
+ * such prefix */
+Test(prefix, a_stamp_level_and_logger_in_one_bracket)
+{
+	struct collector c = { 0 };
+	parse_str("[2018-08-28:13:41:56:INFO:sockeye.training:__call__] [TIMING] forward: 0.5s\n"
+		  "[2018-08-28:13:41:57:INFO:sockeye training] [TIMING] backward: 1.5s\n",
+		  &c);
+	const struct tp_record *r = find_rec(&c, TP_TIMING, "forward");
+	cr_assert_not_null(r);
+	cr_assert_str_eq(r->ts, "2018-08-28T13:41:56");
+	r = find_rec(&c, TP_TIMING, "backward");
+	cr_assert_not_null(r);
+	cr_assert_null(r->ts);
+	collector_free(&c);
+}

@@ -270,7 +270,7 @@ static int merge_compounds(struct tok *t, int n)
 
 /* Tokens [s,e) into t; past max, the first max - 1 - TAIL_TOKENS, a gap
  * and the last TAIL_TOKENS (kept in a ring while the line is read). */
-static int tokenize(const char *s, const char *e, struct tok *t, int max, int *cut)
+static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, int *cut)
 {
 	int n = 0, sp = 0, head = max - 1 - TAIL_TOKENS;
 	struct tok ring[TAIL_TOKENS];
@@ -401,11 +401,31 @@ int tp_disc_has_unit(const char *s, const char *e)
 
 /* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
  * its colon and a digit? */
+/* At r: blanks, then a clock ("00:03:04")? */
+static int clock_at(const char *r, const char *e)
+{
+	r = tp_skip_blanks(r, e);
+	const char *d = r;
+	while (r < e && tp_is_digit(*r))
+		r++;
+	return r > d && r + 1 < e && *r == ':' && tp_is_digit(r[1]);
+}
+
 static int time_word_at(const char *q, const char *e)
 {
 	if (!(q[-1] == 't' || q[-1] == 'T'))
 		return 0;
 	const char *r = q + 3;
+	/* "Time Elapsed for This Epoch: 00:03:04": up to four words between
+	 * the time word and a clock */
+	const char *w = r;
+	for (int words = 0; words < 4 && e - w > 2 && *w == ' ' && tp_is_alpha(w[1]); words++) {
+		w++;
+		while (w < e && tp_is_alpha(*w))
+			w++;
+		if (w < e && *w == ':' && clock_at(w + 1, e))
+			return 1;
+	}
 	if (r < e && tp_lower(*r) == 'r')
 		r++;
 	if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
@@ -445,6 +465,35 @@ static int ends_in_time(const char *w, size_t n)
 	       tp_lower(w[n - 1]) == 'e';
 }
 
+/* The verbs of a span before a clock ("Epoch took 00:01:10"). */
+static const char *const took_verbs[] = { "took", "taken", "spent", "lasted" };
+
+/* Is the word [w, w+n) one of took_verbs? */
+static int is_took(const char *w, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(took_verbs); i++)
+		if (strlen(took_verbs[i]) == n && !strncasecmp(w, took_verbs[i], n))
+			return 1;
+	return 0;
+}
+
+/* At c (a ':' of the line [s,e)): a clock's first colon after one of
+ * took_verbs and a blank ("took 00:01:10")? */
+static int took_clock_at(const char *s, const char *c, const char *e)
+{
+	if (c + 1 >= e || !tp_is_digit(c[1]))
+		return 0;
+	const char *d = c;
+	while (d > s && tp_is_digit(d[-1]))
+		d--;
+	if (d == c || d - s < 2 || d[-1] != ' ')
+		return 0;
+	const char *w = d - 1;
+	while (w > s && tp_is_alpha(w[-1]))
+		w--;
+	return is_took(w, (size_t)(d - 1 - w));
+}
+
 /* At q (a '_' of the line [s,e)): "_s:", "_ms=", "_sec: " then a digit. */
 static int unit_suffix_at(const char *s, const char *q, const char *e)
 {
@@ -461,18 +510,26 @@ static int unit_suffix_at(const char *s, const char *q, const char *e)
 	return r < e && tp_is_digit(*r);
 }
 
+/* Does at(s, q, e) hold at a byte b of the line [s,e)? */
+static int any_at(const char *s, const char *e, char b, int (*at)(const char *s, const char *q, const char *e))
+{
+	for (const char *q = s; q < e;) {
+		const char *h = memchr(q, b, (size_t)(e - q));
+		if (!h)
+			return 0;
+		if (at(s, h, e))
+			return 1;
+		q = h + 1;
+	}
+	return 0;
+}
+
 int tp_disc_has_time_word(const char *s, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
-	for (const char *q = s; q < e;) {
-		const char *u = memchr(q, '_', (size_t)(e - q));
-		if (!u)
-			break;
-		if (unit_suffix_at(s, u, e))
-			return 1;
-		q = u + 1;
-	}
+	if (any_at(s, e, '_', unit_suffix_at) || any_at(s, e, ':', took_clock_at))
+		return 1;
 	/* the 'm' or 'M' of "ime" / "IME", by memchr: few lines have many */
 	static const char forms[2][4] = { "ime", "IME" };
 	for (int f = 0; f < 2; f++)
@@ -750,17 +807,93 @@ static int names_time(const struct tok *t, int n, int i)
 	return ends_in_time(t[i].s, t[i].n) || suffix_unit(t[i].s, t[i].n) > 0;
 }
 
+/* At i: a metric with no unit, "acc=0.198," or "f1: 0.179;" (a word not
+ * naming a time, ':' or '=', a plain number no unit follows, a separator
+ * or nothing): its token count, else 0. */
+static int plain_metric_at(const struct tok *t, int n, int i)
+{
+	double u;
+	if (i + 2 >= n || t[i].kind != TK_WORD || t[i + 1].kind != TK_PUNCT ||
+	    (*t[i + 1].s != ':' && *t[i + 1].s != '=') || t[i + 2].kind != TK_NUM || t[i + 2].form != CK_NO ||
+	    names_time(t, n, i))
+		return 0;
+	int k = 3;
+	if (i + k < n && t[i + k].kind == TK_WORD && unit_kind(t[i + k].s, t[i + k].n, &u) != U_NONE)
+		return 0;
+	if (i + k < n && t[i + k].kind == TK_PUNCT && !t[i + k].sp && strchr(",;", *t[i + k].s))
+		k++;
+	return k;
+}
+
 /*
- * The template's first two tokens, and every word that names a time: two
- * lines that differ there are two series ("| > step_time: 1.3 (1.4)" and
- * "| > loader_time: 0.01 (0.02)"), never one whose name is a wildcard.
- * Other names may differ ("train_loss" and "val_loss" beside one clock).
+ * Tokens [s,e) into t, at most max. A line of more tokens loses its
+ * metrics without a unit first ("n=215300, loss=1.609 (0.000), acc=0.198,
+ * ... | valid (3.22 sec)": DeepSleepNet's epoch line holds 110), each run
+ * of them one gap, from its third token on (the first two are the
+ * template's path); then, if still too long, its middle (tokenize_cut).
+ */
+#define WIDE_TOKENS (4 * TP_DISC_MAX_TOKENS)
+static int tokenize(const char *s, const char *e, struct tok *t, int max, int *cut)
+{
+	struct tok w[WIDE_TOKENS];
+	int n = tokenize_cut(s, e, w, WIDE_TOKENS, cut);
+	int out = 0, over = n - max;
+	for (int i = 0; i < n;) {
+		int k = over > 0 && i >= 2 ? plain_metric_at(w, n, i) : 0;
+		if (!k) {
+			w[out++] = w[i++];
+			continue;
+		}
+		/* a run of them becomes one gap */
+		while (i < n && (k = plain_metric_at(w, n, i)) > 0 && over > 0) {
+			i += k;
+			over -= k;
+		}
+		w[out++] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0 };
+		over++;
+	}
+	n = out;
+	if (n <= max) {
+		memcpy(t, w, (size_t)n * sizeof(*t));
+		return n;
+	}
+	/* still too long: the first max - 1 - TAIL_TOKENS, a gap, the last */
+	int head = max - 1 - TAIL_TOKENS;
+	memcpy(t, w, (size_t)head * sizeof(*t));
+	t[head] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0 };
+	memcpy(t + head + 1, w + n - TAIL_TOKENS, (size_t)TAIL_TOKENS * sizeof(*t));
+	return max;
+}
+
+/* At i: the unit of the number before it ("4887.89 tokens/sec")? */
+static int unit_after_number(const struct tok *t, int i)
+{
+	double u;
+	return i > 0 && t[i - 1].kind == TK_NUM && t[i].kind == TK_WORD && unit_kind(t[i].s, t[i].n, &u) != U_NONE;
+}
+
+/*
+ * The template's first two tokens, every word that names a time and every
+ * unit after a number: two lines that differ there are two series ("| >
+ * step_time: 1.3 (1.4)" and "| > loader_time: 0.01 (0.02)"; "Speed: 271.06
+ * samples/sec 4887.89 tokens/sec" and "Time-cost=4626.838 Updates/sec=0.865"
+ * of one length), never one whose name or unit is a wildcard. Other names
+ * may differ ("train_loss" and "val_loss" beside one clock).
  */
 static int same_path(const struct tmpl *tp, const struct tok *t, int n)
 {
 	if (tp->ntok != n)
 		return 0;
 	for (int i = 0; i < n; i++) {
+		if (i >= 2 && unit_after_number(t, i)) {
+			/* a unit of the same kind: a duration's may change ("576 ms"
+			 * and "369 µs" of IPython's %timeit), a rate stays a rate */
+			double u;
+			if (tp->kind[i] == TK_WILD || (tp->kind[i] == TK_WORD &&
+			    unit_kind(tp->tok[i], tp->len[i], &u) == unit_kind(t[i].s, t[i].n, &u)))
+				continue;
+			return 0;
+		}
 		if (i >= 2 && !(tp->kind[i] == TK_WORD && names_time(t, n, i)))
 			continue;
 		if ((tp->kind[i] == TK_NUM) != (t[i].kind == TK_NUM))
@@ -1139,6 +1272,19 @@ static int label_of(const struct tmpl *tp, int pos)
 	return is_word(tp, b - 1) ? b - 1 : -1;
 }
 
+/* The words that end at w, up to five, blank-separated ("Time Elapsed for
+ * This Epoch"): does one name a time? */
+static int phrase_names_time(const struct tmpl *tp, int w)
+{
+	for (int k = 0; k < 5 && is_word(tp, w); k++, w--) {
+		if (ends_in_time(tp->tok[w], strlen(tp->tok[w])) || !strcasecmp(tp->tok[w], "elapsed"))
+			return 1;
+		if (!tp->sp[w])
+			break;
+	}
+	return 0;
+}
+
 /* "updt_s:0.504", "wall_ms:630990": a name whose suffix is its unit. */
 static double suffix_named(const struct tmpl *tp, int pos)
 {
@@ -1189,9 +1335,12 @@ static int time_named(const struct tmpl *tp, int pos)
 	    strchr("-/", *tp->tok[pos + 1]) && tp->kind[pos + 2] == TK_NUM)
 		return 0;
 	const char *t = tp->tok[w];
+	size_t tn = strlen(t);
 	if (!strcasecmp(t, "cost") && is_word(tp, w - 1))
-		t = tp->tok[w - 1];
-	if (ends_in_time(t, strlen(t)))
+		t = tp->tok[w - 1], tn = strlen(t);
+	else if (tn > 5 && (t[tn - 5] == '-' || t[tn - 5] == '_') && !strcasecmp(t + tn - 4, "cost"))
+		tn -= 5; /* Sockeye's "Time-cost=4626.838" */
+	if (ends_in_time(t, tn))
 		return 1;
 	if (strcasecmp(t, "data"))
 		return 0;
@@ -1386,7 +1535,8 @@ static void derive(struct tmpl *tp)
 			/* "| Time: 0:01:09 |": a clock a time word names is a
 			 * time on its own */
 			int w = label_of(tp, i);
-			if (w >= 0 && ends_in_time(tp->tok[w], strlen(tp->tok[w])))
+			if ((w >= 0 && phrase_names_time(tp, w)) ||
+			    (is_word(tp, i - 1) && tp->sp[i] && is_took(tp->tok[i - 1], strlen(tp->tok[i - 1]))))
 				units++;
 		} else if (k == U_DUR || k == U_PER) {
 			v.kind = VS_DUR;
@@ -1434,13 +1584,21 @@ static void derive(struct tmpl *tp)
 			continue;
 		}
 		name_before(tp, i, &v);
-		if (is_eta(tp->names.buf + v.name, v.name_len))
+		/* "predicted 00:05:50 left": a time the word after it says is
+		 * still to come */
+		if (is_eta(tp->names.buf + v.name, v.name_len) ||
+		    (is_word(tp, next) && is_eta(tp->tok[next], strlen(tp->tok[next]))))
 			continue;
 		/* a clock named by nothing but another value's unit ("5.66
 		 * samples/s/p  3:50:14 }"): what remains, an ETA, as likely as a span */
 		if (tp->form[i] == CK_CLOCK && v.name_len && v.from == v.to && is_word(tp, v.from) &&
 		    unit_kind(tp->tok[v.from], strlen(tp->tok[v.from]), &u) != U_NONE)
 			continue;
+		/* a rate named by nothing but the value's before it and its unit
+		 * ("76.66 samples/sec 1820.19 tokens/sec"): its own unit names it */
+		if (v.kind == VS_RATE && v.name_len && v.from == v.to && is_word(tp, v.from) && v.from > 0 &&
+		    tp->kind[v.from - 1] == TK_NUM && unit_kind(tp->tok[v.from], strlen(tp->tok[v.from]), &u) != U_NONE)
+			v.name_len = 0;
 		if (!v.name_len)
 			name_fallback(tp, i, &v, v.kind == VS_RATE ? uw : (k == U_PER ? uw : NULL));
 		if (share_at(tp, next))

@@ -404,8 +404,9 @@ static void emit_span(struct tp_parser *p)
 }
 
 /* Strips "[2024-10-13 22:30:00]" or "2024-10-13 22:30:00,123 -" at t
- * (also "[12/22 22:29:54 logger.name]:", and the stamp of the torch
- * profiler's "STAGE:2025-04-07 13:17:03 pid:tid file.cpp:314] ..."). */
+ * (also "[12/22 22:29:54 logger.name]:", Sockeye's
+ * "[2018-08-28:13:41:56:INFO:sockeye.training:__call__] " and the stamp
+ * of the torch profiler's "STAGE:2025-04-07 13:17:03 pid:tid file.cpp:314] ..."). */
 static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 {
 	const char *q = t;
@@ -427,6 +428,13 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 				n++;
 			if (n > r + 1 && n < e && *n == ']')
 				r = n + 1 < e && n[1] == ':' ? n + 1 : n; /* at the ':' after it */
+		} else if (r + 1 < e && *r == ':' && tp_is_alpha(r[1])) {
+			/* ":LEVEL:logger:function]" of '[%(asctime)s:%(levelname)s:...]' */
+			const char *n = r + 1;
+			while (n < e && *n != ']' && *n != '[' && !tp_is_blank(*n))
+				n++;
+			if (n < e && *n == ']')
+				r = n;
 		}
 		if (r >= e || (*r != ']' && (*r != ':' || r[-1] != ']')))
 			return t;
