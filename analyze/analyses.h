@@ -143,6 +143,7 @@ enum an_col_key {
 	AC_RUN_ID,
 	AC_CHANGE_POINT,
 	AC_CHANGE,
+	AC_STEP_KIND, /* what a run's step series is: "iteration", or "span" (a phase's) */
 	AC_NKEYS
 };
 

@@ -161,7 +161,22 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 		return best;
 	if ((p = step_part(run, 4, 4, what)))
 		return &p->s;
-	return step_metric(run, 1, what);
+	if ((best = step_metric(run, 1, what)))
+		return best;
+	return an_span_steps(run, what);
+}
+
+const struct tp_series *an_span_steps(const struct an_run *run, const char **what)
+{
+	const struct tp_series *best = NULL;
+	for (size_t i = 0; i < run->spans.n; i++) {
+		const struct an_named_series *s = tp_map_at(&run->spans, i);
+		if (s->s.n >= 3 && (!best || s->s.n > best->n)) {
+			best = &s->s;
+			*what = tp_map_key(&run->spans, i);
+		}
+	}
+	return best;
 }
 
 /* Whether st is a run's epochs or GPM windows: no step of a training loop. */
@@ -170,7 +185,8 @@ static int coarse_series(const struct an_run *run, const struct tp_series *st)
 	for (size_t i = 0; i < run->ranks.n; i++)
 		if (st == &((const struct an_batches *)tp_map_at(&run->ranks, i))->epochs)
 			return 1;
-	return st == &run->gpm_total_ms;
+	const char *what;
+	return st == &run->gpm_total_ms || st == an_span_steps(run, &what);
 }
 
 const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale)
@@ -318,7 +334,11 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		num_sig(t, s ? scale * st.median : NAN);
 		num_sig(t, s ? scale * st.spread : NAN);
 		rt_num(t, s ? (double)s->n : NAN, 0);
-		num_sig(t, s && st.median > 0 ? 1 / (scale * st.median) : NAN);
+		/* a phase's spans (an epoch's time) stand for the steps where
+		 * the log prints nothing finer: no step rate of theirs */
+		int span = s && s == an_span_steps(run, &(const char *){ NULL });
+		rt_text(t, s ? (span ? "span" : "iteration") : NULL);
+		num_sig(t, s && !span && st.median > 0 ? 1 / (scale * st.median) : NAN);
 		num_sig(t, s ? scale * st.warmup_cost : NAN);
 		uint64_t records = 0;
 		for (int k = 0; k < TP_NTYPES; k++)

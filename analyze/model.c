@@ -64,6 +64,7 @@ static struct an_run *run_new(const char *file)
 	tp_map_init(&r->meta, sizeof(struct an_nums));
 	tp_map_init(&r->rates, sizeof(struct an_named_series));
 	tp_map_init(&r->parts, sizeof(struct an_part));
+	tp_map_init(&r->spans, sizeof(struct an_named_series));
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
@@ -93,6 +94,7 @@ static void run_free(struct an_run *r)
 	tp_map_free(&r->perfs, series_free);
 	tp_map_free(&r->rates, series_free);
 	tp_map_free(&r->parts, part_free);
+	tp_map_free(&r->spans, series_free);
 	tp_map_free(&r->aggregates, NULL);
 	tp_map_free(&r->latencies, NULL);
 	tp_map_free(&r->warmups, NULL);
@@ -309,7 +311,12 @@ enum tp_role an_role(const struct tp_record *r)
 	for (size_t i = 0; i < ARRAY_SIZE(average); i++)
 		if (name_has(r, average[i]))
 			return TP_ROLE_AVERAGE;
-	for (size_t i = 0; i < ARRAY_SIZE(clock); i++)
+	/* "Time Elapsed for This Epoch" is each epoch's own */
+	static const char *const own[] = { "this ", "per ", "each " };
+	int per = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		per |= name_has(r, own[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(clock) && !per; i++)
 		if (name_has(r, clock[i]))
 			return TP_ROLE_CLOCK;
 	for (size_t i = 0; i < ARRAY_SIZE(eta); i++)
@@ -385,6 +392,8 @@ static void adopt_training(struct an_run *run, struct an_stage *s, const char *n
 	}
 }
 
+static struct an_named_series *named_series(struct tp_map *map, const char *name, size_t n, uint64_t line);
+
 static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
 {
 	/* a negative duration was warned about by the parser: it is no share */
@@ -422,6 +431,14 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	s->last = sec;
 	s->seconds += sec;
 	s->count++;
+	/* a training phase at the top, each print its own span: the series
+	 * a log that prints nothing finer has for its steps (an epoch's time) */
+	char name[AN_PARENT_MAX];
+	size_t k = r->name_len < sizeof(name) - 1 ? r->name_len : sizeof(name) - 1;
+	memcpy(name, r->name, k);
+	name[k] = '\0';
+	if (!s->parent[0] && !strcmp(an_phase_kind(name), "training"))
+		tp_series_add(&named_series(&run->spans, r->name, r->name_len, r->line)->s, sec, r->line);
 }
 
 /* Whether a batch index begins a count: the first, or a fall to half or

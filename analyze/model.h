@@ -161,6 +161,8 @@ struct an_run {
 	uint64_t first_line, last_line;
 
 	struct tp_map stages;     /* an_stage: [TIMING] records */
+	struct tp_map spans;      /* name -> an_named_series: a top-level training phase's values
+				   * (an epoch's time printed per epoch) */
 	struct tp_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
 	struct tp_map tables;     /* section -> an_table */
 	struct tp_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */

@@ -88,7 +88,11 @@ int render_run_sentence(const struct rtable *t, size_t r, int several_runs, stru
 		add_sig(out, med, "s");
 		strbuf_addstr(out, " \xc2\xb1 ");
 		add_sig(out, spread, "s");
-		strbuf_addf(out, " (median \xc2\xb1 IQR/2 after warmup, %.0f steps)", n);
+		const char *kind = text_at(t, r, AC_STEP_KIND);
+		if (kind && !strcmp(kind, "span"))
+			strbuf_addf(out, " each (median \xc2\xb1 IQR/2 after warmup, %.0f printed; no step time)", n);
+		else
+			strbuf_addf(out, " (median \xc2\xb1 IQR/2 after warmup, %.0f steps)", n);
 		if (!isnan(thr))
 			strbuf_addf(out, ", %.3g steps/s", thr);
 		if (!isnan(warm) && warm > 0) {

@@ -759,6 +759,38 @@ Test(roles, a_step_as_long_as_a_window_is_the_window)
 }
 
 /*
+ * A log that prints nothing finer than an epoch's time (StarGAN-VC's "Time
+ * Elapsed for This Epoch: 00:03:04", nnU-Net's "This epoch took 307.5 s"):
+ * the epochs stand for the steps, said so (step_kind "span", no step
+ * rate), and a time "for this" epoch is no clock; a log with steps keeps
+ * them (Sockeye's updates/sec)
+ */
+Test(roles, an_epochs_time_stands_for_the_step_where_nothing_finer_is_printed)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen7/stargan_vc.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "Time Elapsed for This Epoch");
+	cr_expect_str_eq(str_at(j, "runs.0.step_kind"), "span");
+	NEAR(num_at(j, "runs.0.step_median"), 166);
+	cr_expect(isnan(num_at(j, "runs.0.throughput")));
+	cr_expect_str_eq(str_at(j, "runs.0.wall_from"), "phases");
+	cr_expect(fabs(num_at(j, "runs.0.wall") - 17040) < 0.01 * 17040, "%g", num_at(j, "runs.0.wall"));
+	json_free(&doc);
+	j = analyze_file(&doc, "tests/data/unseen7/nnunet_tbone.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step_kind"), "span");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 307.49) < 0.01 * 307.49, "%g", num_at(j, "runs.0.step_median"));
+	json_free(&doc);
+	j = analyze_file(&doc, "tests/data/unseen7/sockeye-parabank.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step_kind"), "iteration");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.5263) < 0.01 * 0.5263, "%g", num_at(j, "runs.0.step_median"));
+	json_free(&doc);
+	struct tu_result r = tu_run("COLUMNS=100 $B/tprof-analyze -q tests/data/unseen7/stargan_vc.log");
+	cr_expect(strstr(r.out.buf, "Time Elapsed for This Epoch 166 s \xc2\xb1 0 s each"), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "101 printed; no step time"), "%s", r.out.buf);
+	tu_result_free(&r);
+}
+
+/*
  * ssd.pytorch's "iter 10190 || Loss: ... || timer: 0.2049 sec." every 10
  * iterations, resumed at 10000, and one phase of 9 s: the steps that ran
  * (the indices' rises, the resume's 10000 not among them) at the median
@@ -912,7 +944,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		size_t steps, walls, tops;
 	} sets[] = {
 		{ "unseen2", 10, 5, 8 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 6, 8 },
-		{ "unseen5", 4, 3, 4 },	 { "unseen6", 8, 9, 8 },
+		{ "unseen5", 4, 3, 4 },	 { "unseen6", 9, 9, 8 }, { "unseen7", 7, 5, 6 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
 	cr_assert(v);

@@ -1159,6 +1159,10 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 	int i = pos - 1;
 	while (i >= 0 && tp->kind[i] == TK_PUNCT && (*tp->tok[i] == ':' || *tp->tok[i] == '='))
 		i--;
+	/* "train (517.15 sec) ... | valid (3.22 sec)": the word before the
+	 * bracket a value opens names it */
+	if (i == pos - 1 && i >= 1 && tp->kind[i] == TK_PUNCT && *tp->tok[i] == '(' && is_word(tp, i - 1))
+		i--;
 	int end = i, words = 0;
 	while (i >= 0 && !ends_name(tp, i) && words < 5) {
 		words += tp->kind[i] != TK_PUNCT;
