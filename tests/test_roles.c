@@ -763,7 +763,8 @@ Test(roles, a_step_as_long_as_a_window_is_the_window)
  * Elapsed for This Epoch: 00:03:04", nnU-Net's "This epoch took 307.5 s"):
  * the epochs stand for the steps, said so (step_kind "span", no step
  * rate), and a time "for this" epoch is no clock; a log with steps keeps
- * them (Sockeye's updates/sec)
+ * them (Sockeye's updates/sec, its training between checkpoints no
+ * checkpoint)
  */
 Test(roles, an_epochs_time_stands_for_the_step_where_nothing_finer_is_printed)
 {
@@ -783,6 +784,8 @@ Test(roles, an_epochs_time_stands_for_the_step_where_nothing_finer_is_printed)
 	j = analyze_file(&doc, "tests/data/unseen7/sockeye-parabank.log");
 	cr_expect_str_eq(str_at(j, "runs.0.step_kind"), "iteration");
 	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.5263) < 0.01 * 0.5263, "%g", num_at(j, "runs.0.step_median"));
+	/* its checkpoints' Time-cost is training between them, no checkpoint's cost */
+	cr_expect_str_eq(str_at(j, "summary.top.0.kind"), "steps");
 	json_free(&doc);
 	struct tu_result r = tu_run("COLUMNS=100 $B/tprof-analyze -q tests/data/unseen7/stargan_vc.log");
 	cr_expect(strstr(r.out.buf, "Time Elapsed for This Epoch 166 s \xc2\xb1 0 s each"), "%s", r.out.buf);

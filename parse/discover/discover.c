@@ -70,6 +70,7 @@ struct tok {
 	unsigned char kind;
 	unsigned char sp;    /* blanks before it */
 	unsigned char form;  /* CK_* */
+	unsigned char unit;  /* a word after a number: 1 + its unit_kind(), set by tokenize(); 0 otherwise */
 	double v;            /* TK_NUM: the value (seconds for a clock or compound) */
 };
 
@@ -290,6 +291,7 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 		k->s = q;
 		k->sp = (unsigned char)sp;
 		k->form = CK_NO;
+		k->unit = 0;
 		k->v = 0;
 		sp = 0;
 		if (num_start(q, s, e)) {
@@ -324,7 +326,7 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 	}
 	if (past) {
 		int keep = past < TAIL_TOKENS ? (int)past : TAIL_TOKENS;
-		t[n] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0 };
+		t[n] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0, 0 };
 		for (int i = 0; i < keep; i++)
 			t[n + 1 + i] = ring[(past - (uint64_t)keep + (uint64_t)i) % TAIL_TOKENS];
 		n += 1 + keep;
@@ -849,10 +851,14 @@ static int tokenize(const char *s, const char *e, struct tok *t, int max, int *c
 			i += k;
 			over -= k;
 		}
-		w[out++] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0 };
+		w[out++] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0, 0 };
 		over++;
 	}
 	n = out;
+	double u;
+	for (int i = 1; i < n; i++)
+		if (w[i].kind == TK_WORD && w[i - 1].kind == TK_NUM)
+			w[i].unit = (unsigned char)(1 + unit_kind(w[i].s, w[i].n, &u));
 	if (n <= max) {
 		memcpy(t, w, (size_t)n * sizeof(*t));
 		return n;
@@ -860,7 +866,7 @@ static int tokenize(const char *s, const char *e, struct tok *t, int max, int *c
 	/* still too long: the first max - 1 - TAIL_TOKENS, a gap, the last */
 	int head = max - 1 - TAIL_TOKENS;
 	memcpy(t, w, (size_t)head * sizeof(*t));
-	t[head] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0 };
+	t[head] = (struct tok){ GAP_TEXT, sizeof(GAP_TEXT) - 1, TK_GAP, 1, CK_NO, 0, 0 };
 	memcpy(t + head + 1, w + n - TAIL_TOKENS, (size_t)TAIL_TOKENS * sizeof(*t));
 	return max;
 }
@@ -868,8 +874,7 @@ static int tokenize(const char *s, const char *e, struct tok *t, int max, int *c
 /* At i: the unit of the number before it ("4887.89 tokens/sec")? */
 static int unit_after_number(const struct tok *t, int i)
 {
-	double u;
-	return i > 0 && t[i - 1].kind == TK_NUM && t[i].kind == TK_WORD && unit_kind(t[i].s, t[i].n, &u) != U_NONE;
+	return t[i].unit > 1 + U_NONE;
 }
 
 /*
@@ -889,8 +894,9 @@ static int same_path(const struct tmpl *tp, const struct tok *t, int n)
 			/* a unit of the same kind: a duration's may change ("576 ms"
 			 * and "369 µs" of IPython's %timeit), a rate stays a rate */
 			double u;
-			if (tp->kind[i] == TK_WILD || (tp->kind[i] == TK_WORD &&
-			    unit_kind(tp->tok[i], tp->len[i], &u) == unit_kind(t[i].s, t[i].n, &u)))
+			if (tp->kind[i] == TK_WILD ||
+			    (tp->kind[i] == TK_WORD && tp->len[i] == t[i].n && !memcmp(tp->tok[i], t[i].s, t[i].n)) ||
+			    (tp->kind[i] == TK_WORD && unit_kind(tp->tok[i], tp->len[i], &u) + 1 == t[i].unit))
 				continue;
 			return 0;
 		}
