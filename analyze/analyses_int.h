@@ -92,8 +92,9 @@ const char *an_advice(const char *kind);
  * and *scale its unit in seconds; NULL if the run has none (answer.c). */
 const struct tp_series *an_step_series(const struct an_run *run, const char **what, double *scale);
 /* The step series of a log that prints nothing finer than a training
- * phase's spans (an epoch's time each epoch): the top-level training
- * phase printed most often, at least three times; NULL if none. */
+ * phase's spans (an epoch's time each epoch) or a clock once a loop (the
+ * time between its prints): the one printed most often, at least three
+ * times; NULL if none. */
 const struct tp_series *an_span_steps(const struct an_run *run, const char **what);
 
 /* The run's wall time (NAN if unknown), its top-level phases' sum in

@@ -501,6 +501,12 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 	if (role == TP_ROLE_CLOCK) {
 		run->clock_line = r->line;
 		run->clock_value = sec;
+		/* the time between a clock's prints (an epoch's, where it is
+		 * printed once an epoch), for a log that prints nothing finer */
+		struct an_named_series *d = named_series(&run->spans, r->name, r->name_len, r->line);
+		if (sec > d->last_total)
+			tp_series_add(&d->s, sec - d->last_total, r->line);
+		d->last_total = sec;
 		/* on the index's line, or a few lines after it in the same
 		 * table (stable-baselines3's iterations, then time_elapsed) */
 		if (run->index_line && r->line >= run->index_line && r->line - run->index_line <= 4) {

@@ -162,7 +162,8 @@ struct an_run {
 
 	struct tp_map stages;     /* an_stage: [TIMING] records */
 	struct tp_map spans;      /* name -> an_named_series: a top-level training phase's values
-				   * (an epoch's time printed per epoch) */
+				   * (an epoch's time printed per epoch), a clock's rises
+				   * between its prints (last_total: its last reading) */
 	struct tp_map completes;  /* an_nums: "X complete:" records (alternatives to compare) */
 	struct tp_map tables;     /* section -> an_table */
 	struct tp_map ranks;      /* "rank" (decimal, "-" for none) -> an_batches */

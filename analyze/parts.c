@@ -414,6 +414,24 @@ static void epochs_alone(struct report *rep, const struct an_run *run, double wa
 	report_stake(rep, 0.05 * wall);
 }
 
+/* A clock printed once a loop is all the log shows of its run (a loop's
+ * "Time elapsed: 0.05 min", no step time or phase): the time between its
+ * prints is the steps', and they are the lever. */
+static void clock_alone(struct report *rep, const struct an_run *run, double wall)
+{
+	const char *what = NULL, *step;
+	double scale;
+	const struct tp_series *st = an_span_steps(run, &what);
+	const struct an_part *p = what ? an_part_find(run, what) : NULL;
+	if (!st || !p || p->role != TP_ROLE_CLOCK || st != an_step_series(run, &step, &scale))
+		return;
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, p->line, steps_advice,
+		       "the log shows the run only in its clock '%s': %llu prints, %.4g s apart (median), "
+		       "%.4g s in all: the steps between them are its time",
+		       what, (unsigned long long)st->n, tp_series_quantile(st, 0.5), wall);
+	report_stake(rep, 0.05 * wall);
+}
+
 /* Whether stage s lies within the phase named name, at any depth. */
 static int within(const struct an_run *run, const struct an_stage *s, const char *name)
 {
@@ -474,8 +492,10 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 		if (!first)
 			first = name, line = s->line;
 	}
+	if (!first)
+		return clock_alone(rep, run, wall);
 	double pct = 100 * sec / wall;
-	if (!first || !(pct >= 60 && pct <= 110))
+	if (!(pct >= 60 && pct <= 110))
 		return;
 	char minus[96] = "";
 	if (less > 0)
