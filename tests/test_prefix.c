@@ -319,3 +319,19 @@ Test(prefix, a_stamp_level_and_logger_in_one_bracket)
 	cr_assert_null(r->ts);
 	collector_free(&c);
 }
+
+/* A home-grown trainer's time.strftime('%H:%M:%S') before its message
+ * (AV-PSE's "08:34:19  step=100 ... elapsed=71s"): the line's stamp; a
+ * clock before a digit, '<' or ',' is a value */
+Test(prefix, a_bare_time_of_day_before_the_message)
+{
+	struct collector c = { 0 };
+	parse_str("08:34:19  [TIMING] forward: 0.5s\n23:59:58.125 [TIMING] backward: 1.5s\n"
+		  "00:05 [TIMING] optimizer: 2.5s\n12:00:00, [TIMING] data: 0.1s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "forward")->ts, "T08:34:19");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "backward")->ts, "T23:59:58.125");
+	cr_assert_null(find_rec(&c, TP_TIMING, "optimizer")->ts);
+	cr_assert_null(find_rec(&c, TP_TIMING, "data")->ts);
+	collector_free(&c);
+}

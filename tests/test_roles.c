@@ -957,7 +957,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		const char *name;
 		size_t steps, walls, tops;
 	} sets[] = {
-		{ "unseen2", 10, 5, 8 }, { "unseen3", 6, 5, 3 }, { "unseen4", 9, 6, 8 },
+		{ "unseen2", 10, 5, 8 }, { "unseen3", 6, 6, 4 }, { "unseen4", 9, 6, 8 },
 		{ "unseen5", 4, 3, 5 },	 { "unseen6", 9, 9, 8 }, { "unseen7", 7, 5, 6 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));

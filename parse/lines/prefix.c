@@ -330,12 +330,38 @@ static const char *time_of_day(struct tp_parser *p, const char *t, const char **
 	return q + 2;
 }
 
+/* "08:34:19  step=100 ..." (a home-grown trainer's time.strftime('%H:%M:%S')
+ * before its message): the time of day at the line's start, a blank, then
+ * a letter or '[', is its stamp; a clock before a digit, '<' or ',' ("00:05<00:10",
+ * "0:01:23, 1:02:03") is a value. */
+static const char *bare_time_of_day(struct tp_parser *p, const char *t, const char **e)
+{
+	static const char shape[] = "dd:dd:dd";
+	if (*e - t < (ptrdiff_t)sizeof(shape) + 1 || !has_shape(t, shape) || !time_of_day_ok(t))
+		return NULL;
+	const char *q = t + sizeof(shape) - 1;
+	if (*q == '.' || *q == ',') {
+		const char *f = digits(q + 1, *e);
+		if (!f || f - q > 7)
+			return NULL;
+		q = f;
+	}
+	const char *r = tp_skip_blanks(q, *e);
+	if (r == q || r >= *e || !(tp_is_alpha(*r) || *r == '['))
+		return NULL;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.*s", (int)(q - t), t);
+	if (p->tsbuf[9] == ',')
+		p->tsbuf[9] = '.';
+	p->cur_ts = p->tsbuf;
+	return r;
+}
+
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, time_of_day, NULL };
 static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, loguru, rich, absl, py_space, NULL };
-static const prefix_fn other[] = { py_dash, py_space, logback, NULL };
+static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
 {
