@@ -765,3 +765,23 @@ sep10='-------------------------------------------------------  ------------  --
 	done
 	printf 'Training time 0:02:00\n'
 } > "$d/metriclogger.log"
+
+# --- fastai (fastprogress's ConsoleMasterBar.write(line, table=True)) ------------
+# names padded to 8 and '  '.join(self.names); each row's values
+# t + ' ' * (2 + len(name) - len(t)); ProgressCallback._write_stats: floats
+# f'{l:.6f}', the time format_time(t): f'{m:02d}:{s:02d}', or
+# f'{h}:{m:02d}:{s:02d}' from an hour; fastai v1 (no time column) and
+# total_time: print(f'Total time: {total_time}') after the table.
+# fastai 2: three epochs of 95, 90 and 3,725 s, a SaveModelCallback line
+# between two rows; fastai v1: two epochs, then a total of 2:58.
+{
+	printf '%-8s  %-8s  %-8s  %-8s  %-8s\n' epoch train_loss valid_loss accuracy time
+	printf '%s%*s%s%*s%s%*s%s%*s%s%*s\n' 0 9 '' 0.571278 4 '' 1.090870 4 '' 0.916667 2 '' 01:35 5 ''
+	printf 'Better model found at epoch 0 with valid_loss value: 1.0908700227737427.\n'
+	printf '%s%*s%s%*s%s%*s%s%*s%s%*s\n' 1 9 '' 0.377181 4 '' 0.590721 4 '' 0.937500 2 '' 01:30 5 ''
+	printf '%s%*s%s%*s%s%*s%s%*s%s%*s\n' 2 9 '' 0.322664 4 '' 0.500471 4 '' 0.958333 2 '' 1:02:05 3 ''
+	printf '%-8s  %-8s  %-8s  %-8s\n' epoch train_loss valid_loss accuracy
+	printf '%s%*s%s%*s%s%*s%s%*s\n' 1 9 '' 3.966292 4 '' 3.450758 4 '' 0.527065 2 ''
+	printf '%s%*s%s%*s%s%*s%s%*s\n' 2 9 '' 3.495761 4 '' 3.276329 4 '' 0.560047 2 ''
+	printf 'Total time: 02:58\n'
+} > "$d/fastai.log"

@@ -688,6 +688,27 @@ Test(packs, ollama_go_durations)
 	collector_free(&c);
 }
 
+/* fastai's epoch table as fastprogress prints it to a log file: each row's
+ * time (mm:ss, h:mm:ss from an hour) a training phase under the header's
+ * "time" column, wherever it stands; v1's table without one, then its
+ * total. Analyzed, the epochs stand for the steps (no finer time). */
+Test(packs, fastai)
+{
+	struct collector c = { 0 };
+	parse_pack_log("fastai", &c);
+	cr_assert_eq(named_count(&c, TP_TIMING, "epoch"), 3);
+	EQ(num(named_nth(&c, TP_TIMING, "epoch", 0), S_SECONDS), 95);
+	EQ(num(named_nth(&c, TP_TIMING, "epoch", 2), S_SECONDS), 3725);
+	cr_expect_eq(named_nth(&c, TP_TIMING, "epoch", 1)->line, 4);
+	cr_expect_eq(named_nth(&c, TP_TIMING, "epoch", 0)->role, TP_ROLE_PHASE);
+	EQ(num(named(&c, TP_TIMING, "fit (Total time)"), S_SECONDS), 178);
+	cr_assert_eq(collected_count(&c, TP_TIMING), 4);
+	collector_free(&c);
+	struct tu_result r = tu_run("$B/tprof-parse -c tests/data/packs/fastai.log");
+	cr_expect(r.status == 0 && !strstr(r.err.buf, "warning"), "%s", r.err.buf);
+	tu_result_free(&r);
+}
+
 Test(packs, timm)
 {
 	struct collector c = { 0 };
