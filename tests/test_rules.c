@@ -1173,3 +1173,22 @@ Test(rules_v2, a_marker_line_no_rule_reads_is_a_warning_unless_a_skip_rule_takes
 	tu_result_free(&r);
 	tu_rmtree(dir);
 }
+
+/* JDE's logger ('%(asctime)s [%(levelname)s]: %(message)s'): the rule sees
+ * the message, the stamp is the line's; an integer field reads a count
+ * "of M" ("40/165", a table's batch column) as its first number */
+Test(rules_v2, a_bracketed_level_with_a_colon_and_a_count_of_m)
+{
+	char *dir = tu_tmpdir("level");
+	cr_assert_not_null(dir);
+	struct tu_result r = tu_run(
+		"printf 'batch ^batch (?<index>\\\\S+) took (?<seconds>\\\\S+)$\\n' > %s/b.rules && "
+		"printf '2021-01-25 06:04:17 [INFO]: batch 40/165 took 7.12s\\n"
+		"2021-01-25 06:09:34 [INFO]: batch 80/1x took 7.23s\\n' | $B/tprof-parse --no-formats -r %s/b.rules",
+		dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "\"ts\":\"2021-01-25T06:04:17\",\"index\":40,\"seconds\":7.12"), "%s", r.out.buf);
+	cr_expect(strstr(r.err.buf, "(stdin):2: warning: rule") && strstr(r.err.buf, "\"80/1x\""), "%s", r.err.buf);
+	tu_result_free(&r);
+	tu_rmtree(dir);
+}

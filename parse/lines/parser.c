@@ -327,8 +327,8 @@ static const char *strip_level(const char *t, const char *e)
 				return tp_skip_blanks(c + 1, e);
 			return tp_skip_blanks(r + 1, e);
 		}
-		if (bracket)
-			return r;
+		if (bracket) /* "[INFO]: message" ('%(asctime)s [%(levelname)s]: %(message)s') */
+			return r < e && *r == ':' ? tp_skip_blanks(r + 1, e) : r;
 		return t;
 	}
 	return t;

@@ -248,8 +248,14 @@ static int read_numeric(enum conv c, const char *unit, double bare, const char *
 	case CV_NUM:
 		return tp_read_number(p, end, v, &q) && only_unit_left(q, end, unit);
 	case CV_INT:
-		return tp_read_number(p, end, v, &q) && q == end && isfinite(*v) &&
-		       *v == trunc(*v) && fabs(*v) <= 9007199254740992.0;
+		/* "40/165": the 40th of 165 (a table's batch column) */
+		if (!tp_read_number(p, end, v, &q) || !isfinite(*v) || *v != trunc(*v) ||
+		    fabs(*v) > 9007199254740992.0)
+			return 0;
+		if (q < end && *q == '/' && q + 1 < end && tp_is_digit(q[1]))
+			for (q++; q < end && tp_is_digit(*q);)
+				q++;
+		return q == end;
 	case CV_SEC:
 		return read_dur(p, end, bare > 0 ? bare : 1.0, 1.0, v);
 	case CV_MS:
