@@ -442,7 +442,9 @@ Test(discover, names_with_their_unit_and_a_time_of_day)
 	cr_assert_eq(count_named(&c, TP_TIMING, "elapsed"), 740);
 	/* "step=100 ... elapsed=71s": a clock and the step it is at, no time of day */
 	cr_assert_eq(count_named(&c, TP_BATCH, NULL), 740);
-	cr_assert_eq(c.n, 1480, "%zu records: a time of day read as a duration", c.n);
+	/* and the time of day that starts each line its stamp: the log's span */
+	cr_assert_eq(c.n, 1480 + 2, "%zu records: a time of day read as a duration", c.n);
+	cr_assert_str_eq(nth_named(&c, TP_TIMING, "elapsed", 0)->ts, "T08:35:31");
 	cr_assert_float_eq(num(nth_named(&c, TP_BATCH, NULL, 0), S_BAT_INDEX), 100, 0);
 	cr_assert_eq(nth_named(&c, TP_BATCH, NULL, 0)->line, nth_named(&c, TP_TIMING, "elapsed", 0)->line);
 	collector_free(&c);

@@ -512,34 +512,36 @@ static int unit_suffix_at(const char *s, const char *q, const char *e)
 	return r < e && tp_is_digit(*r);
 }
 
-/* Does at(s, q, e) hold at a byte b of the line [s,e)? */
-static int any_at(const char *s, const char *e, char b, int (*at)(const char *s, const char *q, const char *e))
+/* At h, one of the bytes a time word's test looks at ('_', ':', 'm', 'M'),
+ * in the line [s,e): "_s:", "took 00:01:10", "time: 3.1" or "TIME=3"? */
+static int time_word_hit(const char *s, const char *h, const char *e)
 {
-	for (const char *q = s; q < e;) {
-		const char *h = memchr(q, b, (size_t)(e - q));
-		if (!h)
-			return 0;
-		if (at(s, h, e))
-			return 1;
-		q = h + 1;
+	switch (*h) {
+	case '_':
+		return unit_suffix_at(s, h, e);
+	case ':':
+		return took_clock_at(s, h, e);
+	case 'm':
+		return h - s >= 2 && h + 1 < e && h[-1] == 'i' && h[1] == 'e' && time_word_at(h - 1, e);
+	case 'M':
+		return h - s >= 2 && h + 1 < e && h[-1] == 'I' && h[1] == 'E' && time_word_at(h - 1, e);
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 int tp_disc_has_time_word(const char *s, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
-	if (any_at(s, e, '_', unit_suffix_at) || any_at(s, e, ':', took_clock_at))
-		return 1;
-	/* the 'm' or 'M' of "ime" / "IME", by memchr: few lines have many */
-	static const char forms[2][4] = { "ime", "IME" };
-	for (int f = 0; f < 2; f++)
-		for (const char *q = s + 2; q + 1 < e;) {
-			const char *h = memchr(q, forms[f][1], (size_t)(e - q - 1));
+	/* each byte by memchr: few lines have many */
+	static const char bytes[] = "_:mM";
+	for (const char *b = bytes; *b; b++)
+		for (const char *q = s; q < e;) {
+			const char *h = memchr(q, *b, (size_t)(e - q));
 			if (!h)
 				break;
-			if (h[-1] == forms[f][0] && h[1] == forms[f][2] && time_word_at(h - 1, e))
+			if (time_word_hit(s, h, e))
 				return 1;
 			q = h + 1;
 		}
@@ -700,24 +702,20 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 					   _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib))), \
 			  zero)
 	const char *q = s;
+	char pad[64];
 	while (q < e) {
 		const char *hit = NULL;
 		while (!hit && q < e) {
+			/* 34 bytes are read at b: the last ones from a copy padded
+			 * with NULs, which no test takes for a digit, a unit or a bar */
+			const char *b = q;
 			if (limit - q < 34) {
-				/* the last bytes, one at a time */
-				for (; !hit && q < e; q++) {
-					if (*q == '%' && q + 1 < e && q[1] == '|') {
-						const char *c = memchr(q, ']', (size_t)(e - q));
-						const char *n = memchr(q, '\n', (size_t)((c ? c : e) - q));
-						q = n ? n : c ? c : e - 1;
-					} else if (maybe_at(q, e)) {
-						hit = q;
-					}
-				}
-				break;
+				memset(pad, 0, sizeof(pad));
+				memcpy(pad, q, (size_t)(e - q));
+				b = pad;
 			}
-			__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
-			__m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 1));
+			__m256i b0 = _mm256_loadu_si256((const __m256i *)b);
+			__m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 1));
 			__m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(b0, c_0), _mm256_cmpgt_epi8(c_9, b0));
 			uint32_t open = (uint32_t)_mm256_movemask_epi8(
 				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar)));
@@ -725,7 +723,7 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 			 * byte from 'a' up (a unit's first letter, or µ's), before a
 			 * blank and one, or "/s" (most of a log's blocks, at half the
 			 * cost) */
-			__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
+			__m256i b2 = _mm256_loadu_si256((const __m256i *)(b + 2));
 			__m256i sp_a = _mm256_and_si256(_mm256_cmpeq_epi8(b1, c_sp),
 							_mm256_cmpeq_epi8(_mm256_max_epu8(b2, c_a1), b2));
 			__m256i may = _mm256_or_si256(
@@ -781,6 +779,7 @@ const char *tp_disc_next_line(const char *s, const char *e, const char *limit)
 	return next_line_generic(s, e);
 }
 
+
 /* ---- templates ------------------------------------------------------ */
 
 static uint32_t fnv(uint32_t h, const void *p, size_t n)
@@ -835,10 +834,24 @@ static int plain_metric_at(const struct tok *t, int n, int i)
  * template's path); then, if still too long, its middle (tokenize_cut).
  */
 #define WIDE_TOKENS (4 * TP_DISC_MAX_TOKENS)
+static void set_units(struct tok *t, int n)
+{
+	double u;
+	for (int i = 1; i < n; i++)
+		if (t[i].kind == TK_WORD && t[i - 1].kind == TK_NUM)
+			t[i].unit = (unsigned char)(1 + unit_kind(t[i].s, t[i].n, &u));
+}
+
 static int tokenize(const char *s, const char *e, struct tok *t, int max, int *cut)
 {
+	/* most lines fit: no second pass */
+	int n = tokenize_cut(s, e, t, max, cut);
+	if (n < max || t[max - 1 - TAIL_TOKENS].kind != TK_GAP) {
+		set_units(t, n);
+		return n;
+	}
 	struct tok w[WIDE_TOKENS];
-	int n = tokenize_cut(s, e, w, WIDE_TOKENS, cut);
+	n = tokenize_cut(s, e, w, WIDE_TOKENS, cut);
 	int out = 0, over = n - max;
 	for (int i = 0; i < n;) {
 		int k = over > 0 && i >= 2 ? plain_metric_at(w, n, i) : 0;
@@ -855,10 +868,7 @@ static int tokenize(const char *s, const char *e, struct tok *t, int max, int *c
 		over++;
 	}
 	n = out;
-	double u;
-	for (int i = 1; i < n; i++)
-		if (w[i].kind == TK_WORD && w[i - 1].kind == TK_NUM)
-			w[i].unit = (unsigned char)(1 + unit_kind(w[i].s, w[i].n, &u));
+	set_units(w, n);
 	if (n <= max) {
 		memcpy(t, w, (size_t)n * sizeof(*t));
 		return n;

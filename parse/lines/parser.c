@@ -772,7 +772,8 @@ static void skip_lines(struct tp_parser *p, const char *s, const char *e)
 		const char *run = lng ? lng : e;
 		/* a line that may hold a number with a unit goes to the miner */
 		const char *disc = p->disc ? tp_disc_next_line(s, run, p->buf_end) : run;
-		if (disc < run)
+		int mined = disc < run;
+		if (mined)
 			run = disc, lng = disc;
 		if (run > s) {
 			uint64_t n = tp_count_newlines(s, run);
@@ -783,7 +784,11 @@ static void skip_lines(struct tp_parser *p, const char *s, const char *e)
 			p->st.unrecognized += n;
 			p->st.bytes += (uint64_t)(run - s);
 		}
+		/* the candidate search found no pack marker on a line for the
+		 * miner: the rules' gate need not look again */
+		p->no_rule_marker = mined;
 		s = lng ? plain_line(p, lng, e) : e;
+		p->no_rule_marker = 0;
 	}
 }
 
