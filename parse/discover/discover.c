@@ -779,7 +779,6 @@ const char *tp_disc_next_line(const char *s, const char *e, const char *limit)
 	return next_line_generic(s, e);
 }
 
-
 /* ---- templates ------------------------------------------------------ */
 
 static uint32_t fnv(uint32_t h, const void *p, size_t n)
@@ -826,14 +825,7 @@ static int plain_metric_at(const struct tok *t, int n, int i)
 	return k;
 }
 
-/*
- * Tokens [s,e) into t, at most max. A line of more tokens loses its
- * metrics without a unit first ("n=215300, loss=1.609 (0.000), acc=0.198,
- * ... | valid (3.22 sec)": DeepSleepNet's epoch line holds 110), each run
- * of them one gap, from its third token on (the first two are the
- * template's path); then, if still too long, its middle (tokenize_cut).
- */
-#define WIDE_TOKENS (4 * TP_DISC_MAX_TOKENS)
+/* Each word after a number: its unit's kind, once a line (tok.unit). */
 static void set_units(struct tok *t, int n)
 {
 	double u;
@@ -842,6 +834,14 @@ static void set_units(struct tok *t, int n)
 			t[i].unit = (unsigned char)(1 + unit_kind(t[i].s, t[i].n, &u));
 }
 
+/*
+ * Tokens [s,e) into t, at most max. A line of more tokens loses its
+ * metrics without a unit first ("n=215300, loss=1.609 (0.000), acc=0.198,
+ * ... | valid (3.22 sec)": DeepSleepNet's epoch line holds 110), each run
+ * of them one gap, from its third token on (the first two are the
+ * template's path); then, if still too long, its middle (tokenize_cut).
+ */
+#define WIDE_TOKENS (4 * TP_DISC_MAX_TOKENS)
 static int tokenize(const char *s, const char *e, struct tok *t, int max, int *cut)
 {
 	/* most lines fit: no second pass */
