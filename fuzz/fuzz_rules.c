@@ -16,7 +16,7 @@
  * when a rule matched it (rc 1) and none otherwise, for rules without the
  * v2 features that break that count on purpose: @each and @more (several
  * records), blocks (a hold block's records come when it ends, on a later
- * line); a context, start, end or header rule takes a line without a
+ * line); a context, start, end, header or skip rule takes a line without a
  * record (rc 1, none made), and no line ever makes more than one.
  *
  * tests/test_regress.c includes this file with FUZZ_NO_MAIN defined and
@@ -74,7 +74,7 @@ static int fuzz_rules_one(const uint8_t *data, size_t size)
 	size_t count = tp_rules_count(rules);
 	int one_per_line = !memmem(buf, rules_n, "@each", 5) && !memmem(buf, rules_n, "@more", 5) &&
 			   !memmem(buf, rules_n, "@block", 6) && !memmem(buf, rules_n, "context", 7);
-	/* a context, start, end or header rule takes a line without a record */
+	/* a context, start, end, header or skip rule takes a line without a record */
 	int takes = 0;
 	for (size_t i = 0; i < count; i++) {
 		struct tp_rule_info info;
