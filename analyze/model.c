@@ -407,7 +407,9 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->same = sec * 1000 != floor(sec * 1000);
 		s->inferred = r->role == TP_ROLE_NONE;
 		copy_parent(s->parent, r);
-		adopt_training(run, s, tp_map_key(&run->stages, run->stages.n - 1));
+		const char *key = tp_map_key(&run->stages, run->stages.n - 1);
+		s->training = !strcmp(an_phase_kind(key), "training");
+		adopt_training(run, s, key);
 	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
 		/* a run's report printed again (a log dict, then its metrics
 		 * block, rounded): one phase, not two */
@@ -433,11 +435,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	s->count++;
 	/* a training phase at the top, each print its own span: the series
 	 * a log that prints nothing finer has for its steps (an epoch's time) */
-	char name[AN_PARENT_MAX];
-	size_t k = r->name_len < sizeof(name) - 1 ? r->name_len : sizeof(name) - 1;
-	memcpy(name, r->name, k);
-	name[k] = '\0';
-	if (!s->parent[0] && !strcmp(an_phase_kind(name), "training"))
+	if (s->training && !s->parent[0])
 		tp_series_add(&named_series(&run->spans, r->name, r->name_len, r->line)->s, sec, r->line);
 }
 

@@ -43,6 +43,8 @@ struct an_stage {
 	int inferred;        /* no reader declared the role: a name that only grows is a clock */
 	int same;            /* every repeat so far was the first value, finer than a millisecond */
 	double held;         /* the seconds of those repeats, added once a value differs */
+	int training;        /* its name says training (an_phase_kind()): at the top, its
+			      * values are spans (an_run.spans) */
 	char parent[AN_PARENT_MAX]; /* "" at the top */
 };
 

@@ -401,8 +401,6 @@ int tp_disc_has_unit(const char *s, const char *e)
 	return has_unit_from(s, s, e);
 }
 
-/* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
- * its colon and a digit? */
 /* At r: blanks, then a clock ("00:03:04")? */
 static int clock_at(const char *r, const char *e)
 {
@@ -413,6 +411,8 @@ static int clock_at(const char *r, const char *e)
 	return r > d && r + 1 < e && *r == ':' && tp_is_digit(r[1]);
 }
 
+/* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
+ * its colon and a digit? */
 static int time_word_at(const char *q, const char *e)
 {
 	if (!(q[-1] == 't' || q[-1] == 'T'))

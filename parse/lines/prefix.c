@@ -289,6 +289,16 @@ static const char *level_ts_caller(struct tp_parser *p, const char *t, const cha
 	return c;
 }
 
+/* The line's stamp, a time of day "HH:MM:SS[.fff]" of n bytes at t, written
+ * as a time alone ("T07:22:01.168"; a comma before the fraction a point). */
+static void time_of_day_stamp(struct tp_parser *p, const char *t, size_t n)
+{
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.*s", (int)n, t);
+	if (n > 8 && p->tsbuf[9] == ',')
+		p->tsbuf[9] = '.';
+	p->cur_ts = p->tsbuf;
+}
+
 /* HH:mm:ss.SSS [thread] LEVEL logger - (Logback's and Log4j's default
  * pattern, the JVM's: Deeplearning4j, Spark); the time of day is the
  * line's stamp ("T07:22:01.168"), the date is not printed. */
@@ -303,8 +313,7 @@ static const char *logback(struct tp_parser *p, const char *t, const char **e)
 	q = name_token(tp_skip_blanks(q, *e), *e);
 	if (!q || !(q = TP_EAT(q, *e, " - ")))
 		return NULL;
-	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.12s", t);
-	p->cur_ts = p->tsbuf;
+	time_of_day_stamp(p, t, 12);
 	return q;
 }
 
@@ -325,8 +334,7 @@ static const char *time_of_day(struct tp_parser *p, const char *t, const char **
 	}
 	if (q + 2 > *e || q[0] != ']' || q[1] != ' ')
 		return NULL;
-	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.*s", (int)(q - t - 1), t + 1);
-	p->cur_ts = p->tsbuf;
+	time_of_day_stamp(p, t + 1, (size_t)(q - t - 1));
 	return q + 2;
 }
 
@@ -349,10 +357,7 @@ static const char *bare_time_of_day(struct tp_parser *p, const char *t, const ch
 	const char *r = tp_skip_blanks(q, *e);
 	if (r == q || r >= *e || !(tp_is_alpha(*r) || *r == '['))
 		return NULL;
-	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%.*s", (int)(q - t), t);
-	if (p->tsbuf[9] == ',')
-		p->tsbuf[9] = '.';
-	p->cur_ts = p->tsbuf;
+	time_of_day_stamp(p, t, (size_t)(q - t));
 	return r;
 }
 
