@@ -785,3 +785,21 @@ sep10='-------------------------------------------------------  ------------  --
 	printf '%s%*s%s%*s%s%*s%s%*s\n' 2 9 '' 3.495761 4 '' 3.276329 4 '' 0.560047 2 ''
 	printf 'Total time: 02:58\n'
 } > "$d/fastai.log"
+
+# --- Sockeye (sockeye/training.py) -------------------------------------------------
+# its logger: '[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s' with
+# datefmt "%Y-%m-%d:%H:%M:%S"; 1.x's Speedometer: "Epoch[%d] Batch [%d]\tSpeed:
+# %.2f samples/sec %.2f tokens/sec %.2f updates/sec\t%s"; 2.x and 3.x: self.msg =
+# 'E=%d B=%d\ts/sec=%.2f tok/sec=%.2f u/sec=%.2f\t'; _create_checkpoint:
+# "Checkpoint [%d]\tUpdates=%d Epoch=%d Samples=%d Time-cost=%.3f Updates/sec=%.3f".
+# Two reports at 2 updates/s, a checkpoint of 4000 updates in 2000 s, then 3.x's.
+{
+	for b in 50 100; do
+		printf '[2018-08-28:13:%02d:00:INFO:sockeye.training:__call__] Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec %.2f tokens/sec %.2f updates/sec\tperplexity=%f\n' \
+			$((b / 50)) 0 "$b" 256.0 5120.5 2.0 12.5
+	done
+	printf '[2018-08-28:14:00:00:INFO:sockeye.training:fit] Checkpoint [%d]\tUpdates=%d Epoch=%d Samples=%d Time-cost=%.3f Updates/sec=%.3f\n' \
+		1 4000 0 512000 2000.0 2.0
+	printf '[2022-03-01:10:00:00:INFO:sockeye.training:__call__] E=%d B=%d\ts/sec=%.2f tok/sec=%.2f u/sec=%.2f\tppl=%f\n' \
+		1 200 310.25 9870.11 1.21 12.345
+} > "$d/sockeye.log"

@@ -709,6 +709,34 @@ Test(packs, fastai)
 	tu_result_free(&r);
 }
 
+/* Sockeye's Speedometer (1.x and 3.x) and checkpoint lines as its code
+ * prints them behind its logger's "[date:time:LEVEL:logger:function]":
+ * the stamp, the batch index, three rates, the checkpoint's Time-cost a
+ * training phase (its name holds no "checkpoint") and its rate */
+Test(packs, sockeye)
+{
+	struct collector c = { 0 };
+	parse_pack_log("sockeye", &c);
+	cr_assert_eq(collected_count(&c, TP_BATCH), 3);
+	EQ(num(nth(&c, TP_BATCH, 1), S_BAT_INDEX), 100);
+	cr_expect_str_eq(nth(&c, TP_BATCH, 1)->ts, "2018-08-28T13:02:00");
+	EQ(num(nth(&c, TP_BATCH, 2), S_BAT_INDEX), 200);
+	EQ(num(named(&c, TP_RATE, "samples"), S_RATE_VALUE), 256);
+	EQ(num(named(&c, TP_RATE, "tokens"), S_RATE_VALUE), 5120.5);
+	EQ(num(named_nth(&c, TP_RATE, "updates", 2), S_RATE_VALUE), 1.21);
+	cr_expect_str_eq(named(&c, TP_RATE, "updates")->text, "steps/s");
+	const struct tp_record *r = named(&c, TP_TIMING, "training (Time-cost)");
+	EQ(num(r, S_SECONDS), 2000);
+	cr_expect_eq(r->role, TP_ROLE_PHASE);
+	EQ(num(named(&c, TP_RATE, "updates (Time-cost)"), S_RATE_VALUE), 2);
+	cr_expect_eq(named_count(&c, TP_RATE, "samples"), 3);
+	collector_free(&c);
+	struct tu_result t = tu_run("$B/tprof-analyze -q -f json tests/data/packs/sockeye.log");
+	cr_expect(strstr(t.out.buf, "\"step\":\"1/updates\",\"step_median\":0.5,"), "%.400s",
+		  strstr(t.out.buf, "\"runs\""));
+	tu_result_free(&t);
+}
+
 Test(packs, timm)
 {
 	struct collector c = { 0 };
