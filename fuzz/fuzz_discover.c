@@ -14,7 +14,8 @@
  *      (tprof-parse --discover), which must compile, and read back its
  *      sample line with every record checked.
  * Besides, tp_disc_next_line must never skip a line that tp_disc_has_unit
- * accepts, and the miner never holds more than TP_DISC_MAX_TEMPLATES.
+ * accepts, must count the line ends it passes, and the miner never holds
+ * more than TP_DISC_MAX_TEMPLATES.
  * Every record is checked (fuzz_common.h) and written in every format.
  *
  * Build and run: make fuzz (mk/fuzz.mk). tests/test_regress.c includes
@@ -134,10 +135,16 @@ static void fz_disc_prefilter(const char *buf, size_t n)
 	char *c = fz_copy(buf, n);
 	const char *s = c, *e = c + n;
 	while (s < e) {
-		const char *next = tp_disc_next_line(s, e, e);
+		uint64_t ends = 0, seen = 0;
+		const char *next = tp_disc_next_line(s, e, e, &ends);
 		if (next < s || next > e || (next < e && next > c && next[-1] != '\n'))
 			fz_fail("tp_disc_next_line returned %td, not a line start in [%td, %td]", next - c, s - c,
 				e - c);
+		for (const char *q = s; q < next; q++)
+			seen += *q == '\n';
+		if (ends != seen)
+			fz_fail("tp_disc_next_line counted %llu line ends before %td, not %llu",
+				(unsigned long long)ends, next - c, (unsigned long long)seen);
 		for (const char *q = s; q < next;) {
 			const char *nl = memchr(q, '\n', (size_t)(e - q));
 			const char *le = nl ? nl : e;

@@ -528,8 +528,42 @@ Test(discover, a_line_is_verified_as_a_whole)
 				   "0%|          | 1/613 [0<00:01,  7.50it/s\x1b[A\nstep 3 took 12ms\n";
 	const char *e = bars + sizeof(bars) - 1, *second = strchr(bars, '\n') + 1;
 	cr_assert_eq(tp_disc_has_unit(bars, second - 1), 0);
-	cr_assert_eq(tp_disc_next_line(bars, e, e), second);
-	cr_assert_eq(tp_disc_next_line(bars, second - 1, e), second - 1, "no line of the bars holds a unit");
+	cr_assert_eq(tp_disc_next_line(bars, e, e, NULL), second);
+	cr_assert_eq(tp_disc_next_line(bars, second - 1, e, NULL), second - 1, "no line of the bars holds a unit");
+}
+
+/* The scan over the lines between candidates counts their line ends on
+ * its way (the parser's line numbers come from it), passes a Python path's
+ * "/site-packages" and TensorFlow's "xla/service" (the bench log's noise:
+ * a hit there once read the rest of its line), and stops at the line of
+ * a unit in its last, short block. */
+Test(discover, the_scan_counts_the_line_ends_it_passes)
+{
+	static const char noise[] = "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/activation.py:1160: "
+				    "UserWarning: Converting mask\n"
+				    "I0000 00:00:1729 external/xla/xla/service/gpu/nvptx_compiler.cc:390] ptxas\n"
+				    "gpu-node07:2211843:2211843 [0] NCCL INFO comm 0x55d4c0a rank 0 nranks 8\n"
+				    "\n"
+				    "batch: 32 graphs, 5831 nodes, 7044 edges\n"
+				    "step 3 took 12ms\n"
+				    "tail\n";
+	const char *e = noise + sizeof(noise) - 1, *unit = strstr(noise, "step 3");
+	uint64_t ends = 99;
+	cr_assert_eq(tp_disc_next_line(noise, e, e, &ends), unit);
+	cr_assert_eq(ends, 5);
+	cr_assert_eq(tp_disc_next_line(noise, unit, e, &ends), unit, "no line before it holds a unit");
+	cr_assert_eq(ends, 5);
+	const char *tail = strstr(noise, "tail");
+	cr_assert_eq(tp_disc_next_line(tail, e, e, &ends), e);
+	cr_assert_eq(ends, 1);
+	/* the lines counted where the unit's line starts inside a block passed */
+	char big[512];
+	memset(big, 'x', sizeof(big));
+	for (int i = 63; i < 450; i += 64)
+		big[i] = '\n';
+	memcpy(big + 448, "12 ms\n", 6);
+	cr_assert_eq(tp_disc_next_line(big, big + 454, big + sizeof(big), &ends), big + 448);
+	cr_assert_eq(ends, 7);
 }
 
 /* T2ICount's "Epoch 0 Train, ... Cost: 715.7 sec" and "Epoch 50 Val, ...

@@ -51,6 +51,7 @@
 #include <strings.h>
 
 #include "base/base.h"
+#include "parse/scan/scan.h"
 
 #define SIM_THRESHOLD 0.5
 #define HASH_SIZE 1024
@@ -633,6 +634,15 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 	return 0;
 }
 
+/* r, the line ends before it in *nl (where asked): n of them counted up to
+ * cf, which may lie past r only within r's line, the rest counted here. */
+static const char *counted(const char *cf, const char *r, uint64_t n, uint64_t *nl)
+{
+	if (nl)
+		*nl = n + (r > cf ? tp_count_newlines(cf, r) : 0);
+	return r;
+}
+
 /* The generic test: 16 positions at a time, the line verified at a hit. */
 static const char *next_line_generic(const char *s, const char *e)
 {
@@ -684,8 +694,62 @@ __attribute__((target("avx2"))) static const char *past_bar(const char *o, const
 	return e;
 }
 
+/*
+ * Past the 32-byte blocks from q in which no position may start a unit:
+ * a digit then a unit's first byte (a bit of the nibble lookup), or a
+ * blank and one; "/s"; "%|". Nearly all the blocks between two candidate
+ * lines are such, and this loop of its own keeps its constants in
+ * registers. It stops at e, at a block with a hit, or where fewer than 34
+ * bytes are readable; the line ends of the blocks passed are added to *n.
+ */
+__attribute__((target("avx2"))) static const char *quiet_blocks(const char *q, const char *e, const char *limit,
+								 uint64_t *n)
+{
+	const __m256i lo_tab = _mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0,
+						0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0);
+	const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0,
+						0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0);
+	const __m256i nib = _mm256_set1_epi8(0x0f), c_0 = _mm256_set1_epi8('0'), c_9 = _mm256_set1_epi8(9);
+	const __m256i c_sp = _mm256_set1_epi8(' '), c_sl = _mm256_set1_epi8('/'), c_s = _mm256_set1_epi8('s');
+	const __m256i c_pc = _mm256_set1_epi8('%'), c_bar = _mm256_set1_epi8('|'), c_nl = _mm256_set1_epi8('\n');
+	uint64_t c = 0;
+#define UNIT_BITS(b)                                                                           \
+	_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)),                 \
+			 _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib)))
+	const __m256i zero = _mm256_setzero_si256();
+	while (limit - q >= 34 && q < e) {
+		__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
+		__m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 1));
+		__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
+		__m256i d = _mm256_sub_epi8(b0, c_0);
+		__m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, c_9), d);
+		__m256i u = _mm256_or_si256(UNIT_BITS(b1), _mm256_and_si256(_mm256_cmpeq_epi8(b1, c_sp), UNIT_BITS(b2)));
+		__m256i t = _mm256_or_si256(
+			_mm256_and_si256(digit, u),
+			_mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s)),
+					_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar))));
+		uint32_t ends = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b0, c_nl));
+		if (e - q < 32) {
+			/* the last block, cut at e: its bytes past e are only read */
+			uint32_t in = (1u << (e - q)) - 1;
+			if (~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, zero)) & in)
+				break;
+			c += (uint64_t)__builtin_popcount(ends & in);
+			q = e;
+			break;
+		}
+		if (!_mm256_testz_si256(t, t))
+			break;
+		c += (uint64_t)__builtin_popcount(ends);
+		q += 32;
+	}
+#undef UNIT_BITS
+	*n += c;
+	return q;
+}
+
 __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s, const char *e,
-								   const char *limit)
+								   const char *limit, uint64_t *nl)
 {
 	const __m256i lo_tab = _mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0,
 						0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0);
@@ -702,10 +766,21 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 					   _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib))), \
 			  zero)
 	const char *q = s;
+	/* the line ends in [s,cf) are counted in n: those of the blocks the
+	 * quick test passes on the way, the rest by tp_count_newlines */
+	const char *cf = s;
+	uint64_t n = 0;
 	char pad[64];
 	while (q < e) {
 		const char *hit = NULL;
 		while (!hit && q < e) {
+			/* the line ends before q counted, the blocks without a
+			 * unit are passed and theirs counted on the way */
+			if (cf < q)
+				n += tp_count_newlines(cf, q);
+			q = cf = quiet_blocks(q, e, limit, &n);
+			if (q >= e)
+				break;
 			/* 34 bytes are read at b: the last ones from a copy padded
 			 * with NULs, which no test takes for a digit, a unit or a bar */
 			const char *b = q;
@@ -760,23 +835,29 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 		}
 #undef NOT_UNIT
 		if (!hit)
-			return e;
+			break;
+		/* "/se" is a hit for "/sec"; "xla/service" in a path is none,
+		 * and is not worth reading its line for */
+		if (*hit == '/' && e - hit > 3 && hit[2] == 'e' && hit[3] != 'c') {
+			q = hit + 1;
+			continue;
+		}
 		if (line_has_unit(s, hit, e, &q))
-			return q;
+			return counted(cf, q, n, nl);
 	}
-	return e;
+	return counted(cf, e, n, nl);
 }
 #endif
 
-const char *tp_disc_next_line(const char *s, const char *e, const char *limit)
+const char *tp_disc_next_line(const char *s, const char *e, const char *limit, uint64_t *nl)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
 	if (__builtin_cpu_supports("avx2"))
-		return next_line_avx2(s, e, limit > e ? limit : e);
+		return next_line_avx2(s, e, limit > e ? limit : e, nl);
 #else
 	(void)limit;
 #endif
-	return next_line_generic(s, e);
+	return counted(s, next_line_generic(s, e), 0, nl);
 }
 
 /* ---- templates ------------------------------------------------------ */

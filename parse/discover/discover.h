@@ -102,7 +102,9 @@ int tp_disc_has_time_word(const char *s, const char *e);
 
 /* The first line in [s,e) (s a line start) that may hold a number next to
  * a unit (a superset of tp_disc_has_unit's lines), or e. The bytes up to
- * limit (>= e) may be read, never beyond. */
-const char *tp_disc_next_line(const char *s, const char *e, const char *limit);
+ * limit (>= e) may be read, never beyond. Where nl is not NULL, *nl is the
+ * number of line ends before the line returned: the scan counts them on
+ * its way, which spares the caller a second pass over the same bytes. */
+const char *tp_disc_next_line(const char *s, const char *e, const char *limit, uint64_t *nl);
 
 #endif

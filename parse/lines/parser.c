@@ -89,7 +89,7 @@ static void discover(struct tp_parser *p, const struct seg *sg)
 		return;
 	uintptr_t t = (uintptr_t)sg->t, e = (uintptr_t)sg->e;
 	const char *limit = p->buf_end && t >= (uintptr_t)p->buf && e <= (uintptr_t)p->buf_end ? p->buf_end : sg->e;
-	if (tp_disc_next_line(sg->t, sg->e, limit) != sg->t && !tp_disc_has_time_word(sg->t, sg->e))
+	if (tp_disc_next_line(sg->t, sg->e, limit, NULL) != sg->t && !tp_disc_has_time_word(sg->t, sg->e))
 		return;
 	struct tp_disc_line ln = { sg->t,	   (size_t)(sg->e - sg->t), p->file, p->lineno,
 				   p->cur_rank, p->cur_ts, p->seen,	       p->nseen };
@@ -771,12 +771,14 @@ static void skip_lines(struct tp_parser *p, const char *s, const char *e)
 		const char *lng = find_long_line(s, e);
 		const char *run = lng ? lng : e;
 		/* a line that may hold a number with a unit goes to the miner */
-		const char *disc = p->disc ? tp_disc_next_line(s, run, p->buf_end) : run;
+		uint64_t n = 0;
+		const char *disc = p->disc ? tp_disc_next_line(s, run, p->buf_end, &n) : run;
 		int mined = disc < run;
 		if (mined)
 			run = disc, lng = disc;
 		if (run > s) {
-			uint64_t n = tp_count_newlines(s, run);
+			if (!p->disc)
+				n = tp_count_newlines(s, run);
 			if (run[-1] != '\n')
 				n++; /* the input's last line, without a line end */
 			p->lineno += n;
