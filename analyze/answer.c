@@ -121,8 +121,9 @@ static const struct tp_series *step_metric(const struct an_run *run, int any, co
 static const struct an_part *window_total(const struct an_run *run, const struct an_part *p)
 {
 	const struct an_part *st = an_part_find(run, AN_STAMP_STEP);
-	if (p->derived || !st || st->s.n < 3 || p->s.n < 3 ||
-	    !(tp_series_quantile(&p->s, 0.5) >= 20 * tp_series_quantile(&st->s, 0.5)))
+	/* stamps of whole seconds a step apart may give a median of 0: no window */
+	double stamped = st && st->s.n >= 3 ? tp_series_quantile(&st->s, 0.5) : NAN;
+	if (p->derived || !(stamped > 0) || p->s.n < 3 || !(tp_series_quantile(&p->s, 0.5) >= 20 * stamped))
 		return NULL;
 	return st;
 }

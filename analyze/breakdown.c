@@ -206,7 +206,8 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 	double total = isnan(printed_total) ? sum : printed_total;
 	char title[256], of[200];
 	snprintf(title, sizeof(title), "Where the time went: %s", what);
-	snprintf(of, sizeof(of), "%s", what);
+	/* "the TOTAL of 'hooks'", not "of within 'hooks'" */
+	snprintf(of, sizeof(of), "%s", strncmp(what, "within ", 7) ? what : what + 7);
 	struct rtable *t = an_table(rep, AT_BREAKDOWN, title);
 	t->bar_col = 3;
 	double cum = 0, rest = 0;
@@ -254,15 +255,15 @@ static void breakdown_table(struct report *rep, const struct an_opts *o, const s
 		if (wall && unacc > 0)
 			report_finding(rep, SEV_INFO, "breakdown", "outside-stages", run->label, run->file,
 				       total_line, NULL, "%.2f s (%.1f%%) of the wall time %.2f s of %s passed outside the stages",
-				       unacc, 100 * unacc / total, total, what);
+				       unacc, 100 * unacc / total, total, of);
 		else if (unacc < 0)
 			report_finding(rep, SEV_WARNING, "breakdown", "inconsistent", run->label, run->file,
 				       total_line, NULL, "stages of %s sum to %.2f s, more than its TOTAL %.2f s",
-				       what, sum, total);
+				       of, sum, total);
 		else
 			report_finding(rep, SEV_INFO, "breakdown", "unaccounted", run->label, run->file,
 				       total_line, NULL, "%.2f s (%.1f%%) of the TOTAL of %s is in no stage",
-				       unacc, 100 * unacc / total, what);
+				       unacc, 100 * unacc / total, of);
 	}
 	rt_key(t, an_key(AK_TOTAL, NULL, run->index, 0));
 	rt_text(t, run->label);

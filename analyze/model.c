@@ -75,6 +75,8 @@ static struct an_run *run_new(const char *file)
 	r->last_ts = INT64_MIN;
 	r->first_ts = INT64_MIN;
 	r->max_ts = INT64_MIN;
+	r->ts_rank = -1;
+	r->rank_ts[0] = r->rank_ts[1] = r->rank_ts[2] = INT64_MIN;
 	r->first_step_ts = INT64_MIN;
 	r->first_step_index = NAN;
 	r->last_step_ts = INT64_MIN;
@@ -206,56 +208,92 @@ static void stamped_line(struct an_run *run, uint64_t line)
  * time since the previous time-stamped line (1 s + 5 % slack for rounding):
  * S0 prints each stage when it ends, on a stamped line. A phase a reader
  * declared (a framework's total, printed right after the stamped line
- * before it) is no such stage. */
+ * before it) is no such stage, nor is one printed after a step's line
+ * (Swin's "EPOCH 2 training takes 0:00:31" after its last step's). */
+static int at_a_step(const struct tp_record *r);
+
+/* How complete a stamp is: a time of day alone 0, a date without a year
+ * 1, a full date 2. */
+static int stamp_rank(const char *ts)
+{
+	return ts[0] == 'T' ? 0 : ts[0] == '-' ? 1 : 2;
+}
+
+/*
+ * The run's span (first_ts, max_ts) takes in the stamp t, of its most
+ * complete stamps: a more complete one starts it again, a less complete
+ * one is left out (HugeCTR's times of day beside MLPerf's dated stamps
+ * would span twenty years).
+ */
+static void widen_span(struct an_run *run, int64_t t, int rank)
+{
+	if (rank < run->ts_rank)
+		return;
+	if (rank > run->ts_rank) {
+		run->ts_rank = rank;
+		run->first_ts = run->max_ts = t;
+		/* the steps' stamps are placed within it: of its kind too */
+		run->first_step_ts = run->last_step_ts = run->last_value_ts = INT64_MIN;
+		run->first_step_index = NAN;
+		return;
+	}
+	if (run->first_ts == INT64_MIN || t < run->first_ts)
+		run->first_ts = t;
+	if (t > run->max_ts)
+		run->max_ts = t;
+}
+
 /* Checks the record's time stamp; returns it in seconds (INT64_MIN: none). */
 static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 {
 	int64_t t = tp_ts_seconds(r->ts);
 	if (t == INT64_MIN)
 		return t;
+	/* each kind of stamp against its own kind: a time of day beside
+	 * dated stamps is no clock going back */
+	int rank = stamp_rank(r->ts);
+	int64_t last = run->rank_ts[rank];
 	/* a date without a year that goes back by months: a new year began;
 	 * a time of day alone that goes back by half a day: a new day */
 	if (r->ts[0] == '-') {
 		t += run->year_shift;
-		if (run->last_ts != INT64_MIN && t < run->last_ts - 180 * 86400) {
+		if (last != INT64_MIN && t < last - 180 * 86400) {
 			int64_t year = run->year_shift ? 365 * 86400 : 366 * 86400;
 			run->year_shift += year;
 			t += year;
 		}
 	} else if (r->ts[0] == 'T') {
 		t += run->year_shift;
-		if (run->last_ts != INT64_MIN && t < run->last_ts - 43200) {
+		if (last != INT64_MIN && t < last - 43200) {
 			run->year_shift += 86400;
 			t += 86400;
 		}
 	}
-	if (run->first_ts == INT64_MIN)
-		run->first_ts = t;
-	if (t > run->max_ts)
-		run->max_ts = t;
+	widen_span(run, t, rank);
 	stamped_line(run, r->line);
-	if (r->line == run->last_ts_line) /* another record of the same line */
-		return t;
-	/* a line read late (a discovered template's waiting lines, given when
-	 * it qualifies) is no step of the clock */
-	if (run->last_ts != INT64_MIN && r->line < run->last_ts_line) {
-		if (t < run->first_ts)
-			run->first_ts = t;
+	if (r->line == run->last_ts_line) { /* another record of the same line */
+		run->last_ts_step |= at_a_step(r);
 		return t;
 	}
-	if (run->last_ts != INT64_MIN) {
-		if (t < run->last_ts) {
-			clock_issue(run, 0, r, (double)(run->last_ts - t), 0, run->last_ts_line);
+	/* a line read late (a discovered template's waiting lines, given when
+	 * it qualifies) is no step of the clock */
+	if (run->last_ts != INT64_MIN && r->line < run->last_ts_line)
+		return t;
+	if (last != INT64_MIN) {
+		if (t < last) {
+			clock_issue(run, 0, r, (double)(last - t), 0, run->last_ts_line);
 		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && r->role == TP_ROLE_NONE &&
-			   an_role(r) == TP_ROLE_PHASE && !r->parent && !named_clock(run, r)) {
-			double elapsed = (double)(t - run->last_ts);
+			   an_role(r) == TP_ROLE_PHASE && !r->parent && !named_clock(run, r) && !run->last_ts_step) {
+			double elapsed = (double)(t - last);
 			double sec = r->num[S_SECONDS];
 			if (sec > elapsed * 1.05 + 1.0)
 				clock_issue(run, 1, r, sec, elapsed, run->last_ts_line);
 		}
 	}
 	run->last_ts = t;
+	run->rank_ts[rank] = t;
 	run->last_ts_line = r->line;
+	run->last_ts_step = at_a_step(r);
 	return t;
 }
 
@@ -325,13 +363,33 @@ enum tp_role an_role(const struct tp_record *r)
 	return TP_ROLE_PHASE;
 }
 
+/*
+ * The whole run's span said twice: a phase at the top of 90 % of the time
+ * stamps' span or more, within 1 % of another such printed before it
+ * (detectron2's "Total training time" and MLPerf's "MLPERF METRIC TIME",
+ * both the run): the later is no phase beside the first.
+ */
+static int whole_run_again(const struct an_run *run, const struct an_stage *s)
+{
+	double wall = run->first_ts != INT64_MIN && run->max_ts > run->first_ts ? (double)(run->max_ts - run->first_ts)
+										 : NAN;
+	if (!(s->seconds >= 0.9 * wall))
+		return 0;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *x = tp_map_at(&run->stages, i);
+		if (x != s && x->line < s->line && !x->parent[0] && fabs(x->seconds - s->seconds) <= 0.01 * s->seconds)
+			return 1;
+	}
+	return 0;
+}
+
 int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p)
 {
 	if (p)
 		return !strcmp(s->parent, p);
 	/* a phase whose parent never printed (an evaluation-only run has no
 	 * training around its inference) stands at the top */
-	return !s->parent[0] || !tp_map_find(&run->stages, s->parent, strlen(s->parent));
+	return (!s->parent[0] || !tp_map_find(&run->stages, s->parent, strlen(s->parent))) && !whole_run_again(run, s);
 }
 
 int an_stage_is_clock(const struct an_stage *s)
@@ -392,6 +450,34 @@ static void adopt_training(struct an_run *run, struct an_stage *s, const char *n
 	}
 }
 
+/*
+ * A phase a reader declared, printed when it ended with a time stamp, holds
+ * the phases at the top whose first or latest print its span covers
+ * ([stamp - seconds, stamp]; a line without a stamp is at the log's last
+ * one before it) and whose parent, if they name one, never
+ * printed: maskrcnn-benchmark's "Total training time" holds the
+ * evaluations its trainer's hooks ran, whose "hooks" parent it never
+ * prints. Phases no reader declared (a seed's stages) keep their places.
+ */
+/* Whether the moment t lies in the span of sec seconds that ended at end. */
+static int within(int64_t t, int64_t end, double sec)
+{
+	return t != INT64_MIN && t <= end && (double)t >= (double)end - sec - 1;
+}
+
+static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const char *name, double sec)
+{
+	if (s->inferred || s->parent[0] || s->ts == INT64_MIN)
+		return;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		struct an_stage *x = tp_map_at(&run->stages, i);
+		if (x == s || !(x->seconds < sec) || (x->parent[0] && tp_map_find(&run->stages, x->parent, strlen(x->parent))) ||
+		    !(within(x->seen_ts, s->ts, sec) || within(x->last_seen_ts, s->ts, sec)))
+			continue;
+		snprintf(x->parent, sizeof(x->parent), "%s", name);
+	}
+}
+
 static struct an_named_series *named_series(struct tp_map *map, const char *name, size_t n, uint64_t line);
 
 static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
@@ -400,9 +486,12 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	if (!r->name || isnan(sec) || sec < 0)
 		return;
 	struct an_stage *s = tp_map_get(&run->stages, r->name, r->name_len, NULL);
+	int64_t own = tp_ts_seconds(r->ts);
+	s->last_seen_ts = own != INT64_MIN ? own : run->last_ts;
 	if (s->count == 0) {
 		s->line = r->line;
 		s->ts = tp_ts_seconds(r->ts);
+		s->seen_ts = s->ts != INT64_MIN ? s->ts : run->last_ts;
 		s->grows = 1;
 		s->same = sec * 1000 != floor(sec * 1000);
 		s->inferred = r->role == TP_ROLE_NONE;
@@ -410,6 +499,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		const char *key = tp_map_key(&run->stages, run->stages.n - 1);
 		s->training = !strcmp(an_phase_kind(key), "training");
 		adopt_training(run, s, key);
+		adopt_by_stamps(run, s, key, sec);
 	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
 		/* a run's report printed again (a log dict, then its metrics
 		 * block, rounded): one phase, not two */
@@ -422,6 +512,14 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->count++;
 		s->grows = 0;
 		return;
+	} else if (r->line <= s->last_line + 2 && fabs(sec * 1e6 - round(sec * 1e6)) > 1e-3 &&
+		   fabs(sec - s->last) <= 1e-6 * sec) {
+		/* the same span to a millionth, printed to digits finer than a
+		 * microsecond, line after line: each process's copy of one print
+		 * (MLPerf's "&&&& MLPERF METRIC TIME= 11593.176248788834" from
+		 * eight ranks), one phase; a value of four decimals may recur */
+		s->last_line = r->line;
+		return;
 	} else if (sec <= s->last) {
 		s->grows = 0;
 	}
@@ -431,6 +529,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->same = 0;
 	}
 	s->last = sec;
+	s->last_line = r->line;
 	s->seconds += sec;
 	s->count++;
 	/* a training phase at the top, each print its own span: the series
@@ -552,6 +651,11 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 	case TP_ROLE_COMPONENT:
 	case TP_ROLE_RUNNING:
 	case TP_ROLE_AVERAGE:
+		/* the time of a window of steps: each step's mean */
+		if (r->type == TP_TIMING && tp_has(r, S_TIM_COUNT) && r->num[S_TIM_COUNT] >= 1)
+			sec /= r->num[S_TIM_COUNT];
+		feed_part(run, r, role, sec);
+		break;
 	case TP_ROLE_CLOCK:
 		feed_part(run, r, role, sec);
 		break;
@@ -1068,12 +1172,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		/* a time of day alone before the first: the end, days later */
 		while (t != INT64_MIN && !start && r->ts[0] == 'T' && run->first_ts != INT64_MIN && t < run->first_ts)
 			t += 86400;
-		if (t != INT64_MIN && (run->first_ts == INT64_MIN || t < run->first_ts))
-			run->first_ts = t;
-		if (t != INT64_MIN && t > run->max_ts)
-			run->max_ts = t;
-		if (t != INT64_MIN)
+		if (t != INT64_MIN) {
+			widen_span(run, t, stamp_rank(r->ts));
 			stamped_line(run, r->line);
+		}
 		return;
 	}
 	int step = at_a_step(r);
@@ -1081,6 +1183,8 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->first_step_line = r->line;
 	if (r->ts) {
 		int64_t t = check_clock(run, r);
+		if (t != INT64_MIN && stamp_rank(r->ts) < run->ts_rank)
+			t = INT64_MIN; /* a time of day beside dated stamps: not on the span's scale */
 		if (t > run->last_value_ts)
 			run->last_value_ts = t;
 		if (t != INT64_MIN && step) {

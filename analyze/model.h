@@ -38,7 +38,10 @@ struct an_stage {
 	uint64_t count;
 	uint64_t line;       /* first occurrence */
 	int64_t ts;          /* epoch seconds of the first line with a timestamp, or INT64_MIN */
+	int64_t seen_ts;     /* its own stamp at the first print, else the log's last before it */
+	int64_t last_seen_ts; /* the same at its latest print */
 	double last;         /* the latest value */
+	uint64_t last_line;  /* the line of the latest value */
 	int grows;           /* every repeat so far was larger than the one before */
 	int inferred;        /* no reader declared the role: a name that only grows is a clock */
 	int same;            /* every repeat so far was the first value, finer than a millisecond */
@@ -203,7 +206,10 @@ struct an_run {
 
 	/* clock checks */
 	int64_t last_ts;          /* INT64_MIN if none yet */
+	int64_t rank_ts[3];       /* the last stamp of each stamp_rank, INT64_MIN if none */
 	uint64_t last_ts_line;
+	int last_ts_step;         /* the line of last_ts printed a step */
+	int ts_rank;              /* how complete the span's stamps are (stamp_rank), -1: none yet */
 	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;

@@ -3,6 +3,7 @@
  */
 #include "timestamp.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,4 +161,34 @@ int64_t tp_ts_seconds(const char *ts)
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
 		return INT64_MIN;
 	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+}
+
+/* The civil date of a day count since 1970-01-01 (days_from_civil's
+ * inverse, after Howard Hinnant's "chrono-Compatible Low-Level Date
+ * Algorithms"). */
+static void civil_from_days(int64_t z, int *y, int *m, int *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+int tp_ts_from_epoch(double secs, char out[TP_TS_MAX])
+{
+	/* 1999-09 to 2099-12: a Unix time a log of training prints */
+	if (!(secs >= 9.4e8 && secs < 4.1e9))
+		return 0;
+	int64_t ms = (int64_t)floor(secs * 1000 + 0.5);
+	int64_t sec = ms / 1000, day = sec / 86400, rest = sec % 86400;
+	int y, m, d;
+	civil_from_days(day, &y, &m, &d);
+	snprintf(out, TP_TS_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, m, d, (int)(rest / 3600),
+		 (int)(rest / 60 % 60), (int)(rest % 60), (int)(ms % 1000));
+	return 1;
 }

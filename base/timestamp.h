@@ -38,4 +38,12 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
  */
 int64_t tp_ts_seconds(const char *ts);
 
+/*
+ * A Unix time (seconds since 1970-01-01 UTC, from 1999-09 to 2099) in the
+ * record's form with milliseconds, "2019-05-23T01:57:58.967": MLPerf's and
+ * NVIDIA's loggers print their stamps so. Returns 0 (out untouched) for a
+ * number out of that range.
+ */
+int tp_ts_from_epoch(double secs, char out[TP_TS_MAX]);
+
 #endif

@@ -33,7 +33,8 @@ with TPROF_REAL_LOGS=tests/data/unseen3 a third, TPROF_REAL_MANIFEST=bench/unsee
 with TPROF_REAL_LOGS=tests/data/unseen4 a fourth, TPROF_REAL_MANIFEST=bench/unseen5-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen5 a fifth, TPROF_REAL_MANIFEST=bench/unseen6-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen6 a sixth, TPROF_REAL_MANIFEST=bench/unseen7-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen7 a seventh; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen7 a seventh, TPROF_REAL_MANIFEST=bench/unseen8-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen8 an eighth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1127,6 +1128,207 @@ def cnn_graph_values(line):
         out += [float(m.group(1)), float(m.group(2))]
     return out
 
+# ---- the eighth unseen set (bench/unseen8-logs.tsv) ----
+_NUM = r'[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?'
+
+
+def _clock(s):
+    """'h:mm:ss(.ffff)' or 'mm:ss' -> seconds; also 'N day(s), h:mm:ss'."""
+    s = s.strip()
+    days = 0
+    m = re.match(r'(\d+) days?, (.*)', s)
+    if m:
+        days = int(m.group(1))
+        s = m.group(2)
+    parts = [float(p) for p in s.split(':')]
+    sec = 0.0
+    for p in parts:
+        sec = sec * 60 + p
+    return days * 86400 + sec
+
+
+def _found(m, first=float):
+    """The groups of match m as numbers (the first read by `first`), or []."""
+    if not m:
+        return []
+    g = m.groups()
+    return [first(g[0])] + [float(x) for x in g[1:]]
+
+
+# tqdm bar segment, possibly cut off at the end of a line
+_TQDM_SEG = re.compile(r'\d+%\|[^|\n]*\|\s*\d+/\d+(?:\s*\[[^\]\r\n]*\]?)?')
+
+# ---------------------------------------------------------------------------
+# maskrcnn-benchmark (MLPerf v0.6 NVIDIA Mask R-CNN submission log)
+_MRB_TIME = re.compile(r'\btime: (' + _NUM + r') \((' + _NUM + r')\)\s+data: (' + _NUM + r') \((' + _NUM + r')\)')
+_MRB_INFER = re.compile(r'Total inference time: (\d+:\d+:\d+(?:\.\d+)?) \((' + _NUM + r') s / img per device')
+_MRB_TRAIN = re.compile(r'Total training time: (\d+:\d+:\d+(?:\.\d+)?) \((' + _NUM + r') s / it\)')
+_MRB_DONE = re.compile(r'\b(?:DONE|Done) \(t=(' + _NUM + r')s\)')
+_MLPERF_TPUT = re.compile(r'&&&& MLPERF METRIC THROUGHPUT=(' + _NUM + r')')
+_MLPERF_TIME = re.compile(r'&&&& MLPERF METRIC TIME=\s*(' + _NUM + r')')
+_RESULT_SECS = re.compile(r'^RESULT,[A-Z_]+,[^,]*,(\d+),')
+
+
+def maskrcnn_benchmark_values(line):
+    """maskrcnn-benchmark trainer lines 'eta: ... time: A (B)  data: C (D)'
+    (window median and global average of iteration and data time: 4 values;
+    eta is skipped), 'Total inference time: h:mm:ss (X s / img per device ...)'
+    (2), pycocotools 'DONE (t=1.23s)' / 'Done (t=..s)' (1), 'Total training
+    time: h:mm:ss (X s / it)' (2), the '&&&& MLPERF METRIC THROUGHPUT=...
+    iterations / s' rate and 'MLPERF METRIC TIME=' seconds (1 each), and the
+    run_and_time 'RESULT,OBJECT_DETECTION,,11611,...' seconds (1).  tqdm bars
+    of the per-epoch COCO evaluation (CR redraws, 8 ranks interleaved) and
+    ':::MLL <epoch-seconds>' stamps are not counted."""
+    out = []
+    if _TQDM_SEG.search(line):
+        line = _TQDM_SEG.sub(' ', line)
+    out += _found(_MRB_TIME.search(line))
+    out += _found(_MRB_INFER.search(line), _clock)
+    out += _found(_MRB_TRAIN.search(line), _clock)
+    out += [float(x) for x in _MRB_DONE.findall(line)]
+    out += _found(_MLPERF_TPUT.search(line))
+    out += _found(_MLPERF_TIME.search(line))
+    out += _found(_RESULT_SECS.match(line))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# HugeCTR 2.1 (MLPerf v0.7 NVIDIA DLRM submission log)
+_HCTR_ITER = re.compile(r'Iter: \d+ Time\(\d+ iters\): (' + _NUM + r')s')
+_HCTR_EVAL = re.compile(r'Eval Time for \d+ iters: (' + _NUM + r')s')
+_HCTR_HIT = re.compile(r' in (' + _NUM + r') s\. Average speed (' + _NUM + r') records/s')
+_HCTR_RESULT = re.compile(r'^RESULT,DLRM,(' + _NUM + r'),')
+
+
+def hugectr_values(line):
+    """HugeCTR '[20d02h08m28s][HUGECTR][INFO]: Iter: 1000 Time(1000 iters):
+    3.878739s Loss: ...' (the seconds for the 1000-iteration window: 1 value),
+    'Eval Time for 681 iters: 3.22s' (1), the closing 'Hit target accuracy ...
+    in 249.55 s. Average speed 15116554.55 records/s.' (2) and
+    'RESULT,DLRM,15116554.55,root' (records/s rate, 1).  The
+    '[20dHHhMMmSSs]' day/clock stamps, the '[405902, eval_start, ...]'
+    millisecond stamps and ':::MLLOG time_ms' are stamps, not values."""
+    return (_found(_HCTR_ITER.search(line)) + _found(_HCTR_EVAL.search(line)) + _found(_HCTR_HIT.search(line)) +
+            _found(_HCTR_RESULT.match(line)))
+
+
+# ---------------------------------------------------------------------------
+# NVIDIA RNN-T with DLLogger (MLPerf v1.0 Dell submission log, CRLF lines)
+_RNNT_UTTS = re.compile(r'utts/s\s+(' + _NUM + r')')
+_RNNT_TOOK = re.compile(r'\|\s*took\s+(' + _NUM + r') s')
+_MLLOG_TPUT = re.compile(r'"key": "throughput", "value": (' + _NUM + r')')
+
+
+def nvidia_rnnt_dllogger_values(line):
+    """DLLogger lines 'DLL <date> <time.us> - epoch N | iter i/272 | loss L |
+    utts/s 4171 | took 0.25 s | lrate ...' (rate + seconds: 2 values),
+    epoch summaries '| avg train utts/s 3779 | took 73.70 s' (2), dev
+    evaluation '| dev ema wer 50.17 | took 0.46 s' (1), ':::MLLOG' records
+    with key "throughput" (utts/s, 1) and the run_and_time
+    'RESULT,RNN_SPEECH_RECOGNITION,,4116,...' seconds (1).  'DLL ... -
+    PARAMETER |' config lines and time stamps are not counted; every line
+    ends in CRLF (docker exec -it)."""
+    out = []
+    if 'DLL ' in line and ' - epoch ' in line:
+        out += [float(x) for x in _RNNT_UTTS.findall(line)]
+        out += [float(x) for x in _RNNT_TOOK.findall(line)]
+    out += _found(_MLLOG_TPUT.search(line))
+    out += _found(_RESULT_SECS.match(line))
+    return out
+
+
+
+# ---------------------------------------------------------------------------
+# NVIDIA GNMT (PyTorch seq2seq, MLPerf v0.5 NVIDIA submission log, 8 ranks)
+_GNMT_TV = re.compile(r'^\d+: (?:TRAIN|VALIDATION) \[\d+\]\[\d+/\d+\]\tTime (' + _NUM + r') \((' + _NUM + r')\)\tData (' + _NUM + r') \((' + _NUM + r')\)\tTok/s (' + _NUM + r') \((' + _NUM + r')\)')
+_GNMT_TEST = re.compile(r'^\d+: TEST \[\d+\]\[\d+/\d+\]\tTime (' + _NUM + r') \((' + _NUM + r')\)\tDecoder iters \S+ \(\S+\)\tTok/s (' + _NUM + r') \((' + _NUM + r')\)')
+_GNMT_PERF = re.compile(r'(?:Training|Validation): (' + _NUM + r') Tok/s')
+
+
+def nvidia_gnmt_seq2seq_values(line):
+    """Rank-prefixed ('0: ' .. '7: ') lines of the NVIDIA GNMT trainer:
+    'N: TRAIN [e][i/3416]\tTime A (B)\tData C (D)\tTok/s E (F)\tLoss/tok ...'
+    and the same for VALIDATION (iteration time, running average, data time,
+    running average, tokens/s, running average: 6 values), 'N: TEST [e][i/n]
+    \tTime A (B)\tDecoder iters ..\tTok/s E (F)' (4 values; decoder
+    iteration counts are not times), 'N: Performance: Epoch: e\tTraining:
+    N Tok/s[\tValidation: N Tok/s]' (1-2) and 'RESULT,RNN_TRANSLATOR,,1124,...'
+    seconds (1).  ':::MLPv0.5.0 gnmt <epoch-seconds> (file:line) key' lines
+    are stamps only; Learning Rate [..] and Loss/tok are not timing."""
+    out = []
+    out += _found(_GNMT_TV.match(line))
+    out += _found(_GNMT_TEST.match(line))
+    if 'Performance: Epoch:' in line:
+        out += [float(x) for x in _GNMT_PERF.findall(line)]
+    out += _found(_RESULT_SECS.match(line))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Swin-Transformer main.py (log_rank0.txt of a fork)
+_SWIN_TRAIN = re.compile(r'INFO Train: \[\d+/\d+\]\[\d+/\d+\]\teta \S+ .*\ttime (' + _NUM + r') \((' + _NUM + r')\)')
+_SWIN_TEST = re.compile(r'INFO Test: \[\d+/\d+\]\tTime (' + _NUM + r') \((' + _NUM + r')\)')
+_SWIN_EPOCH = re.compile(r'INFO EPOCH \d+ training takes (\d+:\d\d:\d\d(?:\.\d+)?)')
+_SWIN_TOTAL = re.compile(r'INFO Training time (\d+:\d\d:\d\d(?:\.\d+)?)')
+
+
+def swin_transformer_values(line):
+    """Swin-Transformer logger lines '[2023-12-21 22:44:51 swin_tiny_...]
+    (main.py 311): INFO Train: [e/150][i/924]\teta 0:00:56 lr ..\t wd ..\t
+    time A (B)\tloss ..' (batch time and its running average: 2 values; the
+    eta clock is skipped), 'INFO Test: [i/185]\tTime A (B)\t...' (2),
+    'INFO EPOCH e training takes 0:00:31' (1) and, if present, the closing
+    'INFO Training time h:mm:ss' (1).  The bracketed second-resolution stamps
+    are not values."""
+    out = []
+    out += _found(_SWIN_TRAIN.search(line))
+    out += _found(_SWIN_TEST.search(line))
+    out += _found(_SWIN_EPOCH.search(line), _clock)
+    out += _found(_SWIN_TOTAL.search(line), _clock)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# YOLACT train.py JSON-lines log (logs/yolact_base.log)
+_YOLACT_ELAPSED = re.compile(r'"elapsed": (' + _NUM + r')')
+
+
+def yolact_jsonl_values(line):
+    """One JSON object per line.  {"type": "train", ..., "data": {...,
+    "elapsed": 0.366}, "time": 1607422676.03} gives the iteration's own
+    seconds (1 value); {"type": "val", "data": {"elapsed": 7.97, ...}} the
+    validation pass seconds (1).  "type": "session" lines are the per-launch
+    config dump; the trailing "time" epoch stamp on every line is a stamp,
+    not a value."""
+    if '"type": "session"' in line:
+        return []
+    return [float(x) for x in _YOLACT_ELAPSED.findall(line)]
+
+
+# ---------------------------------------------------------------------------
+# NVIDIA Tacotron2/WaveGlow trainer with old DLLogger (':::NVLOGv0.2.2')
+_NVLOG_KV = re.compile(r'^:::NVLOGv[\d.]+ \S+ [\d.]+ \([^)]*\) (iter_time|train_iter_items/sec|train_epoch_items/sec|train_epoch_avg_items/sec|epoch_time|run_time): (' + _NUM + r')')
+_NVLOG_TOTAL = re.compile(r'^training time (' + _NUM + r')')
+
+
+def nvidia_waveglow_nvlog_values(line):
+    """':::NVLOGv0.2.2 Tacotron2_PyT <epoch-seconds> (logger.py:251) key: value'
+    records, one key per line.  Counted keys: iter_time (seconds per
+    iteration), train_iter_items/sec (rate), train_epoch_items/sec and
+    train_epoch_avg_items/sec (rates), epoch_time and run_time (seconds), plus
+    the bare 'training time 417.61' line.  train_iter_start/stop and
+    train_epoch_start/stop carry iteration/epoch numbers, not times; the
+    epoch-seconds after the model name are stamps; 'Batch: i/312 epoch e'
+    progress lines carry no time."""
+    m = _NVLOG_KV.match(line)
+    if m:
+        return [float(m.group(2))]
+    m = _NVLOG_TOTAL.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1198,6 +1400,13 @@ FRAMEWORK = {
     "nnunet-v1": nnunet_v1_values,
     "stargan-vc": stargan_vc_values,
     "cnn-graph": cnn_graph_values,
+    "maskrcnn-benchmark": maskrcnn_benchmark_values,
+    "hugectr": hugectr_values,
+    "nvidia-rnnt-dllogger": nvidia_rnnt_dllogger_values,
+    "nvidia-gnmt-seq2seq": nvidia_gnmt_seq2seq_values,
+    "swin-transformer": swin_transformer_values,
+    "yolact-jsonl": yolact_jsonl_values,
+    "nvidia-waveglow-nvlog": nvidia_waveglow_nvlog_values,
 }
 
 

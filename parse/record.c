@@ -14,7 +14,7 @@
 
 const struct tp_schema tp_schemas[TP_NTYPES] = {
 	[TP_STAGE] = { "stage", 1, { NAME("name") } },
-	[TP_TIMING] = { "timing", 2, { NAME("name"), NUM("seconds", S_SECONDS, "s") } },
+	[TP_TIMING] = { "timing", 3, { NAME("name"), NUM("seconds", S_SECONDS, "s"), INT("count", S_TIM_COUNT) } },
 	[TP_SUMMARY] = { "summary", 7,
 			 { TEXT("section"), NAME("name"), NUM("seconds", S_SECONDS, "s"),
 			   NUM("percent", S_SUM_PERCENT, "%"), NUM("cpu_mb", S_SUM_CPU_MB, "MB"),

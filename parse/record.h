@@ -79,6 +79,8 @@ extern const struct tp_schema tp_schemas[TP_NTYPES];
 enum {
 	/* timing, complete, summary, perf, batch, epoch: seconds in slot 0 */
 	S_SECONDS = 0,
+	/* timing: the steps a value spans ("Time(1000 iters): 3.87s"), absent for one */
+	S_TIM_COUNT = 1,
 	/* summary */
 	S_SUM_PERCENT = 1, S_SUM_CPU_MB = 2, S_SUM_GPU_MB = 3, S_SUM_GPU_PEAK_MB = 4,
 	/* gpm */

@@ -435,3 +435,26 @@ Test(cli, analyze_csv_reads_back_without_formulas)
 	cr_assert_gt(f.rows, 10);
 	result_free(&r);
 }
+
+/* tprof's own records are read back as records; a log of JSON lines whose
+ * "type" is its own (YOLACT's {"type": "session"}, {"type": "train"}) is a
+ * log: before, every line was a warning of an unknown record type and
+ * nothing was read. */
+Test(cli, json_lines_of_a_trainer_are_a_log)
+{
+	static const char log[] =
+		"{\"type\": \"session\", \"session\": 0, \"data\": {\"batch_size\": 5}, \"time\": 1607418494.8449097}\n"
+		"{\"type\": \"train\", \"session\": 25, \"data\": {\"epoch\": 0, \"iter\": 0, \"elapsed\": 6.308651447296143}, \"time\": 1607422675.6658204}\n"
+		"{\"type\": \"train\", \"session\": 25, \"data\": {\"epoch\": 0, \"iter\": 1, \"elapsed\": 0.36635422706604004}, \"time\": 1607422676.0319948}\n"
+		"{\"type\": \"train\", \"session\": 25, \"data\": {\"epoch\": 0, \"iter\": 2, \"elapsed\": 0.19045352935791016}, \"time\": 1607422676.2224474}\n";
+	write_file("/tmp/tprof-jsonl.log", log, sizeof(log) - 1);
+	struct result r = run("$B/tprof-parse -c /tmp/tprof-jsonl.log");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert_eq(r.err.len, 0, "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "timing     3\n"), "%s", r.out.buf);
+	result_free(&r);
+	r = run("$B/tprof-parse /tmp/tprof-jsonl.log | $B/tprof-parse -c -");
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "timing     3\n"), "tprof's records read back: %s", r.out.buf);
+	result_free(&r);
+}

@@ -963,3 +963,93 @@ Test(discover, a_numbers_unit_is_its_templates_shape)
 	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "time", 0), S_SECONDS), 0.576, 1e-12);
 	collector_free(&c);
 }
+
+/* The k-th record (from 0) of type t on line `line`. */
+static const struct tp_record *on_line(const struct collector *c, enum tp_type t, uint64_t line, size_t k)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct tp_record *r = &c->v[i].rec;
+		if (r->type == t && r->line == line && k-- == 0)
+			return r;
+	}
+	cr_assert_fail("no record of type %s on line %llu", tp_schemas[t].type_name, (unsigned long long)line);
+	return NULL;
+}
+
+/*
+ * The shapes the eighth unseen set taught, on its real logs:
+ * - an AverageMeter's value and running mean with no unit, "time 0.0325
+ *   (0.0623)" (Swin-Transformer), the step of a line that counts steps in
+ *   "[2/150][920/924]" (the inner count);
+ * - the pair "Time 0.112 (0.099)  Data 0.00119 (0.00123)" after a rank's
+ *   "2: " (NVIDIA's GNMT): the data loading within the batch's time, and a
+ *   rate with its mean, "Tok/s 57232 (60881)";
+ * - JSON lines (YOLACT): "\"elapsed\": 0.366" on a line with "\"iter\": 1",
+ *   the line's "\"time\": 1607422676.03" a stamp, never a value;
+ * - "train_iter_items/sec: 5297.18" (NVIDIA's DLLogger), a key that names
+ *   a rate: the epoch's "train_epoch_items/sec" is another template;
+ * - HugeCTR's "Time(1000 iters): 3.878739s" on lines counting 1000 a line:
+ *   a window of 1000 steps; "Eval Time for 681 iters: 3.22s" named by its
+ *   words before "for".
+ */
+Test(discover, the_eighth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen8/swin-tumor.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 356, 0);
+	cr_assert_str_eq(r->name, "time");
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.0325, 0);
+	r = on_line(&c, TP_TIMING, 356, 1);
+	cr_assert_eq(r->role, TP_ROLE_AVERAGE);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.0623, 0);
+	cr_assert_float_eq(num(on_line(&c, TP_BATCH, 356, 0), S_BAT_INDEX), 10, 0, "the step's count, not the epoch's");
+	cr_assert_eq(count_named(&c, TP_TIMING, "time"), 2622);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen8/mlperf05-gnmt.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 1151, 0);
+	cr_assert_eq(r->rank, 2);
+	cr_assert_str_eq(r->name, "Time");
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	r = on_line(&c, TP_TIMING, 1151, 2);
+	cr_assert_str_eq(r->name, "Data");
+	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
+	cr_assert(r->parent_len == 4 && !memcmp(r->parent, "Time", 4));
+	cr_assert_float_eq(num(r, S_SECONDS), 0.00119, 0);
+	r = on_line(&c, TP_RATE, 1151, 1);
+	cr_assert_eq(r->role, TP_ROLE_AVERAGE);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 60881, 0);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen8/yolact-hw3.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "elapsed"), 9643);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 9643, "no Unix time read as a span");
+	r = nth_named(&c, TP_TIMING, "elapsed", 1);
+	cr_assert_eq(r->line, 28);
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	cr_assert_str_eq(r->ts, "2020-12-08T10:17:56.032");
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen8/lambda-waveglow.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_RATE, "train_iter_items"), 624, "both epochs' iterations");
+	cr_assert_eq(count_named(&c, TP_TIMING, "iter_time"), 624);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen8/mlperf07-hugectr.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 76, 0);
+	cr_assert_str_eq(r->name, "Time(1000 iters)");
+	cr_assert_eq(r->role, TP_ROLE_RUNNING);
+	cr_assert_float_eq(num(r, S_SECONDS), 3.878739, 0);
+	cr_assert_float_eq(num(r, S_TIM_COUNT), 1000, 0);
+	cr_assert_str_eq(r->ts, "T02:08:28");
+	r = on_line(&c, TP_TIMING, 84, 0);
+	cr_assert_str_eq(r->name, "Eval Time");
+	cr_assert_eq(r->role, TP_ROLE_NONE, "an evaluation's time is no step");
+	cr_assert_float_eq(num(r, S_SECONDS), 3.223326, 0);
+	collector_free(&c);
+}

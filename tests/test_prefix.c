@@ -335,3 +335,30 @@ Test(prefix, a_bare_time_of_day_before_the_message)
 	cr_assert_null(find_rec(&c, TP_TIMING, "data")->ts);
 	collector_free(&c);
 }
+
+/* Unix times that stamp a line without leading it, read and left in
+ * place: MLPerf's ":::MLL 1558576678.967 key: {...}" and ":::MLLOG
+ * {... \"time_ms\": 1621419722617, ...}", NVIDIA's ":::NVLOGv0.2.2
+ * Tacotron2_PyT 1592939516.330123663 (file:251) key: value", a JSON line's
+ * "\"time\": 1607422676.03"; and HugeCTR's "[20d02h08m28s]" (the day of
+ * the month, then the time of day), stripped. A number of another length
+ * ("time_ms": 1593299147, HugeCTR's seconds under a name of milliseconds)
+ * is no stamp. */
+Test(prefix, unix_times_and_hugectrs_stamp)
+{
+	struct collector c = { 0 };
+	parse_str(":::MLL 1558576678.967 run_start: {\"value\": null} [TIMING] a: 1s\n"
+		  ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1621419722617, \"key\": \"x\"} [TIMING] b: 1s\n"
+		  ":::NVLOGv0.2.2 Tacotron2_PyT 1592939516.330123663 (logger.py:251) [TIMING] c: 1s\n"
+		  "{\"type\": \"train\", \"time\": 1607422676.0319948} [TIMING] d: 1s\n"
+		  "[20d02h08m28s][HUGECTR][INFO]: [TIMING] e: 1s\n"
+		  ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1593299147, \"key\": \"y\"} [TIMING] f: 1s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "a")->ts, "2019-05-23T01:57:58.967");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "b")->ts, "2021-05-19T10:22:02.617");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "c")->ts, "2020-06-23T19:11:56.330");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "d")->ts, "2020-12-08T10:17:56.032");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "e")->ts, "T02:08:28");
+	cr_assert_null(find_rec(&c, TP_TIMING, "f")->ts);
+	collector_free(&c);
+}

@@ -946,7 +946,7 @@ Test(roles, the_answer_set_of_real_logs, .timeout = 600)
 
 /*
  * The sets of real logs no one here had seen before their truths were
- * written (bench/unseen2-logs.tsv to unseen6; the first set has no answer
+ * written (bench/unseen2-logs.tsv to unseen8; the first set has no answer
  * columns): on every log, score_answer()'s checks; per set, no fewer
  * step times within 5 %, walls within 10 % and top costs named than today
  * (a row whose truth is "-" is not counted).
@@ -959,6 +959,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 	} sets[] = {
 		{ "unseen2", 10, 5, 8 }, { "unseen3", 6, 6, 4 }, { "unseen4", 9, 6, 8 },
 		{ "unseen5", 4, 3, 5 },	 { "unseen6", 9, 9, 8 }, { "unseen7", 7, 5, 6 },
+		{ "unseen8", 7, 7, 6 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
 	cr_assert(v);
@@ -975,4 +976,42 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		cr_expect_geq(t.tops, sets[s].tops, "%s: top costs named: %zu of %zu", sets[s].name, t.tops, n);
 	}
 	free(v);
+}
+
+/*
+ * What the eighth unseen set taught the analysis, on its real logs:
+ * - MLPerf's Mask R-CNN: the eight ranks' copies of "&&&& MLPERF METRIC
+ *   TIME= 11593.176248788834" are one span, and it is the run's total said
+ *   again beside "Total training time"; that total holds the evaluations
+ *   printed within its span, whose declared "hooks" never printed: the
+ *   phases no longer add up to 105,167 s of an 11,580 s run;
+ * - Swin-Transformer: the epoch's "training takes 0:00:31", printed after
+ *   a step's line, is no stage that outlasts the stamps before it, and
+ *   its stamps of whole seconds give no window step of 0 s;
+ * - HugeCTR: its times of day beside MLPerf's dated stamps are left out of
+ *   the span (20 years before), and "Time(1000 iters)" is each step's
+ *   time a thousandth of it.
+ */
+Test(roles, the_eighth_sets_runs)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen8/mlperf06-maskrcnn.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "time (median of 20)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.32105) < 0.05 * 0.32105, "%g", num_at(j, "runs.0.step_median"));
+	double wall = num_at(j, "runs.0.wall"), in = num_at(j, "runs.0.in_stages");
+	cr_expect(fabs(wall - 11656) < 0.1 * 11656, "%g", wall);
+	cr_expect(in <= 1.01 * wall, "phases %g s of a wall of %g s", in, wall);
+	json_free(&doc);
+	j = analyze_file(&doc, "tests/data/unseen8/swin-tumor.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "time");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.0325) < 0.05 * 0.0325, "%g", num_at(j, "runs.0.step_median"));
+	json_free(&doc);
+	struct tu_result r = tu_run("COLUMNS=100 $B/tprof-analyze -q tests/data/unseen8/swin-tumor.log");
+	cr_expect_null(strstr(r.out.buf, "passed since the timestamp"), "%s", r.out.buf);
+	tu_result_free(&r);
+	j = analyze_file(&doc, "tests/data/unseen8/mlperf07-hugectr.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "Time(1000 iters)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.00297) < 0.05 * 0.00297, "%g", num_at(j, "runs.0.step_median"));
+	cr_expect(fabs(num_at(j, "runs.0.wall") - 636) < 0.1 * 636, "%g", num_at(j, "runs.0.wall"));
+	json_free(&doc);
 }

@@ -96,6 +96,7 @@ struct vslot {
 	int per;           /* a duration per iteration ("s/iter") */
 	int qual;          /* 1 + the token before the name that says its phase
 			    * ("Epoch 50 Val, ... Cost 239.5 sec"), or 0 */
+	int count_pos;     /* the steps a window's time spans ("Time(1000 iters)"), or -1 */
 };
 
 struct pend {
@@ -125,6 +126,7 @@ struct tmpl {
 	uint64_t clock;    /* positions read as clocks, set when it qualified */
 	uint64_t varied;   /* positions whose number changed */
 	uint64_t fresh;    /* positions whose number other readers missed on some line */
+	uint64_t keys;     /* positions of words that name a time or a rate (names_time) */
 	uint64_t count;
 	int series;
 	int cut;           /* its first line had more tokens than it holds */
@@ -356,6 +358,18 @@ static const unsigned char stop_at[256] = {
 	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
 };
 
+/* At q: "s", "sec" or "second" ending a word, its length; else 0. */
+static size_t rate_sec(const char *q, const char *e)
+{
+	static const char *const w[] = { "second", "sec", "s" };
+	for (size_t i = 0; i < ARRAY_SIZE(w); i++) {
+		size_t k = strlen(w[i]);
+		if ((size_t)(e - q) >= k && !memcmp(q, w[i], k) && (q + k == e || !tp_is_alpha(q[k])))
+			return k;
+	}
+	return 0;
+}
+
 /* tp_disc_has_unit() of the line [s,e), looking from 'from' on. */
 static int has_unit_from(const char *s, const char *from, const char *e)
 {
@@ -385,9 +399,9 @@ static int has_unit_from(const char *s, const char *from, const char *e)
 			    unit_kind(q, (size_t)(w - q), &u) != U_NONE)
 				return 1;
 			q = after - 1; /* the loop looks at what follows the number */
-		} else if (*q == '/' && q + 1 < e && q[1] == 's' && (q + 2 == e || !tp_is_alpha(q[2]))) {
-			/* "samples/s 3536" */
-			const char *r = q + 2;
+		} else if (*q == '/' && q + 1 < e && q[1] == 's' && (q + 2 == e || !tp_is_alpha(q[2]) || rate_sec(q + 1, e))) {
+			/* "samples/s 3536", "train_iter_items/sec: 5297.18" */
+			const char *r = q + 1 + rate_sec(q + 1, e);
 			while (r < e && (*r == ' ' || *r == ':' || *r == '='))
 				r++;
 			if (r < e && tp_is_digit(*r))
@@ -410,6 +424,19 @@ static int clock_at(const char *r, const char *e)
 	while (r < e && tp_is_digit(*r))
 		r++;
 	return r > d && r + 1 < e && *r == ':' && tp_is_digit(r[1]);
+}
+
+/* At r: a number, a blank and the same in brackets ("0.0325 (0.0623)"):
+ * the value and running mean of an AverageMeter, which the ImageNet
+ * example prints and a great many scripts copied. */
+static int meter_at(const char *r, const char *e)
+{
+	while (r < e && (tp_is_digit(*r) || *r == '.'))
+		r++;
+	if (e - r < 3 || *r != ' ' || r[1] != '(')
+		return 0;
+	r = tp_skip_blanks(r + 2, e);
+	return r < e && tp_is_digit(*r);
 }
 
 /* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
@@ -436,6 +463,8 @@ static int time_word_at(const char *q, const char *e)
 		r += 5;
 	else if (r < e && *r == ' ')
 		r++; /* "time : 43.05" */
+	if (r < e && tp_is_digit(*r) && r[-1] == ' ')
+		return meter_at(r, e); /* "time 0.0325 (0.0623)" */
 	if (r >= e || (*r != ':' && *r != '='))
 		return 0;
 	r = tp_skip_blanks(r + 1, e);
@@ -469,7 +498,7 @@ static int ends_in_time(const char *w, size_t n)
 }
 
 /* The verbs of a span before a clock ("Epoch took 00:01:10"). */
-static const char *const took_verbs[] = { "took", "taken", "spent", "lasted" };
+static const char *const took_verbs[] = { "took", "taken", "takes", "spent", "lasted" };
 
 /* Is the word [w, w+n) one of took_verbs? */
 static int is_took(const char *w, size_t n)
@@ -497,6 +526,21 @@ static int took_clock_at(const char *s, const char *c, const char *e)
 	return is_took(w, (size_t)(d - 1 - w));
 }
 
+/* At c (a ':' of the line [s,e)): "elapsed: 0.37", or a JSON key's
+ * "\"elapsed\": 0.37"? */
+static int elapsed_at(const char *s, const char *c, const char *e)
+{
+	const char *w = c;
+	if (w > s && (w[-1] == '"' || w[-1] == '\''))
+		w--;
+	/* the last letter first: most colons follow no "elapsed" */
+	if (w - s < 7 || tp_lower(w[-1]) != 'd' || strncasecmp(w - 7, "elapsed", 7) ||
+	    (w - 7 > s && wordc((unsigned char)w[-8])))
+		return 0;
+	const char *r = tp_skip_blanks(c + 1, e);
+	return r < e && tp_is_digit(*r);
+}
+
 /* At q (a '_' of the line [s,e)): "_s:", "_ms=", "_sec: " then a digit. */
 static int unit_suffix_at(const char *s, const char *q, const char *e)
 {
@@ -521,7 +565,8 @@ static int time_word_hit(const char *s, const char *h, const char *e)
 	case '_':
 		return unit_suffix_at(s, h, e);
 	case ':':
-		return took_clock_at(s, h, e);
+		/* a clock's colon has its digit after it, a label's a blank */
+		return h + 1 < e && tp_is_digit(h[1]) ? took_clock_at(s, h, e) : elapsed_at(s, h, e);
 	case 'm':
 		return h - s >= 2 && h + 1 < e && h[-1] == 'i' && h[1] == 'e' && time_word_at(h - 1, e);
 	case 'M':
@@ -624,8 +669,11 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 	while (from > ls && (tp_is_digit(from[-1]) || from[-1] == '.'))
 		from--;
 	/* a bar before it is skipped to its ']', which may lie past it */
-	if (memmem(ls, (size_t)(from - ls), "%|", 2))
-		from = ls;
+	for (const char *pc = ls; pc < from && (pc = memchr(pc, '%', (size_t)(from - pc))); pc++)
+		if (pc + 1 < from && pc[1] == '|') {
+			from = ls;
+			break;
+		}
 	if (has_unit_from(ls, from, le)) {
 		*q = ls;
 		return 1;
@@ -882,10 +930,27 @@ static uint32_t path_key(const struct tok *t, int n)
 /* A word that names a time after it ("step_time: 1.3", "updt_s=0.5"). */
 static int names_time(const struct tok *t, int n, int i)
 {
-	if (!(i + 2 < n && t[i].kind == TK_WORD && t[i + 1].kind == TK_PUNCT && (*t[i + 1].s == ':' || *t[i + 1].s == '=') &&
-	      t[i + 2].kind == TK_NUM))
+	if (i >= n || t[i].kind != TK_WORD)
 		return 0;
-	return ends_in_time(t[i].s, t[i].n) || suffix_unit(t[i].s, t[i].n) > 0;
+	int k = i + 1;
+	/* a JSON or Python key's closing quote ("\"elapsed\": 0.37") */
+	if (k < n && t[k].kind == TK_PUNCT && (*t[k].s == '"' || *t[k].s == '\'') && !t[k].sp)
+		k++;
+	int labelled = k + 1 < n && t[k].kind == TK_PUNCT && (*t[k].s == ':' || *t[k].s == '=') && t[k + 1].kind == TK_NUM;
+	/* an AverageMeter's "time 0.0325 (0.0623)" */
+	int meter = k == i + 1 && k + 2 < n && t[k].kind == TK_NUM && t[k].sp && t[k + 1].kind == TK_PUNCT &&
+		    *t[k + 1].s == '(' && t[k + 1].sp && t[k + 2].kind == TK_NUM;
+	/* a rate's unit before its number ("avg train utts/s  3779") */
+	int before = k == i + 1 && k < n && t[k].kind == TK_NUM && t[k].sp;
+	if (!labelled && !meter && !before)
+		return 0;
+	double u;
+	if ((labelled || before) && memchr(t[i].s, '/', t[i].n) && unit_kind(t[i].s, t[i].n, &u) != U_NONE)
+		return 1;
+	if (!labelled && !meter)
+		return 0;
+	return ends_in_time(t[i].s, t[i].n) || suffix_unit(t[i].s, t[i].n) > 0 ||
+	       (t[i].n == 7 && !strncasecmp(t[i].s, "elapsed", 7));
 }
 
 /* At i: a metric with no unit, "acc=0.198," or "f1: 0.179;" (a word not
@@ -893,12 +958,27 @@ static int names_time(const struct tok *t, int n, int i)
  * or nothing): its token count, else 0. */
 static int plain_metric_at(const struct tok *t, int n, int i)
 {
+	static const struct {
+		const char *w;
+		size_t n;
+	} counts[] = { { "iter", 4 }, { "iters", 5 }, { "iteration", 9 }, { "step", 4 },
+		       { "steps", 5 }, { "epoch", 5 },	{ "batch", 5 } };
 	double u;
-	if (i + 2 >= n || t[i].kind != TK_WORD || t[i + 1].kind != TK_PUNCT ||
-	    (*t[i + 1].s != ':' && *t[i + 1].s != '=') || t[i + 2].kind != TK_NUM || t[i + 2].form != CK_NO ||
-	    names_time(t, n, i))
+	/* a JSON or Python key: "\"B\": 5.74751," */
+	int q = i + 1 < n && t[i].kind == TK_PUNCT && (*t[i].s == '"' || *t[i].s == '\'') && t[i + 1].kind == TK_WORD &&
+		!t[i + 1].sp;
+	int w = i + q;
+	if (q && !(w + 1 < n && t[w + 1].kind == TK_PUNCT && *t[w + 1].s == *t[i].s && !t[w + 1].sp))
 		return 0;
-	int k = 3;
+	int c = w + 1 + q; /* the ':' or '=' */
+	if (c + 1 >= n || t[w].kind != TK_WORD || t[c].kind != TK_PUNCT || (*t[c].s != ':' && *t[c].s != '=') ||
+	    t[c + 1].kind != TK_NUM || t[c + 1].form != CK_NO || names_time(t, n, w))
+		return 0;
+	/* the line's count of steps stays: it says what the line is */
+	for (size_t k = 0; k < ARRAY_SIZE(counts); k++)
+		if (counts[k].n == t[w].n && !strncasecmp(t[w].s, counts[k].w, t[w].n))
+			return 0;
+	int k = c + 2 - i;
 	if (i + k < n && t[i + k].kind == TK_WORD && unit_kind(t[i + k].s, t[i + k].n, &u) != U_NONE)
 		return 0;
 	if (i + k < n && t[i + k].kind == TK_PUNCT && !t[i + k].sp && strchr(",;", *t[i + k].s))
@@ -991,7 +1071,10 @@ static int same_path(const struct tmpl *tp, const struct tok *t, int n)
 				continue;
 			return 0;
 		}
-		if (i >= 2 && !(tp->kind[i] == TK_WORD && names_time(t, n, i)))
+		/* a word that names a time or a rate, in the line or in the
+		 * template's first, is the same in both ("utts/s 3779" is
+		 * not "wer 50.17") */
+		if (i >= 2 && !(tp->kind[i] == TK_WORD && (tp->keys >> i & 1 || names_time(t, n, i))))
 			continue;
 		if ((tp->kind[i] == TK_NUM) != (t[i].kind == TK_NUM))
 			return 0;
@@ -1115,6 +1198,8 @@ static int new_tmpl(struct tp_miner *m, uint32_t key, const struct tok *t, int n
 		tp->last[k] = t[k].v;
 		tp->tok[k] = t[k].kind == TK_NUM ? NULL : xmemdup(t[k].s, t[k].n);
 		tp->len[k] = t[k].n;
+		if (k >= 2 && names_time(t, n, k))
+			tp->keys |= (uint64_t)1 << k;
 	}
 	tp->rose = ~(uint64_t)0;
 	tp->changed = 1;
@@ -1268,6 +1353,20 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 	int start = i + 1;
 	while (start <= end && tp->kind[start] == TK_PUNCT)
 		start++;
+	/* "Eval Time for 681 iters: 3.22s": named by the words before "for N" */
+	if (start == end && start >= 3 && tp->kind[start - 1] == TK_NUM && word_is(tp, start - 2, "for") &&
+	    is_word(tp, start - 3)) {
+		end = start - 3;
+		i = end;
+		words = 0;
+		while (i >= 0 && !ends_name(tp, i) && words < 5) {
+			words += tp->kind[i] != TK_PUNCT;
+			i--;
+		}
+		start = i + 1;
+		while (start <= end && tp->kind[start] == TK_PUNCT)
+			start++;
+	}
 	/* "121.76ms this_step:121.8ms": "ms" is the number's before it */
 	double u;
 	if (start <= end && start > 0 && tp->kind[start - 1] == TK_NUM && !tp->sp[start] && is_word(tp, start) &&
@@ -1370,7 +1469,21 @@ static int label_of(const struct tmpl *tp, int pos)
 	int b = pos - 1;
 	if (b < 1 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ':' && *tp->tok[b] != '='))
 		return -1;
+	/* a JSON or Python key: "\"elapsed\": 0.37", "'epoch_time': 12" */
+	if (b >= 3 && tp->kind[b - 1] == TK_PUNCT && (*tp->tok[b - 1] == '"' || *tp->tok[b - 1] == '\'') &&
+	    !tp->sp[b - 1] && !tp->sp[b - 2] && is_word(tp, b - 2) && tp->kind[b - 3] == TK_PUNCT &&
+	    *tp->tok[b - 3] == *tp->tok[b - 1])
+		return b - 2;
 	return is_word(tp, b - 1) ? b - 1 : -1;
+}
+
+/* The word naming the number at pos as an AverageMeter prints it, the
+ * running mean in brackets after it ("time 0.0325 (0.0623)"), or -1. */
+static int meter_label_of(const struct tmpl *tp, int pos)
+{
+	if (pos < 1 || !tp->sp[pos] || !is_word(tp, pos - 1) || mean_at(tp, pos + 1, NULL) < 0 || !tp->sp[pos + 1])
+		return -1;
+	return pos - 1;
 }
 
 /* The words that end at w, up to five, blank-separated ("Time Elapsed for
@@ -1430,7 +1543,12 @@ static int rate_named(struct tmpl *tp, int pos, size_t *at)
 static int time_named(const struct tmpl *tp, int pos)
 {
 	int w = label_of(tp, pos);
+	if (w < 0)
+		w = meter_label_of(tp, pos);
 	if (w < 0 || tp->form[pos] != CK_NO)
+		return 0;
+	/* "\"time\": 1607422676.03": a Unix time (after 1998), not a span */
+	if (fabs(tp->first[pos]) >= 9e8)
 		return 0;
 	if (pos + 2 < tp->ntok && !tp->sp[pos + 1] && tp->kind[pos + 1] == TK_PUNCT &&
 	    strchr("-/", *tp->tok[pos + 1]) && tp->kind[pos + 2] == TK_NUM)
@@ -1441,7 +1559,7 @@ static int time_named(const struct tmpl *tp, int pos)
 		t = tp->tok[w - 1], tn = strlen(t);
 	else if (tn > 5 && (t[tn - 5] == '-' || t[tn - 5] == '_') && !strcasecmp(t + tn - 4, "cost"))
 		tn -= 5; /* Sockeye's "Time-cost=4626.838" */
-	if (ends_in_time(t, tn))
+	if (ends_in_time(t, tn) || !strcasecmp(t, "elapsed"))
 		return 1;
 	if (strcasecmp(t, "data"))
 		return 0;
@@ -1505,8 +1623,15 @@ static int counter_pos(const struct tmpl *tp)
 	for (int k = 0; k < tp->ntok; k++) {
 		if (tp->kind[k] != TK_NUM && tp->kind[k] != TK_WILD)
 			continue;
+		/* a number with a unit is no count ("Eval Time for 681 iters:
+		 * 3.223326s": 3.22 s after "iters:") */
+		double u;
+		if (is_word(tp, k + 1) && unit_kind(tp->tok[k + 1], strlen(tp->tok[k + 1]), &u) != U_NONE)
+			continue;
 		int b = k - 1;
-		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '[') || punct_is(tp, b, '.'))
+		/* "iter: 10", "iter=10", "Iter:[10", "\"iter\": 10" */
+		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '[') || punct_is(tp, b, '.') ||
+		       punct_is(tp, b, '"') || punct_is(tp, b, '\''))
 			b--;
 		if (counter_word(tp, b))
 			return k;
@@ -1515,8 +1640,13 @@ static int counter_pos(const struct tmpl *tp)
 			w--;
 		if (punct_is(tp, k - 1, '[') && punct_is(tp, k + 1, '/') && k + 3 < tp->ntok &&
 		    tp->kind[k + 2] == TK_NUM && punct_is(tp, k + 3, ']') &&
-		    !(is_word(tp, w) && !strncasecmp(tp->tok[w], "epoch", 5)))
+		    !(is_word(tp, w) && !strncasecmp(tp->tok[w], "epoch", 5))) {
+			/* "Train: [2/150][920/924]": the epoch's, then the step's */
+			if (punct_is(tp, k + 4, '[') && k + 8 < tp->ntok && tp->kind[k + 5] != TK_PUNCT &&
+			    punct_is(tp, k + 6, '/') && punct_is(tp, k + 8, ']'))
+				return k + 5;
 			return k;
+		}
 	}
 	return -1;
 }
@@ -1557,6 +1687,20 @@ static void step_roles(struct tmpl *tp)
 			nnamed++;
 		}
 	}
+	/* an AverageMeter's pair ("Time 0.112 (0.099)  Data 0.00119
+	 * (0.00123)", the ImageNet example's and its copies'): the batch's
+	 * time, and the data loading within it */
+	if (!nnamed && np == 2 && tp->counter >= 0 && plain[0] + 1 < tp->nslots && plain[1] + 1 < tp->nslots) {
+		const struct vslot *a = &tp->slots[plain[0]], *b = &tp->slots[plain[1]];
+		/* each with its mean: CycleGAN's "time: 1.294, data: 0.907"
+		 * (compute, then the wait before it) are no such pair */
+		if (ends_in_time(tp->names.buf + a->name, a->name_len) && b->name_len >= 4 &&
+		    !strncasecmp(tp->names.buf + b->name, "data", 4) && tp->slots[plain[0] + 1].mean &&
+		    tp->slots[plain[1] + 1].mean) {
+			named = plain[0];
+			nnamed = 1;
+		}
+	}
 	/* the one duration of a line that counts iterations ("iter 10: loss
 	 * 9.89, time 561.12ms") is the step's; several are its parts */
 	int counts = tp->counter >= 0, parts = !nnamed && np >= 2 && counts;
@@ -1591,6 +1735,50 @@ static void step_roles(struct tmpl *tp)
 	}
 }
 
+/* "Time(1000 iters): 3.878739s" on a line whose count of steps goes up by
+ * 1000 a line (HugeCTR's): the time of a window of that many steps. The
+ * name word's position (the steps two tokens after it), else -1. */
+static int window_before(const struct tmpl *tp, int pos)
+{
+	static const char *const steps[] = { "iters", "iterations", "steps", "its", "batches" };
+	int b = pos - 1;
+	if (punct_is(tp, b, ':') || punct_is(tp, b, '='))
+		b--;
+	if (b < 4 || !punct_is(tp, b, ')') || !is_word(tp, b - 1) || tp->kind[b - 2] != TK_NUM ||
+	    tp->varied >> (b - 2) & 1 || !punct_is(tp, b - 3, '(') || !is_word(tp, b - 4))
+		return -1;
+	size_t i = 0;
+	while (i < ARRAY_SIZE(steps) && strcasecmp(tp->tok[b - 1], steps[i]))
+		i++;
+	int c = counter_pos(tp);
+	double w = tp->first[b - 2];
+	if (i == ARRAY_SIZE(steps) || c < 0 || tp->count < 2 || !(w > 1))
+		return -1;
+	double per_line = (tp->last[c] - tp->first[c]) / (double)(tp->count - 1);
+	if (fabs(per_line - w) > 0.01 * w)
+		return -1;
+	return b - 4;
+}
+
+/* The running mean at mp (>= 0) of the value of slot v: a slot of its
+ * own, named after v and its child; returns the position to go on from. */
+static int add_mean(struct tmpl *tp, const struct vslot *v, int mp, int i)
+{
+	if (mp < 0)
+		return i;
+	struct vslot w = *v;
+	w.pos = mp;
+	w.kind = v->kind == VS_RATE ? VS_RATE : VS_MEAN;
+	w.role = TP_ROLE_AVERAGE;
+	w.mean = 1;
+	w.pfrom = v->from;
+	w.pto = v->to;
+	w.parent = v->name;
+	w.parent_len = v->name_len;
+	tp->slots[tp->nslots++] = w;
+	return mp;
+}
+
 static void derive(struct tmpl *tp)
 {
 	free(tp->slots);
@@ -1614,7 +1802,7 @@ static void derive(struct tmpl *tp)
 	for (int i = 0; i < tp->ntok; i++) {
 		if (tp->kind[i] != TK_NUM)
 			continue;
-		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE, .pfrom = 1 };
+		struct vslot v = { .pos = i, .unit_pos = -1, .role = TP_ROLE_NONE, .pfrom = 1, .count_pos = -1 };
 		/* a word after the number is its unit, unless it names the next
 		 * value ("9 tok : 3.1"); one written onto the number ("635.14s :
 		 * 8999.23 words/s") is always its unit */
@@ -1644,6 +1832,20 @@ static void derive(struct tmpl *tp)
 			v.unit = u;
 			v.per = k == U_PER;
 			units++;
+			int w = k == U_DUR ? window_before(tp, i) : -1;
+			if (w >= 0) {
+				/* the time of a window of steps: a sample of the
+				 * step's, count of them ("Time(1000 iters)") */
+				v.role = TP_ROLE_RUNNING;
+				v.count_pos = w + 2;
+				v.from = 1, v.to = 0;
+				v.name = tp->names.len;
+				strbuf_addf(&tp->names, "%s(%.0f %s)", tp->tok[w], tp->first[w + 2], tp->tok[w + 3]);
+				v.name_len = tp->names.len - v.name;
+				tp->slots[tp->nslots++] = v;
+				i = next - 1;
+				continue;
+			}
 		} else if (k == U_RATE) {
 			v.kind = VS_RATE;
 			v.unit_pos = i + 1;
@@ -1682,6 +1884,7 @@ static void derive(struct tmpl *tp)
 			units++;
 			name_fallback(tp, i, &v, uw);
 			tp->slots[tp->nslots++] = v;
+			i = add_mean(tp, &v, mean_at(tp, i + 1, NULL), i); /* "Tok/s 57232 (60881)" */
 			continue;
 		}
 		name_before(tp, i, &v);
@@ -1707,20 +1910,7 @@ static void derive(struct tmpl *tp)
 		else if (v.kind == VS_DUR && share_first < 0)
 			share_first = tp->nslots;
 		tp->slots[tp->nslots++] = v;
-		int mp = v.kind == VS_DUR ? mean_at(tp, next, uw) : -1;
-		if (mp >= 0) {
-			struct vslot w = v;
-			w.pos = mp;
-			w.kind = VS_MEAN;
-			w.role = TP_ROLE_AVERAGE;
-			w.mean = 1;
-			w.pfrom = v.from;
-			w.pto = v.to;
-			w.parent = v.name;
-			w.parent_len = v.name_len;
-			tp->slots[tp->nslots++] = w;
-			i = mp;
-		}
+		i = add_mean(tp, &v, mean_at(tp, next, uw), i);
 	}
 	if (!units) {
 		tp->nslots = 0; /* clocks alone are not a timing line */
@@ -1872,6 +2062,8 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 				continue;
 			r.type = TP_TIMING;
 			tp_set(&r, S_SECONDS, x);
+			if (v->count_pos >= 0)
+				tp_set(&r, S_TIM_COUNT, t[v->count_pos].v);
 		}
 		hand_over(m, tp, &r, sink);
 	}
@@ -2136,6 +2328,8 @@ static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct v
 			if (i == v->pos)
 				strbuf_addf(sb, "(?<%s>%s)",
 					    v->kind == VS_RATE ? "value" : tp->form[i] != CK_NO ? "seconds" : dur_group(v->unit), re);
+			else if (i == v->count_pos)
+				strbuf_addf(sb, "(?<count>%s)", re);
 			else
 				strbuf_addf(sb, "(?:%s)", re);
 			break;

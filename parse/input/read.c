@@ -60,11 +60,24 @@ static void out_warn(void *ctx, const char *file, uint64_t line, const char *msg
 		d->o->sink.warn(d->o->sink.ctx, file, line, msg);
 }
 
+/* tprof's own NDJSON: a first line that opens with a "type" whose value
+ * is one of tprof's record types. A log of JSON lines of its own
+ * ({"type": "train", ...}, YOLACT's) is a log, read as any other. */
 static int looks_like_ndjson(const char *s, size_t n)
 {
 	while (n && (*s == ' ' || *s == '\t' || *s == '\xef' || *s == '\xbb' || *s == '\xbf'))
 		s++, n--;
-	return n > 8 && !memcmp(s, "{\"type\":", 8);
+	if (n <= 8 || memcmp(s, "{\"type\":", 8))
+		return 0;
+	const char *q = s + 8, *e = s + n;
+	while (q < e && *q == ' ')
+		q++;
+	if (q >= e || *q != '"')
+		return 0;
+	const char *name = ++q;
+	while (q < e && *q != '"' && *q != '\\')
+		q++;
+	return q < e && *q == '"' && tp_type_from_name(name, (size_t)(q - name)) >= 0;
 }
 
 /* One complete NDJSON line: a record, or a warning. */

@@ -407,9 +407,91 @@ static void emit_span(struct tp_parser *p)
  * (also "[12/22 22:29:54 logger.name]:", Sockeye's
  * "[2018-08-28:13:41:56:INFO:sockeye.training:__call__] " and the stamp
  * of the torch profiler's "STAGE:2025-04-07 13:17:03 pid:tid file.cpp:314] ..."). */
+/* The Unix time at q (ten digits and a fraction; thirteen digits of
+ * milliseconds with ms), as the line's stamp; 0 if there is none. */
+static int epoch_at(struct tp_parser *p, const char *q, const char *e, int ms)
+{
+	double v;
+	const char *x;
+	const char *d = q;
+	while (d < e && tp_is_digit(*d))
+		d++;
+	if (d - q != (ms ? 13 : 10) || !tp_read_number(q, e, &v, &x) || (x < e && tp_is_alpha(*x)))
+		return 0;
+	if (!tp_ts_from_epoch(ms ? v / 1000 : v, p->tsbuf))
+		return 0;
+	p->cur_ts = p->tsbuf;
+	return 1;
+}
+
+/*
+ * The Unix times that stamp a line without standing first on it, read
+ * and left in place: MLPerf's and NVIDIA's loggers (":::MLL 1558576678.967
+ * run_start: ...", ":::MLPv0.5.0 gnmt 1541575318.668 (file:66) key",
+ * ":::NVLOGv0.2.2 Tacotron2_PyT 1592939516.330 (...) iter_time: 0.6",
+ * ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1621419722617, ...}"), and a
+ * JSON line's "time" member (YOLACT's {"type": "train", ..., "time":
+ * 1607422676.03}).
+ */
+static void epoch_stamp(struct tp_parser *p, const char *q, const char *e)
+{
+	if (e - q > 20 && q[0] == ':' && q[1] == ':' && q[2] == ':') {
+		const char *r = q + 3;
+		const char *ms = memmem(r, (size_t)(e - r < 80 ? e - r : 80), "\"time_ms\": ", 11);
+		if (ms) {
+			epoch_at(p, ms + 11, e, 1);
+			return;
+		}
+		/* the logger's tag, up to one word more (the benchmark's), the time */
+		for (int words = 0; words < 3 && r < e; words++) {
+			if (tp_is_digit(*r) && epoch_at(p, r, e, 0))
+				return;
+			while (r < e && *r != ' ')
+				r++;
+			r = tp_skip_blanks(r, e);
+		}
+	} else if (e - q > 20 && q[0] == '{' && q[1] == '"') {
+		const char *tm = memmem(q, (size_t)(e - q), "\"time\": ", 8);
+		if (tm)
+			epoch_at(p, tm + 8, e, 0);
+	}
+}
+
+/* HugeCTR's "[20d02h08m28s]" (the day of the month and the time of day):
+ * after it, with the time of day as the stamp; else NULL. */
+static const char *dhms_stamp(struct tp_parser *p, const char *q, const char *e)
+{
+	static const char units[] = "dhms";
+	int v[4];
+	const char *r = q + 1;
+	for (int k = 0; k < 4; k++) {
+		const char *d = r;
+		v[k] = 0;
+		while (r < e && tp_is_digit(*r) && r - d < 2)
+			v[k] = v[k] * 10 + (*r++ - '0');
+		if (r == d || r >= e || *r != units[k])
+			return NULL;
+		r++;
+	}
+	if (r >= e || *r != ']' || v[1] > 23 || v[2] > 59 || v[3] > 60)
+		return NULL;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "T%02d:%02d:%02d", v[1], v[2], v[3]);
+	p->cur_ts = p->tsbuf;
+	return r + 1;
+}
+
 static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 {
 	const char *q = t;
+	if (q < e && (*q == ':' || *q == '{')) {
+		epoch_stamp(p, q, e);
+		return t;
+	}
+	if (e - q > 13 && *q == '[' && tp_is_digit(q[1])) {
+		const char *r = dhms_stamp(p, q, e);
+		if (r)
+			return r;
+	}
 	int bracket = 0;
 	if (q < e && *q == '[') {
 		bracket = 1;
