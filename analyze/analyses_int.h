@@ -133,6 +133,17 @@ const char *an_phase_kind(const char *name);
  * phases whose parent never printed). */
 int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p);
 
+/* A gap between stamped lines longer than this (seconds) that no phase
+ * printed at its end fills is idle: no time of the run's. */
+#define AN_IDLE_GAP 1800
+
+/* The seconds of the run's idle gaps (AN_IDLE_GAP), their number in *n. */
+double an_run_idle(const struct an_run *run, uint64_t *n);
+
+/* The phase s is in, "" at the top: its declared parent where that printed,
+ * else the phase whose stamped span held it, where that printed. */
+const char *an_stage_parent(const struct an_run *run, const struct an_stage *s);
+
 /* A phase whose repeats only grew (an undeclared cumulative reading): no span to add. */
 int an_stage_is_clock(const struct an_stage *s);
 

@@ -312,24 +312,22 @@ static void nested_tables(struct report *rep, const struct an_opts *o, const str
 	size_t *kids = xcalloc(run->stages.n + 1, sizeof(*kids)), nk = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
-		if (s->parent[0] && !an_stage_is_clock(s))
+		if (*an_stage_parent(run, s) && !an_stage_is_clock(s))
 			kids[nk++] = i;
 	}
 	for (size_t a = 0; a < nk; a++) {
-		const char *parent = ((const struct an_stage *)tp_map_at(&run->stages, kids[a]))->parent;
+		const char *parent = an_stage_parent(run, tp_map_at(&run->stages, kids[a]));
 		size_t b = 0, n = 0;
-		while (b < a && strcmp(((const struct an_stage *)tp_map_at(&run->stages, kids[b]))->parent, parent))
+		while (b < a && strcmp(an_stage_parent(run, tp_map_at(&run->stages, kids[b])), parent))
 			b++;
 		if (b < a) /* that parent's table is made */
 			continue;
 		for (b = a; b < nk; b++) {
 			const struct an_stage *s = tp_map_at(&run->stages, kids[b]);
-			if (!strcmp(s->parent, parent))
+			if (!strcmp(an_stage_parent(run, s), parent))
 				v[n++] = (struct stage_ref){ tp_map_key(&run->stages, kids[b]), s->seconds, s->line };
 		}
 		const struct an_stage *p = tp_map_find(&run->stages, parent, strlen(parent));
-		if (!p) /* its phases stand at the top */
-			continue;
 		char what[200];
 		snprintf(what, sizeof(what), "within '%s'", parent);
 		breakdown_table(rep, o, run, what, v, n, p ? p->seconds : NAN, p ? p->line : 0, 0, 0);

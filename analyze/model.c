@@ -212,6 +212,21 @@ static void stamped_line(struct an_run *run, uint64_t line)
  * (Swin's "EPOCH 2 training takes 0:00:31" after its last step's). */
 static int at_a_step(const struct tp_record *r);
 
+/* A phase printed on the line that ends a gap, of half the gap or more,
+ * ran in it ("Total inference time: 0:40:00" after 40 silent minutes). */
+static void fill_gap(struct an_run *run, const struct tp_record *r)
+{
+	if (run->gap > 0 && r->line == run->gap_line && r->type == TP_TIMING && tp_has(r, S_SECONDS) &&
+	    an_role(r) == TP_ROLE_PHASE && r->num[S_SECONDS] >= 0.5 * run->gap)
+		run->gap = 0;
+}
+
+double an_run_idle(const struct an_run *run, uint64_t *n)
+{
+	*n = run->idle_gaps + (run->gap > 0);
+	return run->idle_s + run->gap;
+}
+
 /* How complete a stamp is: a time of day alone 0, a date without a year
  * 1, a full date 2. */
 static int stamp_rank(const char *ts)
@@ -273,6 +288,7 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 	stamped_line(run, r->line);
 	if (r->line == run->last_ts_line) { /* another record of the same line */
 		run->last_ts_step |= at_a_step(r);
+		fill_gap(run, r);
 		return t;
 	}
 	/* a line read late (a discovered template's waiting lines, given when
@@ -290,6 +306,14 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 				clock_issue(run, 1, r, sec, elapsed, run->last_ts_line);
 		}
 	}
+	/* the gap before this line: idle unless a phase printed on it fills it */
+	if (run->gap > 0) {
+		run->idle_s += run->gap;
+		run->idle_gaps++;
+	}
+	run->gap = last != INT64_MIN && t - last > AN_IDLE_GAP ? (double)(t - last) : 0;
+	run->gap_line = r->line;
+	fill_gap(run, r);
 	run->last_ts = t;
 	run->rank_ts[rank] = t;
 	run->last_ts_line = r->line;
@@ -377,19 +401,28 @@ static int whole_run_again(const struct an_run *run, const struct an_stage *s)
 		return 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *x = tp_map_at(&run->stages, i);
-		if (x != s && x->line < s->line && !x->parent[0] && fabs(x->seconds - s->seconds) <= 0.01 * s->seconds)
+		if (x != s && x->line < s->line && !*an_stage_parent(run, x) && fabs(x->seconds - s->seconds) <= 0.01 * s->seconds)
 			return 1;
 	}
 	return 0;
 }
 
+const char *an_stage_parent(const struct an_run *run, const struct an_stage *s)
+{
+	/* a phase whose parent never printed (an evaluation-only run has no
+	 * training around its inference) stands at the top, or in the phase
+	 * whose span held it */
+	if (s->parent[0] && tp_map_find(&run->stages, s->parent, strlen(s->parent)))
+		return s->parent;
+	if (s->held_by[0] && tp_map_find(&run->stages, s->held_by, strlen(s->held_by)))
+		return s->held_by;
+	return "";
+}
+
 int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *p)
 {
-	if (p)
-		return !strcmp(s->parent, p);
-	/* a phase whose parent never printed (an evaluation-only run has no
-	 * training around its inference) stands at the top */
-	return (!s->parent[0] || !tp_map_find(&run->stages, s->parent, strlen(s->parent))) && !whole_run_again(run, s);
+	const char *up = an_stage_parent(run, s);
+	return p ? !strcmp(up, p) : !*up && !whole_run_again(run, s);
 }
 
 int an_stage_is_clock(const struct an_stage *s)
@@ -471,10 +504,13 @@ static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const 
 		return;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		struct an_stage *x = tp_map_at(&run->stages, i);
-		if (x == s || !(x->seconds < sec) || (x->parent[0] && tp_map_find(&run->stages, x->parent, strlen(x->parent))) ||
+		if (x == s || x->held_by[0] || !(x->seconds < sec) ||
+		    (x->parent[0] && tp_map_find(&run->stages, x->parent, strlen(x->parent))) ||
 		    !(within(x->seen_ts, s->ts, sec) || within(x->last_seen_ts, s->ts, sec)))
 			continue;
-		snprintf(x->parent, sizeof(x->parent), "%s", name);
+		/* kept beside the declared parent, which may print later on
+		 * the same line (detectron2's hooks after its total) */
+		snprintf(x->held_by, sizeof(x->held_by), "%s", name);
 	}
 }
 
@@ -496,6 +532,15 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->same = sec * 1000 != floor(sec * 1000);
 		s->inferred = r->role == TP_ROLE_NONE;
 		copy_parent(s->parent, r);
+		/* first printed after its parent's last print, which ended the
+		 * parent: not inside it, whatever its reader declared
+		 * (detectron2's "inference" of an evaluation-only launch a day
+		 * after the trainings' "hooks") */
+		const struct an_stage *up;
+		if (s->parent[0] && s->seen_ts != INT64_MIN &&
+		    (up = tp_map_find(&run->stages, s->parent, strlen(s->parent))) && up != s &&
+		    up->last_seen_ts != INT64_MIN && s->seen_ts > up->last_seen_ts)
+			s->parent[0] = '\0';
 		const char *key = tp_map_key(&run->stages, run->stages.n - 1);
 		s->training = !strcmp(an_phase_kind(key), "training");
 		adopt_training(run, s, key);

@@ -48,7 +48,8 @@ struct an_stage {
 	double held;         /* the seconds of those repeats, added once a value differs */
 	int training;        /* its name says training (an_phase_kind()): at the top, its
 			      * values are spans (an_run.spans) */
-	char parent[AN_PARENT_MAX]; /* "" at the top */
+	char parent[AN_PARENT_MAX]; /* as its reader declared it, "" for none (read an_stage_parent) */
+	char held_by[AN_PARENT_MAX]; /* the phase whose stamped span held it, "" for none */
 };
 
 /*
@@ -210,6 +211,13 @@ struct an_run {
 	uint64_t last_ts_line;
 	int last_ts_step;         /* the line of last_ts printed a step */
 	int ts_rank;              /* how complete the span's stamps are (stamp_rank), -1: none yet */
+	/* gaps of more than AN_IDLE_GAP s between stamped lines that no phase
+	 * printed at their end fills: launches appended to one log, idle in
+	 * between (an_run_idle) */
+	double idle_s;            /* those gaps, added */
+	uint64_t idle_gaps;
+	double gap;               /* the gap before the line gap_line, until a phase on it fills it */
+	uint64_t gap_line;
 	uint64_t nclock;          /* issues found (only the first AN_MAX_CLOCK_ISSUES kept) */
 	struct an_clock_issue clock[AN_MAX_CLOCK_ISSUES];
 	int64_t first_ts, max_ts;

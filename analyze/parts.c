@@ -211,9 +211,17 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 }
 
 /* Evaluation, checkpoints and start-up: declared phases, summed by kind
- * over the run, as shares of the wall. Returns 1 if start-up was said. */
-static int phase_overheads(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall)
+ * over the run, as shares of the wall, or of the time the run was active
+ * where launches appended to one log left idle gaps (idle seconds in n
+ * gaps). Returns 1 if start-up was said. */
+static int phase_overheads(struct report *rep, const struct an_opts *o, const struct an_run *run, double wall,
+			   double idle, uint64_t n)
 {
+	double full = wall;
+	if (idle > 0 && idle < wall)
+		wall -= idle;
+	else
+		idle = 0;
 	int startup = 0;
 	static const char *const kinds[] = { "evaluation", "checkpoint", "startup" };
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
@@ -226,7 +234,7 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 			const char *name = tp_map_key(&run->stages, i);
 			/* a phase inside another of its kind is counted there */
 			if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) ||
-			    (s->parent[0] && !strcmp(an_phase_kind(s->parent), kinds[k])))
+			    (*an_stage_parent(run, s) && !strcmp(an_phase_kind(an_stage_parent(run, s)), kinds[k])))
 				continue;
 			sec += s->seconds;
 			names++;
@@ -239,9 +247,17 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 		if (pct < 1)
 			continue;
 		enum severity sev = pct > o->optimize_pct ? SEV_WARNING : SEV_NOTICE;
-		report_finding(rep, sev, "bottlenecks", kinds[k], run->label, run->file, line,
-			       pct >= 5 ? kind_advice(kinds[k]) : NULL, "%s ('%s'%s) took %.4g s, %.1f%% of the wall %.4g s",
-			       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall);
+		if (idle > 0)
+			report_finding(rep, sev, "bottlenecks", kinds[k], run->label, run->file, line,
+				       pct >= 5 ? kind_advice(kinds[k]) : NULL,
+				       "%s ('%s'%s) took %.4g s, %.1f%% of the %.4g s the run was active (the wall "
+				       "%.4g s less %.4g s idle in %llu gap%s of more than %d minutes)",
+				       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall, full, idle,
+				       (unsigned long long)n, n == 1 ? "" : "s", AN_IDLE_GAP / 60);
+		else
+			report_finding(rep, sev, "bottlenecks", kinds[k], run->label, run->file, line,
+				       pct >= 5 ? kind_advice(kinds[k]) : NULL, "%s ('%s'%s) took %.4g s, %.1f%% of the wall %.4g s",
+				       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall);
 		report_stake(rep, sec / 2);
 		startup |= k == 2;
 	}
@@ -435,10 +451,11 @@ static void clock_alone(struct report *rep, const struct an_run *run, double wal
 /* Whether stage s lies within the phase named name, at any depth. */
 static int within(const struct an_run *run, const struct an_stage *s, const char *name)
 {
-	for (int depth = 0; s && s->parent[0] && depth < 16; depth++) {
-		if (!strcmp(s->parent, name))
+	for (int depth = 0; s && *an_stage_parent(run, s) && depth < 16; depth++) {
+		const char *up = an_stage_parent(run, s);
+		if (!strcmp(up, name))
 			return 1;
-		s = tp_map_find(&run->stages, s->parent, strlen(s->parent));
+		s = tp_map_find(&run->stages, up, strlen(up));
 	}
 	return 0;
 }
@@ -454,7 +471,7 @@ static double overheads_within(const struct an_run *run, const char *name)
 		const char *kind = an_phase_kind(tp_map_key(&run->stages, i));
 		if (strcmp(kind, "evaluation") && strcmp(kind, "checkpoint") && strcmp(kind, "startup"))
 			continue;
-		if (!an_stage_is_clock(s) && !(s->parent[0] && !strcmp(an_phase_kind(s->parent), kind)) &&
+		if (!an_stage_is_clock(s) && !(*an_stage_parent(run, s) && !strcmp(an_phase_kind(an_stage_parent(run, s)), kind)) &&
 		    within(run, s, name))
 			sec += s->seconds;
 	}
@@ -483,7 +500,7 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 		const struct an_stage *s = tp_map_at(&run->stages, i);
 		const char *name = tp_map_key(&run->stages, i);
 		if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), "training") ||
-		    (s->parent[0] && !strcmp(an_phase_kind(s->parent), "training")))
+		    (*an_stage_parent(run, s) && !strcmp(an_phase_kind(an_stage_parent(run, s)), "training")))
 			continue;
 		double o = overheads_within(run, name);
 		sec += s->seconds - o;
@@ -568,7 +585,9 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		double wall = an_run_wall(run, &stages, &from);
 		step_parts(rep, o, run, bottlenecks, steps_time(run, wall, from));
 		if (bottlenecks) {
-			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall));
+			uint64_t gaps = 0;
+			double idle = from == AW_STAMPS ? an_run_idle(run, &gaps) : 0;
+			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall, idle, gaps));
 			if (!throughput_drift(rep, o, run, wall))
 				step_drift(rep, o, run, wall); /* the same slowdown, seen in the step */
 			steps_share(rep, run, wall, from);
