@@ -1164,6 +1164,18 @@ Test(rules_v2, a_marker_line_no_rule_reads_is_a_warning_unless_a_skip_rule_takes
 	cr_expect(strstr(r.err.buf, "caffe.log:3: warning: line holds a marker of format 'solver' and none of "
 				    "its rules reads it"), "%s", r.err.buf);
 	tu_result_free(&r);
+	/* two formats' markers on one line, neither of which reads it: both named */
+	r = tu_run("printf '@format solver\\n@marker \"Iteration \"\\nbatch ^Iteration (?<index>\\\\d+), loss = "
+		   "(?<loss>[\\\\d.]+)$\\n' > %s/s.rules && "
+		   "printf '@format stepper\\n@marker \"loss = \"\\nbatch ^step (?<index>\\\\d+), loss = "
+		   "(?<loss>[\\\\d.]+)$\\n' > %s/t.rules && "
+		   "printf 'Iteration 510, loss = nan\\n' | $B/tprof-parse --no-formats -r %s/s.rules -r %s/t.rules",
+		   dir, dir, dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.err.buf, "(stdin):1: warning: line holds markers of formats 'solver' and 'stepper' and "
+				    "none of their rules reads it"),
+		  "%s", r.err.buf);
+	tu_result_free(&r);
 	/* the packs' own lines of this kind are no warning: Caffe's, DeepSpeed's */
 	r = tu_run("printf 'I0613 17:36:53.936761  1860 sgd_solver.cpp:106] Iteration 500, lr = 0.0995504\\n"
 		   "[2022-11-22 10:02:19,886] [INFO] [logging.py:68:log_dist] [Rank 0] DeepSpeed Flops "

@@ -775,10 +775,15 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 	if (flags & TP_LINE_END) {
 		/* a pack's marker on a line nothing reads (the miner's lines are
 		 * its own: it counts what it holds) */
-		const char *fmt = p->emitted || !p->rules || p->disc_line == p->lineno ? NULL :
-				  tp_rules_missed(p->rules, p->scratch, p->lineno);
-		if (fmt)
-			tp_warn(p, "line holds a marker of format '%s' and none of its rules reads it", fmt);
+		struct strbuf fmt = STRBUF_INIT;
+		int k = p->emitted || !p->rules || p->disc_line == p->lineno
+				? 0
+				: tp_rules_missed(p->rules, p->scratch, p->lineno, &fmt);
+		if (k == 1)
+			tp_warn(p, "line holds a marker of format %s and none of its rules reads it", fmt.buf);
+		else if (k > 1)
+			tp_warn(p, "line holds markers of formats %s and none of their rules reads it", fmt.buf);
+		strbuf_release(&fmt);
 		if (!p->emitted)
 			p->st.unrecognized++;
 		if (p->long_line)

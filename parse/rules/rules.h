@@ -164,10 +164,12 @@ int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratc
 		   const char *line, size_t n, const char *file, uint64_t lineno,
 		   const struct tp_sink *sink);
 
-/* The format whose marker was on line lineno while none of its rules read
- * the line (the line may still be read otherwise), or NULL. */
-const char *tp_rules_missed(const struct tp_rules *rules, const struct tp_rules_scratch *scratch,
-			    uint64_t lineno);
+/* The formats whose markers were on line lineno while none of their rules
+ * read the line (the line may still be read otherwise): their names,
+ * quoted ("'caffe' and 'mxnet'", the first four), added to names; returns
+ * how many (0: none). */
+int tp_rules_missed(const struct tp_rules *rules, const struct tp_rules_scratch *scratch, uint64_t lineno,
+		    struct strbuf *names);
 
 /* At the end of an input: the records a held block still keeps (see
  * @block ... hold) go to sink, and the block closes. */

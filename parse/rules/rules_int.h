@@ -213,9 +213,11 @@ struct tp_rules_scratch {
 	uint64_t *gate;     /* groups whose markers are on the current line */
 	size_t gate_words;
 	int gate_fresh;     /* gate_any just scanned this line */
-	/* the last line whose marker opened a group that read nothing of it */
+	/* the last line whose markers opened groups that read nothing of it,
+	 * and the first of those groups */
 	uint64_t missed_line;
-	int missed_group;
+	int missed_group[4];
+	int nmissed;
 	/* block state: one open block at a time */
 	int open_block;
 	unsigned misses;

@@ -941,6 +941,21 @@ static int nothing_to_try(const struct tp_rules *rs, const struct tp_rules_scrat
 	return 1;
 }
 
+/* Group g's marker was on line lineno and none of its rules read it: the
+ * first four such groups of the line are kept, each once. */
+static void note_missed(struct tp_rules_scratch *scratch, uint64_t lineno, int g)
+{
+	if (scratch->missed_line != lineno) {
+		scratch->missed_line = lineno;
+		scratch->nmissed = 0;
+	}
+	for (int i = 0; i < scratch->nmissed; i++)
+		if (scratch->missed_group[i] == g)
+			return;
+	if (scratch->nmissed < (int)ARRAY_SIZE(scratch->missed_group))
+		scratch->missed_group[scratch->nmissed++] = g;
+}
+
 int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *scratch, int pass,
 			const struct tp_rules_line *ln, const struct tp_sink *sink)
 {
@@ -987,10 +1002,8 @@ int tp_rules_match_pass(const struct tp_rules *rules, struct tp_rules_scratch *s
 			int rc = try_rules(&a, gr->first, gr->end, gate, &stop, &block_hit);
 			if (result <= 0 && rc)
 				result = rc;
-			if (!rc && gr->nmarkers && gate && !in_open && scratch->missed_line != l.lineno) {
-				scratch->missed_line = l.lineno;
-				scratch->missed_group = (int)g;
-			}
+			if (!rc && gr->nmarkers && gate && !in_open)
+				note_missed(scratch, l.lineno, (int)g);
 		}
 	}
 	/* a block closes after lines that none of its rules read */
@@ -1015,12 +1028,15 @@ int tp_rules_match(const struct tp_rules *rules, struct tp_rules_scratch *scratc
 	return tp_rules_match_pass(rules, scratch, 0, &ln, sink);
 }
 
-const char *tp_rules_missed(const struct tp_rules *rules, const struct tp_rules_scratch *scratch,
-			    uint64_t lineno)
+int tp_rules_missed(const struct tp_rules *rules, const struct tp_rules_scratch *scratch, uint64_t lineno,
+		    struct strbuf *names)
 {
 	if (!rules || !scratch || scratch->rules != rules || !lineno || scratch->missed_line != lineno)
-		return NULL;
-	return rules->groups[scratch->missed_group].name;
+		return 0;
+	for (int i = 0; i < scratch->nmissed; i++)
+		strbuf_addf(names, "%s'%s'", !i ? "" : i + 1 < scratch->nmissed ? ", " : " and ",
+			    rules->groups[scratch->missed_group[i]].name);
+	return scratch->nmissed;
 }
 
 void tp_rules_finish(const struct tp_rules *rules, struct tp_rules_scratch *scratch,
