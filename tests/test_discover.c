@@ -1053,3 +1053,31 @@ Test(discover, the_eighth_sets_shapes)
 	cr_assert_float_eq(num(r, S_SECONDS), 3.223326, 0);
 	collector_free(&c);
 }
+
+/* A sum written out is no time of the run's: the GRPO log's generated
+ * answers, "Total time = 1 hour + 4 hours = 5 hours" and "Time = 120 miles
+ * / 40 mph = 3 hours" (terms, and a result after a sum), were 195 of its
+ * 239 false values; an operator needs blanks and a number after it, so
+ * "12/50" and "0.5 s / iter" are none */
+Test(discover, a_sum_written_out_is_no_time)
+{
+	struct collector c = { 0 };
+	write_text("/tmp/tprof-disc-sum.log", "   - Total time = 1 hour + 4 hours = 5 hours\n"
+					      "   - Total time = 3 hours + 3 hours = 6 hours\n"
+					      "   - Total time = 2 hour + 2 hours = 4 hours\n"
+					      "   - Time = 120 miles / 40 mph = 3 hours\n"
+					      "   - Time = 12 miles / 12 mph = 1 hour\n"
+					      "   - Time = 30 miles / 10 mph = 3 hour\n"
+					      "step 10/50 time: 0.5 s / iter\n"
+					      "step 20/50 time: 0.6 s / iter\n"
+					      "step 30/50 time: 0.7 s / iter\n");
+	read_log_with("/tmp/tprof-disc-sum.log", "", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, NULL), 3, "the steps' times alone");
+	cr_assert_float_eq(num(nth_named(&c, TP_TIMING, "time", 2), S_SECONDS), 0.7, 0);
+	collector_free(&c);
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen7/grpo-gemma2.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Total Time"), 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Backward"), 200);
+	collector_free(&c);
+}

@@ -1760,6 +1760,37 @@ static int window_before(const struct tmpl *tp, int pos)
 	return b - 4;
 }
 
+/* An operator of arithmetic between blanks, a number after it ("3 hours
+ * + 3 hours", "120 miles / 40 mph"; a count "12/50" has no blanks around
+ * its slash, and "0.5 s / iter" no number after it). */
+static int operator_at(const struct tmpl *tp, int k)
+{
+	return k > 0 && k + 1 < tp->ntok && tp->kind[k] == TK_PUNCT && strchr("+*/=", *tp->tok[k]) && tp->sp[k] &&
+	       tp->sp[k + 1] && tp->kind[k + 1] == TK_NUM;
+}
+
+/* The number at i (its unit, if any, ends before next) is a term or the
+ * result of a sum written out ("Total time = 3 hours + 3 hours = 6 hours",
+ * "Time = 120 miles / 40 mph = 3 hours": a model's generated answer), no
+ * time of the run's. */
+static int in_arithmetic(const struct tmpl *tp, int i, int next)
+{
+	/* a word after the number may be a unit discovery does not know
+	 * ("12 miles / 12 mph") */
+	if (operator_at(tp, next) ||
+	    (next == i + 1 && (is_word(tp, next) || (next < tp->ntok && tp->kind[next] == TK_WILD)) &&
+	     operator_at(tp, next + 1)) ||
+	    (operator_at(tp, i - 1) && *tp->tok[i - 1] != '='))
+		return 1;
+	if (!operator_at(tp, i - 1))
+		return 0;
+	/* after '=': a sum on its left, back to the '=' before it */
+	for (int k = i - 2; k > 0 && !(operator_at(tp, k) && *tp->tok[k] == '='); k--)
+		if (operator_at(tp, k) && tp->kind[k - 1] != TK_PUNCT)
+			return 1;
+	return 0;
+}
+
 /* The running mean at mp (>= 0) of the value of slot v: a slot of its
  * own, named after v and its child; returns the position to go on from. */
 static int add_mean(struct tmpl *tp, const struct vslot *v, int mp, int i)
@@ -1887,6 +1918,8 @@ static void derive(struct tmpl *tp)
 			i = add_mean(tp, &v, mean_at(tp, i + 1, NULL), i); /* "Tok/s 57232 (60881)" */
 			continue;
 		}
+		if (in_arithmetic(tp, i, next))
+			continue;
 		name_before(tp, i, &v);
 		/* "predicted 00:05:50 left": a time the word after it says is
 		 * still to come */
