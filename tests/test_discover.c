@@ -1052,6 +1052,10 @@ Test(discover, the_eighth_sets_shapes)
 	cr_assert_eq(r->role, TP_ROLE_NONE, "an evaluation's time is no step");
 	cr_assert_float_eq(num(r, S_SECONDS), 3.223326, 0);
 	collector_free(&c);
+	/* its logger's "[HUGECTR][INFO]: " is no part of the template */
+	struct tu_result t = tu_run("$B/tprof-parse --discover tests/data/unseen8/mlperf07-hugectr.log");
+	cr_assert(strstr(t.out.buf, "\n#   Iter: <*> Time(<*> iters): <*>s Loss: <*> lr:<*>\n"), "%s", t.out.buf);
+	tu_result_free(&t);
 }
 
 /* A sum written out is no time of the run's: the GRPO log's generated

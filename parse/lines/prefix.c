@@ -237,7 +237,8 @@ static const char *hf(struct tp_parser *p, const char *t, const char **e)
 	return q;
 }
 
-/* [__main__][INFO] - (hydra's job logging, after its "[timestamp]") */
+/* [__main__][INFO] - (hydra's job logging, after its "[timestamp]"), and
+ * HugeCTR's "[HUGECTR][INFO]: " after its "[20d02h08m28s]" */
 static const char *hydra(struct tp_parser *p, const char *t, const char **e)
 {
 	(void)p;
@@ -247,7 +248,7 @@ static const char *hydra(struct tp_parser *p, const char *t, const char **e)
 	if (!(q = level_word(q + 2, *e)) || q >= *e || *q != ']')
 		return NULL;
 	q = tp_skip_blanks(q + 1, *e);
-	if (q < *e && *q == '-')
+	if (q < *e && (*q == '-' || *q == ':'))
 		q = tp_skip_blanks(q + 1, *e);
 	return q;
 }
