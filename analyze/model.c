@@ -399,12 +399,40 @@ static int whole_run_again(const struct an_run *run, const struct an_stage *s)
 										 : NAN;
 	if (!(s->seconds >= 0.9 * wall))
 		return 0;
-	for (size_t i = 0; i < run->stages.n; i++) {
-		const struct an_stage *x = tp_map_at(&run->stages, i);
-		if (x != s && x->line < s->line && !*an_stage_parent(run, x) && fabs(x->seconds - s->seconds) <= 0.01 * s->seconds)
+	/* the other is one of the two largest (an_run.big): no search of
+	 * every phase for each */
+	for (int i = 0; i < 2; i++) {
+		const struct an_stage *x = tp_map_find(&run->stages, run->big[i], strlen(run->big[i]));
+		if (x && x != s && x->line < s->line && !*an_stage_parent(run, x) &&
+		    fabs(x->seconds - s->seconds) <= 0.01 * s->seconds)
 			return 1;
 	}
 	return 0;
+}
+
+/* Keeps the names of the two phases of the most seconds in run->big. */
+static void note_big(struct an_run *run, const char *name, size_t n, double seconds)
+{
+	char key[AN_PARENT_MAX];
+	snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) - 1 ? n : sizeof(key) - 1), name);
+	const struct an_stage *b[2];
+	for (int i = 0; i < 2; i++)
+		b[i] = run->big[i][0] ? tp_map_find(&run->stages, run->big[i], strlen(run->big[i])) : NULL;
+	if (!strcmp(key, run->big[0]))
+		return;
+	if (!strcmp(key, run->big[1])) {
+		if (b[0] && seconds > b[0]->seconds) {
+			memcpy(run->big[1], run->big[0], sizeof(run->big[1]));
+			memcpy(run->big[0], key, sizeof(key));
+		}
+		return;
+	}
+	if (!b[0] || seconds > b[0]->seconds) {
+		memcpy(run->big[1], run->big[0], sizeof(run->big[1]));
+		memcpy(run->big[0], key, sizeof(key));
+	} else if (!b[1] || seconds > b[1]->seconds) {
+		memcpy(run->big[1], key, sizeof(key));
+	}
 }
 
 const char *an_stage_parent(const struct an_run *run, const struct an_stage *s)
@@ -500,8 +528,11 @@ static int within(int64_t t, int64_t end, double sec)
 
 static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const char *name, double sec)
 {
-	if (s->inferred || s->parent[0] || s->ts == INT64_MIN)
+	/* containers are few: a log of many declared phases looks no further
+	 * than the first 64 (each looks at every phase) */
+	if (s->inferred || s->parent[0] || s->ts == INT64_MIN || run->adoptions >= 64)
 		return;
+	run->adoptions++;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		struct an_stage *x = tp_map_at(&run->stages, i);
 		if (x == s || x->held_by[0] || !(x->seconds < sec) ||
@@ -577,6 +608,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	s->last_line = r->line;
 	s->seconds += sec;
 	s->count++;
+	note_big(run, r->name, r->name_len, s->seconds);
 	/* a training phase at the top, each print its own span: the series
 	 * a log that prints nothing finer has for its steps (an epoch's time) */
 	if (s->training && !s->parent[0])

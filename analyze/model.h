@@ -215,6 +215,8 @@ struct an_run {
 	 * printed at their end fills: launches appended to one log, idle in
 	 * between (an_run_idle) */
 	double idle_s;            /* those gaps, added */
+	char big[2][AN_PARENT_MAX]; /* the two phases of the most seconds, largest first ("": none) */
+	unsigned adoptions;       /* declared phases that looked for phases in their span */
 	uint64_t idle_gaps;
 	double gap;               /* the gap before the line gap_line, until a phase on it fills it */
 	uint64_t gap_line;

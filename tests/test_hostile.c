@@ -737,3 +737,27 @@ Test(hostile, stats_bytes_read_is_the_file_size, .timeout = 20)
 	cr_assert(strstr(r.err.buf, "bytes read:          29\n"), "%s", r.err.buf);
 	result_free(&r);
 }
+
+/* A hundred thousand declared phases, each with a time stamp and more
+ * seconds than the one before: each would look through every phase for
+ * those its span holds (10^10 steps); containers are few, and only the
+ * first 64 look. */
+Test(hostile_big, many_declared_phases_with_stamps, .timeout = 20)
+{
+	FILE *fp = fopen(at("phases.log"), "wb");
+	cr_assert_not_null(fp);
+	for (int i = 0; i < 100000; i++)
+		fprintf(fp, "2024-01-%02d %02d:%02d:%02d - INFO - phase_%d took %d s\n", 1 + i / 86400, i / 3600 % 24,
+			i / 60 % 60, i % 60, i, 1000 + i);
+	cr_assert_eq(fclose(fp), 0);
+	fp = fopen(at("phases.rules"), "wb");
+	cr_assert_not_null(fp);
+	fputs("timing role=\"phase\" name=\"{1}\" (phase_\\d+) took (?<seconds>\\d+) s$\n", fp);
+	cr_assert_eq(fclose(fp), 0);
+	struct result r = run("timeout 15 $B/tprof-analyze --no-formats -r %s -q %s", at("phases.rules"), at("phases.log"));
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err.buf);
+	cr_assert(strstr(r.out.buf, "Where the time went: the phases of the run"), "%.300s", r.out.buf);
+	result_free(&r);
+	unlink(at("phases.log"));
+	unlink(at("phases.rules"));
+}
