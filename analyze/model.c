@@ -227,12 +227,6 @@ double an_run_idle(const struct an_run *run, uint64_t *n)
 	return run->idle_s + run->gap;
 }
 
-/* How complete a stamp is: a time of day alone 0, a date without a year
- * 1, a full date 2. */
-static int stamp_rank(const char *ts)
-{
-	return ts[0] == 'T' ? 0 : ts[0] == '-' ? 1 : 2;
-}
 
 /*
  * The run's span (first_ts, max_ts) takes in the stamp t, of its most
@@ -266,7 +260,7 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 		return t;
 	/* each kind of stamp against its own kind: a time of day beside
 	 * dated stamps is no clock going back */
-	int rank = stamp_rank(r->ts);
+	int rank = tp_ts_rank(r->ts);
 	int64_t last = run->rank_ts[rank];
 	/* a date without a year that goes back by months: a new year began;
 	 * a time of day alone that goes back by half a day: a new day */
@@ -435,12 +429,18 @@ static void note_big(struct an_run *run, const char *name, size_t n, double seco
 	}
 }
 
+/* The phase s's reader declared as its parent, where it printed; else NULL. */
+static const struct an_stage *declared_parent(const struct an_run *run, const struct an_stage *s)
+{
+	return s->parent[0] ? tp_map_find(&run->stages, s->parent, strlen(s->parent)) : NULL;
+}
+
 const char *an_stage_parent(const struct an_run *run, const struct an_stage *s)
 {
 	/* a phase whose parent never printed (an evaluation-only run has no
 	 * training around its inference) stands at the top, or in the phase
 	 * whose span held it */
-	if (s->parent[0] && tp_map_find(&run->stages, s->parent, strlen(s->parent)))
+	if (declared_parent(run, s))
 		return s->parent;
 	if (s->held_by[0] && tp_map_find(&run->stages, s->held_by, strlen(s->held_by)))
 		return s->held_by;
@@ -511,6 +511,12 @@ static void adopt_training(struct an_run *run, struct an_stage *s, const char *n
 	}
 }
 
+/* Whether the moment t lies in the span of sec seconds that ended at end. */
+static int within(int64_t t, int64_t end, double sec)
+{
+	return t != INT64_MIN && t <= end && (double)t >= (double)end - sec - 1;
+}
+
 /*
  * A phase a reader declared, printed when it ended with a time stamp, holds
  * the phases at the top whose first or latest print its span covers
@@ -520,12 +526,6 @@ static void adopt_training(struct an_run *run, struct an_stage *s, const char *n
  * evaluations its trainer's hooks ran, whose "hooks" parent it never
  * prints. Phases no reader declared (a seed's stages) keep their places.
  */
-/* Whether the moment t lies in the span of sec seconds that ended at end. */
-static int within(int64_t t, int64_t end, double sec)
-{
-	return t != INT64_MIN && t <= end && (double)t >= (double)end - sec - 1;
-}
-
 static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const char *name, double sec)
 {
 	/* containers are few: a log of many declared phases looks no further
@@ -535,8 +535,7 @@ static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const 
 	run->adoptions++;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		struct an_stage *x = tp_map_at(&run->stages, i);
-		if (x == s || x->held_by[0] || !(x->seconds < sec) ||
-		    (x->parent[0] && tp_map_find(&run->stages, x->parent, strlen(x->parent))) ||
+		if (x == s || x->held_by[0] || !(x->seconds < sec) || declared_parent(run, x) ||
 		    !(within(x->seen_ts, s->ts, sec) || within(x->last_seen_ts, s->ts, sec)))
 			continue;
 		/* kept beside the declared parent, which may print later on
@@ -567,10 +566,9 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		 * parent: not inside it, whatever its reader declared
 		 * (detectron2's "inference" of an evaluation-only launch a day
 		 * after the trainings' "hooks") */
-		const struct an_stage *up;
-		if (s->parent[0] && s->seen_ts != INT64_MIN &&
-		    (up = tp_map_find(&run->stages, s->parent, strlen(s->parent))) && up != s &&
-		    up->last_seen_ts != INT64_MIN && s->seen_ts > up->last_seen_ts)
+		const struct an_stage *up = declared_parent(run, s);
+		if (up && up != s && s->seen_ts != INT64_MIN && up->last_seen_ts != INT64_MIN &&
+		    s->seen_ts > up->last_seen_ts)
 			s->parent[0] = '\0';
 		const char *key = tp_map_key(&run->stages, run->stages.n - 1);
 		s->training = !strcmp(an_phase_kind(key), "training");
@@ -1250,7 +1248,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		while (t != INT64_MIN && !start && r->ts[0] == 'T' && run->first_ts != INT64_MIN && t < run->first_ts)
 			t += 86400;
 		if (t != INT64_MIN) {
-			widen_span(run, t, stamp_rank(r->ts));
+			widen_span(run, t, tp_ts_rank(r->ts));
 			stamped_line(run, r->line);
 		}
 		return;
@@ -1260,7 +1258,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->first_step_line = r->line;
 	if (r->ts) {
 		int64_t t = check_clock(run, r);
-		if (t != INT64_MIN && stamp_rank(r->ts) < run->ts_rank)
+		if (t != INT64_MIN && tp_ts_rank(r->ts) < run->ts_rank)
 			t = INT64_MIN; /* a time of day beside dated stamps: not on the span's scale */
 		if (t > run->last_value_ts)
 			run->last_value_ts = t;

@@ -207,10 +207,10 @@ struct an_run {
 
 	/* clock checks */
 	int64_t last_ts;          /* INT64_MIN if none yet */
-	int64_t rank_ts[3];       /* the last stamp of each stamp_rank, INT64_MIN if none */
+	int64_t rank_ts[3];       /* the last stamp of each tp_ts_rank, INT64_MIN if none */
 	uint64_t last_ts_line;
 	int last_ts_step;         /* the line of last_ts printed a step */
-	int ts_rank;              /* how complete the span's stamps are (stamp_rank), -1: none yet */
+	int ts_rank;              /* how complete the span's stamps are (tp_ts_rank), -1: none yet */
 	/* gaps of more than AN_IDLE_GAP s between stamped lines that no phase
 	 * printed at their end fills: launches appended to one log, idle in
 	 * between (an_run_idle) */

@@ -210,6 +210,14 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 			     &data_sh, wall);
 }
 
+/* Whether phase s lies in a phase of the kind (an_phase_kind()): it is
+ * counted there, not again on its own. */
+static int in_its_kind(const struct an_run *run, const struct an_stage *s, const char *kind)
+{
+	const char *up = an_stage_parent(run, s);
+	return *up && !strcmp(an_phase_kind(up), kind);
+}
+
 /* Evaluation, checkpoints and start-up: declared phases, summed by kind
  * over the run, as shares of the wall, or of the time the run was active
  * where launches appended to one log left idle gaps (idle seconds in n
@@ -233,8 +241,7 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 			const struct an_stage *s = tp_map_at(&run->stages, i);
 			const char *name = tp_map_key(&run->stages, i);
 			/* a phase inside another of its kind is counted there */
-			if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) ||
-			    (*an_stage_parent(run, s) && !strcmp(an_phase_kind(an_stage_parent(run, s)), kinds[k])))
+			if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) || in_its_kind(run, s, kinds[k]))
 				continue;
 			sec += s->seconds;
 			names++;
@@ -471,7 +478,7 @@ static double overheads_within(const struct an_run *run, const char *name)
 		const char *kind = an_phase_kind(tp_map_key(&run->stages, i));
 		if (strcmp(kind, "evaluation") && strcmp(kind, "checkpoint") && strcmp(kind, "startup"))
 			continue;
-		if (!an_stage_is_clock(s) && !(*an_stage_parent(run, s) && !strcmp(an_phase_kind(an_stage_parent(run, s)), kind)) &&
+		if (!an_stage_is_clock(s) && !in_its_kind(run, s, kind) &&
 		    within(run, s, name))
 			sec += s->seconds;
 	}
@@ -499,8 +506,7 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
 		const char *name = tp_map_key(&run->stages, i);
-		if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), "training") ||
-		    (*an_stage_parent(run, s) && !strcmp(an_phase_kind(an_stage_parent(run, s)), "training")))
+		if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), "training") || in_its_kind(run, s, "training"))
 			continue;
 		double o = overheads_within(run, name);
 		sec += s->seconds - o;

@@ -179,6 +179,11 @@ static void civil_from_days(int64_t z, int *y, int *m, int *d)
 	*y = (int)(yoe + era * 400 + (*m <= 2));
 }
 
+int tp_ts_rank(const char *ts)
+{
+	return tp_is_digit(ts[0]) ? 2 : ts[0] == '-' ? 1 : 0;
+}
+
 int tp_ts_from_epoch(double secs, char out[TP_TS_MAX])
 {
 	/* 1999-09 to 2099-12: a Unix time a log of training prints */

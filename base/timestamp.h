@@ -46,4 +46,11 @@ int64_t tp_ts_seconds(const char *ts);
  */
 int tp_ts_from_epoch(double secs, char out[TP_TS_MAX]);
 
+/* How much a stamp in the record's form says: a date with its year 2, a
+ * date without one 1, a time of day alone 0. A log's span is of its most
+ * complete stamps (the parser's log start and end, the analysis's wall): a
+ * torchrun warning's "W1212 11:03:17" before the run's dated lines does not
+ * open it. */
+int tp_ts_rank(const char *ts);
+
 #endif

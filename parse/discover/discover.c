@@ -497,6 +497,12 @@ static int ends_in_time(const char *w, size_t n)
 	       tp_lower(w[n - 1]) == 'e';
 }
 
+/* A name that says a time: one ending in "time" or "timer", or "elapsed". */
+static int time_name(const char *w, size_t n)
+{
+	return ends_in_time(w, n) || (n == 7 && !strncasecmp(w, "elapsed", 7));
+}
+
 /* The verbs of a span before a clock ("Epoch took 00:01:10"). */
 static const char *const took_verbs[] = { "took", "taken", "takes", "spent", "lasted" };
 
@@ -742,6 +748,19 @@ __attribute__((target("avx2"))) static const char *past_bar(const char *o, const
 	return e;
 }
 
+/* The nibble lookup of a unit's first byte (s u: 7x, m h: 6x, the first
+ * bytes of µ and μ: Cx, one bit each row), and the bits it gives the 32
+ * bytes of b (lo_tab, hi_tab and nib in scope): any set, a unit may start. */
+#define UNIT_LO_TAB                                                                                      \
+	_mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0, 0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, \
+			 2, 4, 0)
+#define UNIT_HI_TAB                                                                                      \
+	_mm256_setr_epi8(0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, \
+			 0, 0, 0)
+#define UNIT_BITS(b)                                                           \
+	_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)), \
+			 _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib)))
+
 /*
  * Past the 32-byte blocks from q in which no position may start a unit:
  * a digit then a unit's first byte (a bit of the nibble lookup), or a
@@ -753,17 +772,11 @@ __attribute__((target("avx2"))) static const char *past_bar(const char *o, const
 __attribute__((target("avx2"))) static const char *quiet_blocks(const char *q, const char *e, const char *limit,
 								 uint64_t *n)
 {
-	const __m256i lo_tab = _mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0,
-						0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0);
-	const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0,
-						0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0);
+	const __m256i lo_tab = UNIT_LO_TAB, hi_tab = UNIT_HI_TAB;
 	const __m256i nib = _mm256_set1_epi8(0x0f), c_0 = _mm256_set1_epi8('0'), c_9 = _mm256_set1_epi8(9);
 	const __m256i c_sp = _mm256_set1_epi8(' '), c_sl = _mm256_set1_epi8('/'), c_s = _mm256_set1_epi8('s');
 	const __m256i c_pc = _mm256_set1_epi8('%'), c_bar = _mm256_set1_epi8('|'), c_nl = _mm256_set1_epi8('\n');
 	uint64_t c = 0;
-#define UNIT_BITS(b)                                                                           \
-	_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)),                 \
-			 _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib)))
 	const __m256i zero = _mm256_setzero_si256();
 	while (limit - q >= 34 && q < e) {
 		__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
@@ -791,7 +804,6 @@ __attribute__((target("avx2"))) static const char *quiet_blocks(const char *q, c
 		c += (uint64_t)__builtin_popcount(ends);
 		q += 32;
 	}
-#undef UNIT_BITS
 	*n += c;
 	return q;
 }
@@ -799,20 +811,14 @@ __attribute__((target("avx2"))) static const char *quiet_blocks(const char *q, c
 __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s, const char *e,
 								   const char *limit, uint64_t *nl)
 {
-	const __m256i lo_tab = _mm256_setr_epi8(0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0,
-						0, 0, 4, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0, 2, 4, 0);
-	const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0,
-						0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 4, 0, 0, 0);
+	const __m256i lo_tab = UNIT_LO_TAB, hi_tab = UNIT_HI_TAB;
 	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
 	const __m256i c_0 = _mm256_set1_epi8('0' - 1), c_9 = _mm256_set1_epi8('9' + 1);
 	const __m256i c_a = _mm256_set1_epi8('a' - 1), c_z = _mm256_set1_epi8('z' + 1);
 	const __m256i c_e = _mm256_set1_epi8('e'), c_sp = _mm256_set1_epi8(' '), c_sl = _mm256_set1_epi8('/');
 	const __m256i c_s = _mm256_set1_epi8('s'), c_pc = _mm256_set1_epi8('%'), c_bar = _mm256_set1_epi8('|');
 	const __m256i c_a1 = _mm256_set1_epi8('a');
-#define NOT_UNIT(b)                                                                                  \
-	_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo_tab, _mm256_and_si256(b, nib)),             \
-					   _mm256_shuffle_epi8(hi_tab, _mm256_and_si256(_mm256_srli_epi16(b, 4), nib))), \
-			  zero)
+#define NOT_UNIT(b) _mm256_cmpeq_epi8(UNIT_BITS(b), zero)
 	const char *q = s;
 	/* the line ends in [s,cf) are counted in n: those of the blocks the
 	 * quick test passes on the way, the rest by tp_count_newlines */
@@ -895,6 +901,9 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 	}
 	return counted(cf, e, n, nl);
 }
+#undef UNIT_BITS
+#undef UNIT_HI_TAB
+#undef UNIT_LO_TAB
 #endif
 
 const char *tp_disc_next_line(const char *s, const char *e, const char *limit, uint64_t *nl)
@@ -949,8 +958,7 @@ static int names_time(const struct tok *t, int n, int i)
 		return 1;
 	if (!labelled && !meter)
 		return 0;
-	return ends_in_time(t[i].s, t[i].n) || suffix_unit(t[i].s, t[i].n) > 0 ||
-	       (t[i].n == 7 && !strncasecmp(t[i].s, "elapsed", 7));
+	return time_name(t[i].s, t[i].n) || suffix_unit(t[i].s, t[i].n) > 0;
 }
 
 /* At i: a metric with no unit, "acc=0.198," or "f1: 0.179;" (a word not
@@ -1336,6 +1344,21 @@ static void qualify(const struct tmpl *tp, struct vslot *v)
 }
 
 /* The name of the value at pos: the words before it, back to a separator. */
+/* The first token of the name that ends at end: up to five words back, to
+ * a number or a mark that ends a name, its leading marks left out. */
+static int name_start(const struct tmpl *tp, int end)
+{
+	int i = end, words = 0;
+	while (i >= 0 && !ends_name(tp, i) && words < 5) {
+		words += tp->kind[i] != TK_PUNCT;
+		i--;
+	}
+	int start = i + 1;
+	while (start <= end && tp->kind[start] == TK_PUNCT)
+		start++;
+	return start;
+}
+
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	int i = pos - 1;
@@ -1345,27 +1368,12 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 	 * bracket a value opens names it */
 	if (i == pos - 1 && i >= 1 && tp->kind[i] == TK_PUNCT && *tp->tok[i] == '(' && is_word(tp, i - 1))
 		i--;
-	int end = i, words = 0;
-	while (i >= 0 && !ends_name(tp, i) && words < 5) {
-		words += tp->kind[i] != TK_PUNCT;
-		i--;
-	}
-	int start = i + 1;
-	while (start <= end && tp->kind[start] == TK_PUNCT)
-		start++;
+	int end = i, start = name_start(tp, end);
 	/* "Eval Time for 681 iters: 3.22s": named by the words before "for N" */
 	if (start == end && start >= 3 && tp->kind[start - 1] == TK_NUM && word_is(tp, start - 2, "for") &&
 	    is_word(tp, start - 3)) {
 		end = start - 3;
-		i = end;
-		words = 0;
-		while (i >= 0 && !ends_name(tp, i) && words < 5) {
-			words += tp->kind[i] != TK_PUNCT;
-			i--;
-		}
-		start = i + 1;
-		while (start <= end && tp->kind[start] == TK_PUNCT)
-			start++;
+		start = name_start(tp, end);
 	}
 	/* "121.76ms this_step:121.8ms": "ms" is the number's before it */
 	double u;
@@ -1491,7 +1499,7 @@ static int meter_label_of(const struct tmpl *tp, int pos)
 static int phrase_names_time(const struct tmpl *tp, int w)
 {
 	for (int k = 0; k < 5 && is_word(tp, w); k++, w--) {
-		if (ends_in_time(tp->tok[w], strlen(tp->tok[w])) || !strcasecmp(tp->tok[w], "elapsed"))
+		if (time_name(tp->tok[w], strlen(tp->tok[w])))
 			return 1;
 		if (!tp->sp[w])
 			break;
@@ -1559,7 +1567,7 @@ static int time_named(const struct tmpl *tp, int pos)
 		t = tp->tok[w - 1], tn = strlen(t);
 	else if (tn > 5 && (t[tn - 5] == '-' || t[tn - 5] == '_') && !strcasecmp(t + tn - 4, "cost"))
 		tn -= 5; /* Sockeye's "Time-cost=4626.838" */
-	if (ends_in_time(t, tn) || !strcasecmp(t, "elapsed"))
+	if (time_name(t, tn))
 		return 1;
 	if (strcasecmp(t, "data"))
 		return 0;

@@ -334,21 +334,13 @@ static const char *strip_level(const char *t, const char *e)
 	return t;
 }
 
-/* How much a stamp says: a date with its year (2), a date without (1), a
- * time of day alone (0). A log's span is of its most complete stamps: a
- * torchrun warning's "W1212 11:03:17" before the run's dated lines does not
- * open it. */
-static int ts_rank(const char *ts)
-{
-	return tp_is_digit(ts[0]) ? 2 : ts[0] == '-' ? 1 : 0;
-}
 
 /* The log's first and last time stamps so far. */
 static void note_span(struct tp_parser *p)
 {
 	size_t n = strlen(p->cur_ts) + 1;
-	if (p->span_line[0] && ts_rank(p->cur_ts) != ts_rank(p->span_ts[0])) {
-		if (ts_rank(p->cur_ts) < ts_rank(p->span_ts[0]))
+	if (p->span_line[0] && tp_ts_rank(p->cur_ts) != tp_ts_rank(p->span_ts[0])) {
+		if (tp_ts_rank(p->cur_ts) < tp_ts_rank(p->span_ts[0]))
 			return;
 		p->span_line[0] = 0; /* a more complete stamp: the span starts again */
 	}
@@ -362,8 +354,8 @@ static void note_span(struct tp_parser *p)
 
 void tp_parser_carry_span(struct tp_parser *p, const struct tp_parser *before)
 {
-	if (before->span_line[0] && p->span_line[0] && ts_rank(before->span_ts[0]) != ts_rank(p->span_ts[0])) {
-		if (ts_rank(before->span_ts[0]) < ts_rank(p->span_ts[0]))
+	if (before->span_line[0] && p->span_line[0] && tp_ts_rank(before->span_ts[0]) != tp_ts_rank(p->span_ts[0])) {
+		if (tp_ts_rank(before->span_ts[0]) < tp_ts_rank(p->span_ts[0]))
 			return; /* this chunk's stamps say more */
 		p->span_line[0] = p->span_line[1] = 0;
 	}

@@ -214,7 +214,7 @@ struct tp_rules_scratch {
 	size_t gate_words;
 	int gate_fresh;     /* gate_any just scanned this line */
 	/* the last line whose markers opened groups that read nothing of it,
-	 * and the first of those groups */
+	 * and the first four of those groups (note_missed) */
 	uint64_t missed_line;
 	int missed_group[4];
 	int nmissed;
