@@ -144,8 +144,13 @@ double an_run_idle(const struct an_run *run, uint64_t *n);
  * else the phase whose stamped span held it, where that printed. */
 const char *an_stage_parent(const struct an_run *run, const struct an_stage *s);
 
-/* A phase whose repeats only grew (an undeclared cumulative reading): no span to add. */
+/* A phase whose repeats only grew, or grew and restarted from near zero (an
+ * undeclared cumulative reading, an epoch's clock): no span to add. */
 int an_stage_is_clock(const struct an_stage *s);
+
+/* The seconds such a clock measured: its last reading, plus the reading
+ * before each restart. */
+double an_stage_clock_span(const struct an_stage *s);
 
 /* The run's part of that name and role, or NULL. */
 const struct an_part *an_part_find(const struct an_run *run, const char *name);

@@ -169,13 +169,26 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 
 const struct tp_series *an_span_steps(const struct an_run *run, const char **what)
 {
+	/* a training phase's spans first ("epoch time"); a phase no name
+	 * places ("Timer: 0.6680" on a line of its own, hundreds of times)
+	 * only where there is none, and only printed often enough to be a
+	 * loop's (ten times) */
 	const struct tp_series *best = NULL;
+	int best_training = 0;
 	for (size_t i = 0; i < run->spans.n; i++) {
 		const struct an_named_series *s = tp_map_at(&run->spans, i);
-		if (s->s.n >= 3 && (!best || s->s.n > best->n)) {
-			best = &s->s;
-			*what = tp_map_key(&run->spans, i);
-		}
+		const char *key = tp_map_key(&run->spans, i);
+		const struct an_stage *st = tp_map_find(&run->stages, key, strlen(key));
+		int training = !st || st->training;
+		/* a clock's values are no spans: the time between its prints is */
+		if (st && an_stage_is_clock(st) && !(s = tp_map_find(&run->rises, key, strlen(key))))
+			continue;
+		if (s->s.n < (training ? 3u : 10u) || (best && best_training > training) ||
+		    (best && best_training == training && s->s.n <= best->n))
+			continue;
+		best = &s->s;
+		best_training = training;
+		*what = key;
 	}
 	return best;
 }
@@ -266,7 +279,7 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
 		if (an_stage_is_clock(s))
-			wall_candidate(&wall, from, s->last, AW_CLOCK);
+			wall_candidate(&wall, from, an_stage_clock_span(s), AW_CLOCK);
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
 		const struct an_table *t = tp_map_at(&run->tables, i);

@@ -148,6 +148,13 @@ static void bottleneck_findings(struct report *rep, const struct an_opts *o, con
 	/* the run's training phase (train_runtime) holds the steps, as a loop does */
 	if (run->loop[0] && !strcmp(name, run->loop))
 		kind = "loop";
+	/* so does a phase no name places whose prints stand for the steps
+	 * ("[Fold 1 Ep 001] ... | 2.5s"): the steps' finding speaks of it */
+	const char *spans = NULL, *step;
+	double scale;
+	const struct tp_series *ss = an_span_steps(run, &spans);
+	if (ss && spans && !strcmp(spans, name) && ss == an_step_series(run, &step, &scale))
+		kind = "loop";
 	if (!strcmp(kind, "loop")) {
 		/* the loop is where training happens: what it holds, not its share, is the question */
 		if (pct > o->optimize_pct)

@@ -65,6 +65,7 @@ static struct an_run *run_new(const char *file)
 	tp_map_init(&r->rates, sizeof(struct an_named_series));
 	tp_map_init(&r->parts, sizeof(struct an_part));
 	tp_map_init(&r->spans, sizeof(struct an_named_series));
+	tp_map_init(&r->rises, sizeof(struct an_named_series));
 	tp_series_init(&r->gpm_pattern_ms);
 	tp_series_init(&r->gpm_total_ms);
 	tp_series_init(&r->gpm_avg_nodes);
@@ -97,6 +98,7 @@ static void run_free(struct an_run *r)
 	tp_map_free(&r->rates, series_free);
 	tp_map_free(&r->parts, part_free);
 	tp_map_free(&r->spans, series_free);
+	tp_map_free(&r->rises, series_free);
 	tp_map_free(&r->aggregates, NULL);
 	tp_map_free(&r->latencies, NULL);
 	tp_map_free(&r->warmups, NULL);
@@ -453,9 +455,26 @@ int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *
 	return p ? !strcmp(up, p) : !*up && !whole_run_again(run, s);
 }
 
+/*
+ * A reading no reader declared is a clock when it only grew (three prints
+ * or more), or when it grew on four prints in five and otherwise fell to
+ * half or less, ten prints or more: a clock restarted each epoch (a
+ * loop's "Time taken for 1 epoch: 56.12 secs" after every logged batch,
+ * the seconds since the epoch began). Its rises are its steps
+ * (an_run.rises), its peaks the spans it measured.
+ */
 int an_stage_is_clock(const struct an_stage *s)
 {
-	return s->inferred && s->grows && s->count >= 3;
+	if (!s->inferred)
+		return 0;
+	if (s->grows && s->count >= 3)
+		return 1;
+	return s->count >= 10 && s->drops && !s->dips && s->rises * 5 >= (s->count - 1) * 4;
+}
+
+double an_stage_clock_span(const struct an_stage *s)
+{
+	return s->peaks + s->last;
 }
 
 const struct an_part *an_part_find(const struct an_run *run, const char *name)
@@ -572,6 +591,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 			s->parent[0] = '\0';
 		const char *key = tp_map_key(&run->stages, run->stages.n - 1);
 		s->training = !strcmp(an_phase_kind(key), "training");
+		s->loose = s->inferred && !strcmp(an_phase_kind(key), "other");
 		adopt_training(run, s, key);
 		adopt_by_stamps(run, s, key, sec);
 	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
@@ -597,20 +617,39 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	} else if (sec <= s->last) {
 		s->grows = 0;
 	}
+	if (s->count && sec > s->last) {
+		s->rises++;
+		if (s->inferred)
+			tp_series_add(&named_series(&run->rises, r->name, r->name_len, r->line)->s, sec - s->last,
+				      r->line);
+	} else if (s->count && sec <= s->last / 2) {
+		s->drops++;
+		s->peaks += s->last;
+	} else if (s->count && sec < s->last) {
+		s->dips++;
+	}
 	if (s->count && s->same) {
 		s->seconds += s->held;
 		s->held = 0;
 		s->same = 0;
 	}
+	double before = s->last;
+	uint64_t before_line = s->last_line;
 	s->last = sec;
 	s->last_line = r->line;
 	s->seconds += sec;
 	s->count++;
 	note_big(run, r->name, r->name_len, s->seconds);
 	/* a training phase at the top, each print its own span: the series
-	 * a log that prints nothing finer has for its steps (an epoch's time) */
-	if (s->training && !s->parent[0])
-		tp_series_add(&named_series(&run->spans, r->name, r->name_len, r->line)->s, sec, r->line);
+	 * a log that prints nothing finer has for its steps (an epoch's time);
+	 * a phase no name places, once it repeats (a million names printed
+	 * once each keep no series) */
+	if (s->parent[0] || !(s->training || (s->loose && s->count >= 2)))
+		return;
+	struct tp_series *sp = &named_series(&run->spans, r->name, r->name_len, r->line)->s;
+	if (s->loose && s->count == 2)
+		tp_series_add(sp, before, before_line);
+	tp_series_add(sp, sec, r->line);
 }
 
 /* Whether a batch index begins a count: the first, or a fall to half or

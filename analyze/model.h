@@ -48,6 +48,12 @@ struct an_stage {
 	double held;         /* the seconds of those repeats, added once a value differs */
 	int training;        /* its name says training (an_phase_kind()): at the top, its
 			      * values are spans (an_run.spans) */
+	int loose;           /* no reader's and no kind's name ("Timer", "time"): at the
+			      * top, its values are spans too, the steps' last resort */
+	uint64_t rises;      /* repeats larger than the one before */
+	uint64_t drops;      /* repeats at half the one before or less: a clock restarted */
+	uint64_t dips;       /* other repeats smaller than the one before */
+	double peaks;        /* the values before each drop, added up */
 	char parent[AN_PARENT_MAX]; /* as its reader declared it, "" for none (read an_stage_parent) */
 	char held_by[AN_PARENT_MAX]; /* the phase whose stamped span held it, "" for none */
 };
@@ -167,6 +173,8 @@ struct an_run {
 	uint64_t first_line, last_line;
 
 	struct tp_map stages;     /* an_stage: [TIMING] records */
+	struct tp_map rises;      /* name -> an_named_series: an inferred phase's rises between
+				   * its prints, the steps of a clock (an_stage_is_clock) */
 	struct tp_map spans;      /* name -> an_named_series: a top-level training phase's values
 				   * (an epoch's time printed per epoch), a clock's rises
 				   * between its prints (last_total: its last reading) */

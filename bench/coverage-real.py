@@ -34,7 +34,8 @@ with TPROF_REAL_LOGS=tests/data/unseen4 a fourth, TPROF_REAL_MANIFEST=bench/unse
 with TPROF_REAL_LOGS=tests/data/unseen5 a fifth, TPROF_REAL_MANIFEST=bench/unseen6-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen6 a sixth, TPROF_REAL_MANIFEST=bench/unseen7-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen7 a seventh, TPROF_REAL_MANIFEST=bench/unseen8-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen8 an eighth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/unseen9-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen9 a ninth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1329,6 +1330,118 @@ def nvidia_waveglow_nvlog_values(line):
     return []
 
 
+# --- the ninth unseen set (tests/data/unseen9) ---
+
+# ---------------------------------------------------------------------------
+# DBNet.pytorch (WenmuZhou) trainer, python logging 'YYYY-mm-dd HH:MM:SS,mmm DBNet INFO:'
+_DB_ITER = re.compile(r'DBNet INFO: \[\d+/\d+\], \[\d+/\d+\], global_step: \d+, speed: (' + NUM +
+                      r') samples/sec, .*, lr:\S+, time:(' + NUM + r')\s*$')
+_DB_EPOCH = re.compile(r'DBNet INFO: \[\d+/\d+\], train_loss: \S+, time: (' + NUM + r'), lr: ')
+_DB_FPS = re.compile(r'DBNet INFO: FPS:(' + NUM + r')\s*$')
+
+
+def dbnet_pytorch_values(line):
+    """'... DBNet INFO: [38/200], [2/604], global_step: 13100, speed: 13.8
+    samples/sec, acc: ..., loss: ..., , lr:0.000847883, time:0.73' (rate and
+    the seconds since the previous iteration line: 2 values), the epoch
+    summary '[38/200], train_loss: 1.0320, time: 542.3107, lr: ...' (epoch
+    seconds, 1) and the evaluation's 'FPS:0.3246' (rate, 1).  lr, losses,
+    acc/iou and the 110 pretty-printed config dumps are not time; the
+    asctime stamps are stamps."""
+    m = _DB_ITER.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = _DB_EPOCH.search(line) or _DB_FPS.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown TF2 Transformer (PanXiebit/transformer-tf2.0 log_train.txt)
+_TF2_TAKEN = re.compile(r'^Time taken for 1 epoch: (' + NUM + r') secs\s*$')
+
+
+def home_grown_tf2_transformer_values(line):
+    """'Time taken for 1 epoch: 56.124008655548096 secs', printed after every
+    logged batch (a misplaced print): the seconds since the epoch started,
+    cumulative within the epoch (1 value).  'Epoch 1 Loss 4.1730 Accuracy
+    0.0000', the shape prints and 'Saving checkpoint for epoch 5 at ...'
+    carry no time; the TensorFlow start-up lines have stamps only."""
+    m = _TF2_TAKEN.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown THGNN trainer (phananhlocpal/thgnn log_train.txt)
+_THGNN_EP = re.compile(r'^\s*\[(?:Fold \d+ )?Ep \d+(?:/\d+)?\].*\|\s*(' + NUM + r')s\s*$')
+
+
+def home_grown_thgnn_values(line):
+    """Cross-validation epochs '  [Fold 1 Ep 001] tr_loss=0.2590 tr_auc=0.4949
+    | val_auc=0.3667 val_f1=0.4351 thr=0.62 | 2.5s' and final-training epochs
+    '[Ep 001/20] loss=0.3885 train_auc=0.5146 lr=3.33e-05 | 3.2s' (epoch
+    seconds, 1 value each).  AUC/F1 tables and the classification report are
+    not time; there are no stamps."""
+    m = _THGNN_EP.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# Caffe solver (glog) inside py-faster-rcnn / R-FCN
+_CAFFE_ITER = re.compile(r'solver\.cpp:\d+\] Iteration \d+ \((' + NUM + r') iter/s, (' + NUM + r')s/\d+ iters\)')
+_PYFRCNN_SPEED = re.compile(r'^speed: (' + NUM + r')s / iter\s*$')
+
+
+def caffe_values(line):
+    """glog 'I0401 08:05:55.118290  5674 solver.cpp:218] Iteration 119900
+    (2.95174 iter/s, 6.77566s/20 iters), loss = 0.135465' (rate and the
+    seconds for the 20-iteration display window: 2 values) and
+    py-faster-rcnn's Timer 'speed: 0.350s / iter' (1).  'Train net output',
+    'Iteration N, lr = ...', the numpy count arrays and '-- skip count --'
+    are not time; the glog month-day stamps are stamps."""
+    m = _CAFFE_ITER.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = _PYFRCNN_SPEED.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# DGL node-classification sampling example (train_sampling.py style output)
+_DGL_STEP = re.compile(r'^Epoch \d+ \| Step \d+ \| Loss \S+ \| Train Acc \S+ \| Time (' + NUM +
+                       r') \| Speed \(samples/sec\) (\S+) \| GPU ')
+_DGL_EPOCH = re.compile(r'^Epoch Time\(s\): (' + NUM + r')\s*$')
+
+
+def dgl_sampling_values(line):
+    """'Epoch 00000 | Step 00020 | Loss 1.9194 | Train Acc 0.5801 | Time 0.9820
+    | Speed (samples/sec) 519.3363 | GPU 0.0 MB' (step seconds and the
+    running-average samples/sec: 2 values; on step 0 the speed is 'nan', so
+    only the time counts) and 'Epoch Time(s): 390.0861' (1).  The layer-wise
+    inference tqdm bars count once each through tqdm_values; 'Eval Acc',
+    'GPU ... MB' and the markdown fences are not time."""
+    m = _DGL_STEP.match(line)
+    if m:
+        out = [float(m.group(1))]
+        if re.fullmatch(NUM, m.group(2)):
+            out.append(float(m.group(2)))
+        return out
+    m = _DGL_EPOCH.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown BYOL linear evaluation (hyeok-jong/BYOL_v1 linear.out)
+_BYOL_EP = re.compile(r'^Train epoch \d+, total time (' + NUM + r'), accuracy:')
+
+
+def home_grown_byol_values(line):
+    """'Train epoch 8, total time 18.90, accuracy:12.23' (epoch seconds, 1
+    value).  The wandb banner (its run name carries a '[2022-08-28 00:24:12]'
+    stamp), the ResNet-50 repr and 'False' prints are not time."""
+    m = _BYOL_EP.match(line)
+    return [float(m.group(1))] if m else []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1407,6 +1520,12 @@ FRAMEWORK = {
     "swin-transformer": swin_transformer_values,
     "yolact-jsonl": yolact_jsonl_values,
     "nvidia-waveglow-nvlog": nvidia_waveglow_nvlog_values,
+    "dbnet-pytorch": dbnet_pytorch_values,
+    "home-grown-tf2-transformer": home_grown_tf2_transformer_values,
+    "home-grown-thgnn": home_grown_thgnn_values,
+    "caffe": caffe_values,
+    "dgl-sampling": dgl_sampling_values,
+    "home-grown-byol": home_grown_byol_values,
 }
 
 

@@ -1085,3 +1085,78 @@ Test(discover, a_sum_written_out_is_no_time)
 	cr_assert_eq(count_named(&c, TP_TIMING, "Backward"), 200);
 	collector_free(&c);
 }
+
+/*
+ * The shapes the ninth unseen set taught, on its real logs:
+ * - DGL's sampling trainer: "| Time 0.9820 | Speed (samples/sec) 519.3363 |",
+ *   a time with no unit that ends a field, on a line counting steps (the
+ *   step), a rate whose unit is in brackets before it, and "nan" on the
+ *   first line where the rate had no time yet (the template holds, no
+ *   value); "Epoch Time(s): 390.0861", the unit in brackets after the name;
+ * - Caffe's solver: "(2.95174 iter/s, 6.77566s/20 iters)", a window of 20
+ *   steps written in the unit, and py-faster-rcnn's "speed: 0.350s / iter",
+ *   a time per step with its unit written apart;
+ * - a BYOL trainer's "Train epoch 8, total time 18.90, accuracy:12.23";
+ * - "±": the mean before it, its deviation no value; "AUC = 0.7128 ±
+ *   0.0590" no line of llama-bench's table (no warning).
+ */
+Test(discover, the_ninth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen9/dgl-gat-sampling.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 6, 0);
+	cr_assert_str_eq(r->name, "Time");
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.982, 0);
+	r = on_line(&c, TP_RATE, 6, 0);
+	cr_assert_str_eq(r->name, "Speed");
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 519.3363, 0);
+	cr_assert(r->text_len == 11 && !memcmp(r->text, "samples/sec", 11));
+	cr_assert_eq(count_named(&c, TP_RATE, "Speed"), 137 - 4, "every rate but the four 'nan'");
+	cr_assert_float_eq(num(on_line(&c, TP_TIMING, 5, 0), S_SECONDS), 1.1543, 0, "the 'nan' line's time");
+	r = on_line(&c, TP_TIMING, 60, 0);
+	cr_assert_str_eq(r->name, "Epoch Time");
+	cr_assert_float_eq(num(r, S_SECONDS), 390.0861, 0);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen9/caffe-frcnn.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 1, 0);
+	cr_assert_str_eq(r->name, "time(20 iters)");
+	cr_assert_eq(r->role, TP_ROLE_RUNNING);
+	cr_assert_float_eq(num(r, S_SECONDS), 6.77566, 0);
+	cr_assert_float_eq(num(r, S_TIM_COUNT), 20, 0);
+	r = on_line(&c, TP_TIMING, 39, 0);
+	cr_assert_str_eq(r->name, "speed");
+	cr_assert_eq(r->role, TP_ROLE_AVERAGE, "a time per step is no span");
+	cr_assert_float_eq(num(r, S_SECONDS), 0.35, 0);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen9/byol-linear.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "total time"), 26);
+	cr_assert_float_eq(num(on_line(&c, TP_TIMING, 353, 0), S_SECONDS), 21.53, 0);
+	collector_free(&c);
+
+	/* the window's count survives the way into a rules file */
+	char *dir = tu_tmpdir("ninth");
+	cr_assert_not_null(dir);
+	struct tu_result t = tu_run("$B/tprof-parse --discover tests/data/unseen9/caffe-frcnn.log > %s/caffe.rules && "
+				    "$B/tprof-parse --no-discovery --rules %s/caffe.rules tests/data/unseen9/caffe-frcnn.log "
+				    "| grep -c '\"count\":20'",
+				    dir, dir);
+	cr_assert_str_eq(t.out.buf, "20\n", "%s", t.err.buf);
+	tu_result_free(&t);
+	tu_rmtree(dir);
+
+	t = tu_run("printf 'step 1 time 1.2 \\302\\261 0.1 s\\nstep 2 time 1.3 \\302\\261 0.1 s\\n"
+		   "step 3 time 1.1 \\302\\261 0.2 s\\n>>> PAPER: AUC = 0.7128 \\302\\261 0.0590\\n' | "
+		   "$B/tprof-parse - | grep -o '\"line\":[0-9]*,\"role\":\"[a-z]*\",\"name\":\"[^\"]*\",\"seconds\":[0-9.]*'");
+	cr_assert_str_eq(t.out.buf,
+			 "\"line\":1,\"role\":\"step\",\"name\":\"time\",\"seconds\":1.2\n"
+			 "\"line\":2,\"role\":\"step\",\"name\":\"time\",\"seconds\":1.3\n"
+			 "\"line\":3,\"role\":\"step\",\"name\":\"time\",\"seconds\":1.1\n",
+			 "%s", t.out.buf);
+	cr_assert_str_eq(t.err.buf, "");
+	tu_result_free(&t);
+}

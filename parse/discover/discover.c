@@ -97,6 +97,7 @@ struct vslot {
 	int qual;          /* 1 + the token before the name that says its phase
 			    * ("Epoch 50 Val, ... Cost 239.5 sec"), or 0 */
 	int count_pos;     /* the steps a window's time spans ("Time(1000 iters)"), or -1 */
+	double count_n;    /* the same written in the unit ("6.77566s/20 iters"), or 0 */
 };
 
 struct pend {
@@ -180,6 +181,15 @@ static int num_start(const char *q, const char *s, const char *e)
 	if (d < e && *d == '.')
 		d++;
 	return d < e && tp_is_digit(*d);
+}
+
+/* At q: "nan" or "inf" as a word of its own, what Python prints for a
+ * value it could not take (a rate over no time yet). */
+static int not_a_number(const char *q, const char *s, const char *e)
+{
+	if (e - q < 3 || (q > s && wordc((unsigned char)q[-1])) || (e - q > 3 && wordc((unsigned char)q[3])))
+		return 0;
+	return !strncasecmp(q, "nan", 3) || !strncasecmp(q, "inf", 3);
 }
 
 /* Seconds per unit of a duration unit word ("ms", "sec"), or 0. The bare
@@ -306,6 +316,12 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 				x = q + 1;
 			}
 			q = x;
+		} else if (not_a_number(q, s, e)) {
+			/* "Speed (samples/sec) nan" on a step's first line: the slot
+			 * of the numbers of the lines after it, with no value */
+			k->kind = TK_NUM;
+			k->v = NAN;
+			q += 3;
 		} else if (wordc((unsigned char)*q)) {
 			k->kind = TK_WORD;
 			q++;
@@ -402,6 +418,8 @@ static int has_unit_from(const char *s, const char *from, const char *e)
 		} else if (*q == '/' && q + 1 < e && q[1] == 's' && (q + 2 == e || !tp_is_alpha(q[2]) || rate_sec(q + 1, e))) {
 			/* "samples/s 3536", "train_iter_items/sec: 5297.18" */
 			const char *r = q + 1 + rate_sec(q + 1, e);
+			if (r < e && *r == ')')
+				r++; /* "Speed (samples/sec) 519.3363" */
 			while (r < e && (*r == ' ' || *r == ':' || *r == '='))
 				r++;
 			if (r < e && tp_is_digit(*r))
@@ -439,6 +457,21 @@ static int meter_at(const char *r, const char *e)
 	return r < e && tp_is_digit(*r);
 }
 
+/* At r: a number with a decimal point that ends a field: the line's end,
+ * ',', ';' or '|' ("| Time 0.9820 | Speed", "total time 18.90, accuracy"). */
+static int plain_at(const char *r, const char *e)
+{
+	const char *d = r;
+	while (r < e && tp_is_digit(*r))
+		r++;
+	if (r == d || r + 1 >= e || *r != '.' || !tp_is_digit(r[1]))
+		return 0;
+	for (r++; r < e && tp_is_digit(*r); r++)
+		;
+	const char *f = tp_skip_blanks(r, e);
+	return f == e || *f == ',' || *f == ';' || (*f == '|' && f > r);
+}
+
 /* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
  * its colon and a digit? */
 static int time_word_at(const char *q, const char *e)
@@ -458,13 +491,25 @@ static int time_word_at(const char *q, const char *e)
 	}
 	if (r < e && tp_lower(*r) == 'r')
 		r++;
+	/* "Epoch Time(s): 390.0861", "time (ms): 41": the unit in brackets */
+	const char *b = r < e && *r == ' ' ? r + 1 : r;
+	if (e - b >= 3 && *b == '(') {
+		const char *c = word_end(b + 1, e);
+		double u;
+		if (c > b + 1 && c < e && *c == ')' && unit_kind(b + 1, (size_t)(c - b - 1), &u) == U_DUR) {
+			r = tp_skip_blanks(c + 1, e);
+			if (r < e && (*r == ':' || *r == '='))
+				r = tp_skip_blanks(r + 1, e);
+			return r < e && tp_is_digit(*r);
+		}
+	}
 	if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
 	    tp_lower(r[4]) == 't')
 		r += 5;
 	else if (r < e && *r == ' ')
 		r++; /* "time : 43.05" */
 	if (r < e && tp_is_digit(*r) && r[-1] == ' ')
-		return meter_at(r, e); /* "time 0.0325 (0.0623)" */
+		return meter_at(r, e) || plain_at(r, e); /* "time 0.0325 (0.0623)", "Time 0.9820 |" */
 	if (r >= e || (*r != ':' && *r != '='))
 		return 0;
 	r = tp_skip_blanks(r + 1, e);
@@ -1494,6 +1539,17 @@ static int meter_label_of(const struct tmpl *tp, int pos)
 	return pos - 1;
 }
 
+/* The word naming the number at pos across a blank, the number ending a
+ * field ("| Time 0.9820 |", "total time 18.90, accuracy"), or -1. */
+static int plain_label_of(const struct tmpl *tp, int pos)
+{
+	if (pos < 1 || !tp->sp[pos] || !is_word(tp, pos - 1))
+		return -1;
+	if (pos + 1 < tp->ntok && !(tp->kind[pos + 1] == TK_PUNCT && strchr(",;|", *tp->tok[pos + 1])))
+		return -1;
+	return pos - 1;
+}
+
 /* The words that end at w, up to five, blank-separated ("Time Elapsed for
  * This Epoch"): does one name a time? */
 static int phrase_names_time(const struct tmpl *tp, int w)
@@ -1553,6 +1609,8 @@ static int time_named(const struct tmpl *tp, int pos)
 	int w = label_of(tp, pos);
 	if (w < 0)
 		w = meter_label_of(tp, pos);
+	if (w < 0)
+		w = plain_label_of(tp, pos);
 	if (w < 0 || tp->form[pos] != CK_NO)
 		return 0;
 	/* "\"time\": 1607422676.03": a Unix time (after 1998), not a span */
@@ -1763,9 +1821,42 @@ static int window_before(const struct tmpl *tp, int pos)
 	if (i == ARRAY_SIZE(steps) || c < 0 || tp->count < 2 || !(w > 1))
 		return -1;
 	double per_line = (tp->last[c] - tp->first[c]) / (double)(tp->count - 1);
-	if (fabs(per_line - w) > 0.01 * w)
+	if (!isfinite(per_line) || fabs(per_line - w) > 0.01 * w)
 		return -1;
 	return b - 4;
+}
+
+/* A word a time per step is written per ("iter", "img", "batch"). */
+static int per_step_word(const char *w)
+{
+	static const char *const words[] = { "iter", "it", "iteration", "step", "batch", "img", "image", "sample" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcasecmp(w, words[i]))
+			return 1;
+	return 0;
+}
+
+/* "6.77566s/20 iters" (Caffe's solver): a time whose unit holds the count
+ * of steps it spans, in the word after the number and the steps word after
+ * that. The count, with the unit's seconds in *u; 0 if none. */
+static double window_in_unit(const struct tmpl *tp, int pos, double *u)
+{
+	static const char *const steps[] = { "iters", "iterations", "steps", "its", "batches" };
+	if (!is_word(tp, pos + 1) || tp->sp[pos + 1] || !is_word(tp, pos + 2))
+		return 0;
+	const char *w = tp->tok[pos + 1], *slash = strchr(w, '/');
+	if (!slash || !(*u = time_unit(w, (size_t)(slash - w))) || !tp_is_digit(slash[1]))
+		return 0;
+	double n = 0;
+	for (const char *d = slash + 1; *d; d++) {
+		if (!tp_is_digit(*d) || n > 1e9)
+			return 0;
+		n = n * 10 + (*d - '0');
+	}
+	size_t i = 0;
+	while (i < ARRAY_SIZE(steps) && strcasecmp(tp->tok[pos + 2], steps[i]))
+		i++;
+	return i < ARRAY_SIZE(steps) && n > 1 ? n : 0;
 }
 
 /* An operator of arithmetic between blanks, a number after it ("3 hours
@@ -1846,9 +1937,21 @@ static void derive(struct tmpl *tp)
 		 * value ("9 tok : 3.1"); one written onto the number ("635.14s :
 		 * 8999.23 words/s") is always its unit */
 		const char *uw = is_word(tp, i + 1) && (!tp->sp[i + 1] || !labels_next(tp, i + 1)) ? tp->tok[i + 1] : NULL;
+		/* "time 1.2 ± 0.1 s": a mean and its deviation, the unit after
+		 * both; the deviation is no value */
+		int pm = is_word(tp, i + 1) && !strcmp(tp->tok[i + 1], "\xc2\xb1") && i + 2 < tp->ntok &&
+			 tp->kind[i + 2] == TK_NUM && is_word(tp, i + 3);
+		if (pm)
+			uw = tp->tok[i + 3];
 		double u = 0;
 		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE;
-		int next = i + (k != U_NONE ? 2 : 1);
+		int next = i + (k != U_NONE ? 2 : 1) + (pm ? 2 : 0);
+		/* "speed: 0.350s / iter" (py-faster-rcnn's): a time per step,
+		 * its unit written apart */
+		if (k == U_DUR && punct_is(tp, i + 2, '/') && is_word(tp, i + 3) && per_step_word(tp->tok[i + 3])) {
+			k = U_PER;
+			next = i + 4;
+		}
 		if (tp->form[i] == CK_COMPOUND) {
 			v.kind = VS_DUR;
 			units++;
@@ -1889,6 +1992,19 @@ static void derive(struct tmpl *tp)
 			v.kind = VS_RATE;
 			v.unit_pos = i + 1;
 			units++;
+		} else if (uw && (v.count_n = window_in_unit(tp, i, &u)) > 0) {
+			/* a sample of the step's time, count_n of them */
+			v.kind = VS_DUR;
+			v.unit = u;
+			v.role = TP_ROLE_RUNNING;
+			v.from = 1, v.to = 0;
+			v.name = tp->names.len;
+			strbuf_addf(&tp->names, "time(%.0f %s)", v.count_n, tp->tok[i + 2]);
+			v.name_len = tp->names.len - v.name;
+			tp->slots[tp->nslots++] = v;
+			units++;
+			i += 2;
+			continue;
 		} else if (share_word && share_at(tp, i + 1)) {
 			v.kind = VS_DUR; /* "Others=0.22 (2.73%)" */
 			v.unit = share_unit;
@@ -1915,6 +2031,19 @@ static void derive(struct tmpl *tp)
 			int b = i - 1;
 			if (b >= 0 && tp->kind[b] == TK_PUNCT && (*tp->tok[b] == ':' || *tp->tok[b] == '='))
 				b--;
+			/* "Speed (samples/sec) 519.3363": the unit in brackets, named
+			 * by the word before them */
+			if (b >= 2 && punct_is(tp, b, ')') && is_word(tp, b - 1) && punct_is(tp, b - 2, '(') &&
+			    unit_kind(tp->tok[b - 1], strlen(tp->tok[b - 1]), &u) == U_RATE) {
+				v.kind = VS_RATE;
+				v.unit_pos = b - 1;
+				units++;
+				name_before(tp, b - 2, &v);
+				if (!v.name_len)
+					name_fallback(tp, i, &v, tp->tok[b - 1]);
+				tp->slots[tp->nslots++] = v;
+				continue;
+			}
 			if (!is_word(tp, b) || unit_kind(tp->tok[b], strlen(tp->tok[b]), &u) != U_RATE)
 				continue;
 			v.kind = VS_RATE; /* "samples/s 3536" */
@@ -1952,6 +2081,8 @@ static void derive(struct tmpl *tp)
 			share_first = tp->nslots;
 		tp->slots[tp->nslots++] = v;
 		i = add_mean(tp, &v, mean_at(tp, next, uw), i);
+		if (pm && i < next - 1)
+			i = next - 1;
 	}
 	if (!units) {
 		tp->nslots = 0; /* clocks alone are not a timing line */
@@ -2105,6 +2236,8 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 			tp_set(&r, S_SECONDS, x);
 			if (v->count_pos >= 0)
 				tp_set(&r, S_TIM_COUNT, t[v->count_pos].v);
+			else if (v->count_n > 0)
+				tp_set(&r, S_TIM_COUNT, v->count_n);
 		}
 		hand_over(m, tp, &r, sink);
 	}
@@ -2381,6 +2514,16 @@ static void add_pattern(struct strbuf *sb, const struct tmpl *tp, const struct v
 			strbuf_addstr(sb, ".*?");
 			break;
 		default:
+			if (v->count_n > 0 && i == v->pos + 1) {
+				/* "s/(?<count>20)" */
+				const char *slash = strchr(tp->tok[i], '/');
+				struct strbuf unit = STRBUF_INIT;
+				strbuf_add(&unit, tp->tok[i], (size_t)(slash - tp->tok[i]) + 1);
+				add_re_literal(sb, unit.buf);
+				strbuf_release(&unit);
+				strbuf_addf(sb, "(?<count>%s)", slash + 1);
+				break;
+			}
 			add_re_literal(sb, tp->tok[i]);
 			break;
 		}
