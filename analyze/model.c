@@ -84,6 +84,7 @@ static struct an_run *run_new(const char *file)
 	r->last_value_ts = INT64_MIN;
 	r->iter_index = NAN;
 	r->iter_start = NAN;
+	r->clock_step = r->clock_total = NAN;
 	return r;
 }
 
@@ -768,6 +769,13 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 		/* the time of a window of steps: each step's mean */
 		if (r->type == TP_TIMING && tp_has(r, S_TIM_COUNT) && r->num[S_TIM_COUNT] >= 1)
 			sec /= r->num[S_TIM_COUNT];
+		/* a step's time that is its clock's rise since the last print,
+		 * which was steps ago: the time since the last print, named as
+		 * a step's (a parameter-golf trainer's "this_step:3654.5ms" at
+		 * every 50th step) */
+		else if (role == TP_ROLE_STEP && r->line == run->window_line && run->window_steps > 1 &&
+			 fabs(sec - run->window_seconds) <= 0.02 * run->window_seconds)
+			sec /= run->window_steps;
 		feed_part(run, r, role, sec);
 		break;
 	case TP_ROLE_CLOCK:
@@ -1071,6 +1079,18 @@ static double metric_total(const struct tp_record *r)
  * counts are known; a smaller count is a profiler reset. Without any
  * count, avg= is all there is.
  */
+static void note_window(struct an_run *run, double step, double total, uint64_t line)
+{
+	run->window_line = 0;
+	if (step > run->clock_step && total >= run->clock_total) {
+		run->window_steps = step - run->clock_step;
+		run->window_seconds = total - run->clock_total;
+		run->window_line = line;
+	}
+	run->clock_step = step;
+	run->clock_total = total;
+}
+
 static void feed_metric(struct an_run *run, const struct tp_record *r)
 {
 	if (!r->name)
@@ -1086,6 +1106,8 @@ static void feed_metric(struct an_run *run, const struct tp_record *r)
 			tp_series_add(&s->s, r->num[S_MET_AVG_S], r->line);
 		if (tp_has(r, S_MET_TOTAL_S))
 			s->last_total = r->num[S_MET_TOTAL_S];
+		if (tp_has(r, S_MET_STEP) && tp_has(r, S_MET_TOTAL_S))
+			note_window(run, r->num[S_MET_STEP], r->num[S_MET_TOTAL_S], r->line);
 		return;
 	}
 	double n = r->num[S_MET_COUNT], total = metric_total(r);

@@ -252,6 +252,12 @@ struct an_run {
 	uint64_t parts_line, clock_line, index_line;
 	double parts_sum, clock_value, index_value;
 	int parts_n, index_rank;
+	/* a step's clock at the last print of a metric ("step:250 ...
+	 * train_time:21165ms"), and what it rose by since the print before,
+	 * over how many steps: on window_line, a step time that equals the
+	 * rise is the window's ("this_step:3654.5ms" every 50 steps) */
+	double clock_step, clock_total, window_steps, window_seconds;
+	uint64_t window_line;
 };
 
 /* Numbers of one record, kept as the latest value for a name. */
