@@ -148,6 +148,10 @@ const char *an_stage_parent(const struct an_run *run, const struct an_stage *s);
  * undeclared cumulative reading, an epoch's clock): no span to add. */
 int an_stage_is_clock(const struct an_stage *s);
 
+/* A phase whose prints add up to spans of the run: no clock, and no name
+ * no reader declared whose prints add up to more than the stamps span. */
+int an_stage_is_span(const struct an_run *run, const struct an_stage *s);
+
 /* The seconds such a clock measured: its last reading, plus the reading
  * before each restart. */
 double an_stage_clock_span(const struct an_stage *s);

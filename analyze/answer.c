@@ -263,7 +263,7 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
 	*from = AW_NONE;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
-		if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
+		if (an_stage_in(run, s, NULL) && an_stage_is_span(run, s))
 			stages += s->seconds, top++;
 	}
 	*in_stages = top ? stages : NAN;

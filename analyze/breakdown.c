@@ -303,7 +303,7 @@ static size_t phase_refs(const struct an_run *run, const char *parent, struct st
 	size_t n = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
-		if (!an_stage_in(run, s, parent) || an_stage_is_clock(s))
+		if (!an_stage_in(run, s, parent) || !an_stage_is_span(run, s))
 			continue;
 		v[n++] = (struct stage_ref){ tp_map_key(&run->stages, i), s->seconds, s->line };
 		*declared |= !s->inferred;
@@ -319,7 +319,7 @@ static void nested_tables(struct report *rep, const struct an_opts *o, const str
 	size_t *kids = xcalloc(run->stages.n + 1, sizeof(*kids)), nk = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
-		if (*an_stage_parent(run, s) && !an_stage_is_clock(s))
+		if (*an_stage_parent(run, s) && an_stage_is_span(run, s))
 			kids[nk++] = i;
 	}
 	for (size_t a = 0; a < nk; a++) {
@@ -382,7 +382,7 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		double sum = 0;
 		for (size_t i = 0; i < run->stages.n; i++) {
 			const struct an_stage *s = tp_map_at(&run->stages, i);
-			if (an_stage_in(run, s, NULL) && !an_stage_is_clock(s))
+			if (an_stage_in(run, s, NULL) && an_stage_is_span(run, s))
 				sum += s->seconds;
 		}
 		if (!isnan(wall) && wall > 0 && wall < sum * 0.5)

@@ -473,6 +473,26 @@ int an_stage_is_clock(const struct an_stage *s)
 	return s->count >= 10 && s->drops && !s->dips && s->rises * 5 >= (s->count - 1) * 4;
 }
 
+/*
+ * A phase no reader declared whose prints, all between the log's stamped
+ * lines, add up to more than the stamps span (5 % and a second of slack)
+ * cannot be disjoint spans: one name holds nested or cumulative readings
+ * ("time:124.04" of an epoch's training, then "time:126.47" since the same
+ * epoch's start after its validation). No phase to add either.
+ */
+static int overflows(const struct an_run *run, const struct an_stage *s)
+{
+	if (!s->inferred || run->first_ts == INT64_MIN || run->max_ts <= run->first_ts || !run->ts_lines[0] ||
+	    run->ts_lines[0] > s->line || run->ts_lines[1] < s->last_line)
+		return 0;
+	return s->seconds > 1.05 * (double)(run->max_ts - run->first_ts) + 1;
+}
+
+int an_stage_is_span(const struct an_run *run, const struct an_stage *s)
+{
+	return !an_stage_is_clock(s) && !overflows(run, s);
+}
+
 double an_stage_clock_span(const struct an_stage *s)
 {
 	return s->peaks + s->last;
@@ -502,7 +522,7 @@ static void adopt_inside(struct an_run *run, const struct an_stage *s, const cha
 	for (size_t i = 0; i < run->stages.n; i++) {
 		struct an_stage *x = tp_map_at(&run->stages, i);
 		const char *k = tp_map_key(&run->stages, i);
-		if (x != s && x->inferred && !x->parent[0] && x->line >= run->first_step_line && !an_stage_is_clock(x) &&
+		if (x != s && x->inferred && !x->parent[0] && x->line >= run->first_step_line && an_stage_is_span(run, x) &&
 		    !is_training(k))
 			snprintf(x->parent, sizeof(x->parent), "%s", name);
 	}

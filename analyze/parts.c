@@ -241,7 +241,7 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 			const struct an_stage *s = tp_map_at(&run->stages, i);
 			const char *name = tp_map_key(&run->stages, i);
 			/* a phase inside another of its kind is counted there */
-			if (an_stage_is_clock(s) || strcmp(an_phase_kind(name), kinds[k]) || in_its_kind(run, s, kinds[k]))
+			if (!an_stage_is_span(run, s) || strcmp(an_phase_kind(name), kinds[k]) || in_its_kind(run, s, kinds[k]))
 				continue;
 			sec += s->seconds;
 			names++;
@@ -481,7 +481,7 @@ static double overheads_within(const struct an_run *run, const char *name)
 		const char *kind = an_phase_kind(tp_map_key(&run->stages, i));
 		if (strcmp(kind, "evaluation") && strcmp(kind, "checkpoint") && strcmp(kind, "startup"))
 			continue;
-		if (!an_stage_is_clock(s) && !in_its_kind(run, s, kind) &&
+		if (an_stage_is_span(run, s) && !in_its_kind(run, s, kind) &&
 		    within(run, s, name))
 			sec += s->seconds;
 	}
@@ -513,7 +513,7 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 		const struct an_stage *s = tp_map_at(&run->stages, i);
 		const char *name = tp_map_key(&run->stages, i);
 		int theirs = s->loose && loose && !strcmp(name, loose);
-		if (an_stage_is_clock(s) || (!theirs && strcmp(an_phase_kind(name), "training")) ||
+		if (!an_stage_is_span(run, s) || (!theirs && strcmp(an_phase_kind(name), "training")) ||
 		    in_its_kind(run, s, "training"))
 			continue;
 		double o = overheads_within(run, name);

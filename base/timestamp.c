@@ -81,6 +81,31 @@ static const char *read_short_date(const char *p, const char *e, enum tp_ts_frac
 	return q;
 }
 
+/* "20200204-20:09:01": time.strftime('%Y%m%d-%H:%M:%S'), a date with no
+ * separators before the time of day. */
+static const char *read_compact(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
+{
+	static const char shape[] = "dddddddd-dd:dd:dd";
+	for (int i = 0; i < 17; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
+			return NULL;
+	if (!field(p + 4, 1, 12) || !field(p + 6, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
+	    !field(p + 15, 0, 60))
+		return NULL;
+	char buf[TP_TS_MAX];
+	memcpy(buf, p, 4);
+	buf[4] = '-';
+	memcpy(buf + 5, p + 4, 2);
+	buf[7] = '-';
+	memcpy(buf + 8, p + 6, 2);
+	buf[10] = 'T';
+	memcpy(buf + 11, p + 9, 8);
+	size_t n = 19;
+	const char *q = fraction(p + 17, e, frac, buf, &n);
+	memcpy(out, buf, n + 1);
+	return q;
+}
+
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
 {
 	/* the date's and time's separator: ' ', 'T', or ':' as Sockeye's
@@ -90,6 +115,8 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
 	if (e - p >= 14 && p[2] == '-' && p[5] == ' ')
 		return read_month_day(p, e, frac, out);
+	if (e - p >= 17 && p[8] == '-' && p[11] == ':')
+		return read_compact(p, e, frac, out);
 	/* nearly every line of a log fails here, before the loop; the date's
 	 * separator is '-', or '/' as mmengine prints it ("2025/10/09") */
 	if (e - p < 19 || (p[4] != '-' && p[4] != '/') || p[7] != p[4] || p[13] != ':')

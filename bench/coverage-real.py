@@ -35,7 +35,8 @@ with TPROF_REAL_LOGS=tests/data/unseen5 a fifth, TPROF_REAL_MANIFEST=bench/unsee
 with TPROF_REAL_LOGS=tests/data/unseen6 a sixth, TPROF_REAL_MANIFEST=bench/unseen7-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen7 a seventh, TPROF_REAL_MANIFEST=bench/unseen8-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/unseen9-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen9 a ninth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen10 a tenth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1442,6 +1443,145 @@ def home_grown_byol_values(line):
     return [float(m.group(1))] if m else []
 
 
+# --- the tenth unseen set (tests/data/unseen10) ---
+
+# ---------------------------------------------------------------------------
+# home-grown ShuffleFaceNet trainer (MobileFaceNet_Pytorch lineage),
+# mbfaria/ShuffleFaceNet_Pytorch model/CASIA_ShuffleFaceNet_20200204_195134/log.log
+_SFN_EPOCH = re.compile(r'^\d{8}-\d\d:\d\d:\d\d\s+total_loss: \S+ time: (?:(\d+)h )?(\d+)m (\d+)s\s*$')
+
+
+def home_grown_shufflefacenet_values(line):
+    """'20200204-20:09:01     total_loss: 24.7161 time: 15m 1s' (the train
+    epoch's duration written as minutes and seconds: 901 s, 1 value).  The
+    'Train Epoch: 1/70 ...', 'Test Epoch: 5 ...', '    ave: 87.3500' and
+    'Saving checkpoint: 10' lines carry only their 'YYYYmmdd-HH:MM:SS'
+    stamps; ave (LFW accuracy) and total_loss are not time."""
+    m = _SFN_EPOCH.match(line)
+    if not m:
+        return []
+    return [int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + int(m.group(3))]
+
+
+# ---------------------------------------------------------------------------
+# home-grown ASGL spiking-network trainer (Windere/ASGL-SNN log/train.log)
+_ASGL_ELAPSED = re.compile(r' - INFO: Time elasped: (' + NUM + r')\s*$')
+
+
+def home_grown_asgl_snn_values(line):
+    """'2023-03-19 09:54:38,969 - INFO: Time elasped: 15.817720174789429'
+    (sic 'elasped'): seconds since the epoch's training loop began, printed
+    every 100 of 390 steps, so cumulative within the epoch and restarting
+    each epoch (1 value).  The 'Epoch [0/300], Step [100/390], Loss: ...'
+    continuation lines, the epoch summaries 'Epoch 0: train loss ..., train
+    acc ..., test acc ...', 'Saving custom_model..', the hyper-parameter
+    list and the ResNet repr carry no time."""
+    m = _ASGL_ELAPSED.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown Keras PSPNet fine-tuning (HoustonJ2013/Capstone_DL_Object_detection train_log.txt)
+_PSP_ITER = re.compile(r'^\d+/\d+ in \d+ epoch finished at time (?:(\d+) days?, )?(\d+):(\d\d):(\d\d(?:\.\d+)?) '
+                       r'from start, Loss is \S+ Acc is \S+\s*$')
+
+
+def home_grown_keras_pspnet_values(line):
+    """'0/10105 in 0 epoch finished at time 0:00:23.953285 from start, Loss is
+    0.542636 Acc is 0.851258' (a datetime.timedelta: seconds since the
+    script's start clock, cumulative over the whole run, 1 value).  The
+    Namespace line, 'No. 10105 of batches for each epoch', 'The GPU memory
+    has to be more than 4.370000 Gb' and 'Saved model to disk' are not
+    time; Loss/Acc are not time."""
+    m = _PSP_ITER.match(line)
+    if not m:
+        return []
+    return [int(m.group(1) or 0) * 86400 + int(m.group(2)) * 3600 + int(m.group(3)) * 60 + float(m.group(4))]
+
+
+# ---------------------------------------------------------------------------
+# MMClassification 0.x on mmcv 1.x (EpochBasedRunner + TextLoggerHook)
+_MMCLS_ITER = re.compile(r' - mmcls - INFO - Epoch \[\d+\]\[\d+/\d+\]\tlr: \S+, eta: [^,]*(?:, \d+:\d\d:\d\d)?, '
+                         r'time: (' + NUM + r'), data_time: (' + NUM + r'), memory: \d+, ')
+
+
+def mmcv_mmcls_values(line):
+    """'2022-10-08 17:17:20,545 - mmcls - INFO - Epoch [1][100/5005]\\tlr:
+    1.000e-01, eta: 1 day, 10:55:11, time: 0.251, data_time: 0.066, memory:
+    3058, loss: 6.9620' (mean iteration seconds and mean data seconds over
+    the 100-iteration window: 2 values).  eta is an estimate, memory is MB,
+    lr/loss are not time; 'Epoch(val) [1][196]\\taccuracy_top-1: ...',
+    'Saving checkpoint at 10 epochs', 'Now best checkpoint is saved as ...'
+    carry only their stamps.  The config dump and the hook table
+    ('(LOW         ) IterTimerHook') are not time."""
+    m = _MMCLS_ITER.search(line)
+    return [float(m.group(1)), float(m.group(2))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown TF1 FaceBoxes trainer (610265158/faceboxes-tensorflow log.log)
+_FB_ITER = re.compile(r'\] \[INFO\] epoch \d+: iter \d+, total_loss=.*\((' + NUM + r') examples/sec; (' + NUM +
+                      r') sec/batch\) fetch data time = (' + NUM + r')run time = (' + NUM + r')\s*$')
+
+
+def home_grown_faceboxes_tf_values(line):
+    """'[2019-07-28 16:10:57,490] [INFO] epoch 4: iter 2330, total_loss=5.18
+    ... learn_rate =1.000000e-03 (33.7 examples/sec; 0.949 sec/batch) fetch
+    data time = 0.799685run time = 0.148984 ' (rate, the printed
+    iteration's seconds, its data-fetch seconds and its session-run seconds
+    - 'run time' glued to the previous number: 4 values).  The
+    '**************val_loss 5.197523' / 'A new low loss model saved as ...'
+    lines, TensorFlow device lines and tensorpack '[0728 15:45:56 @...]'
+    warnings carry stamps only; learn_rate and losses are not time."""
+    m = _FB_ITER.search(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown PyTorch k-fold classifier (610265158/torch_classfier_com log.log)
+_TCC_TRAIN = re.compile(r'\[fold \d+\], Train Step \d+, summary_loss: \S+, accuracy: \S+, time: (' + NUM +
+                        r'), speed (' + NUM + r') images/persec\s*$')
+_TCC_VAL = re.compile(r'\[fold \d+\], Val Step \d+, summary_loss: \S+, acc: \S+, time: (' + NUM + r')\s*$')
+_TCC_EPOCH = re.compile(r'\[fold \d+\], \[RESULT\]: (?:Train|VAL)\. Epoch: \d+, summary_loss: \S+, a\w+: \S+, time:(' +
+                        NUM + r')\s*$')
+
+
+def home_grown_torch_classifier_values(line):
+    """'[fold 0], Train Step 10, summary_loss: 2.147573, accuracy: 0.195652,
+    time: 0.199544, speed 160 images/persec' (the printed step's seconds and
+    its images/sec: 2 values), 'Val Step 10, ..., time: 0.406002' (seconds
+    since the validation pass began, cumulative: 1), '[RESULT]: Train.
+    Epoch: 0, summary_loss: ..., acuracy: ..., time:124.03813' (train epoch
+    seconds: 1) and '[RESULT]: VAL. Epoch: 0, ..., time:126.47093' (seconds
+    since the train epoch began, i.e. train + validation: 1).  'warm up with
+    learning rate: [0.000002]', 'learning rate: [...]', ' for class 1, acc
+    ...', 'A model saved to ...' and the apex AMP banner are not time."""
+    m = _TCC_TRAIN.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = _TCC_VAL.search(line) or _TCC_EPOCH.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# home-grown ConcatBERT (MulT-style trainer) on MM-IMDb (IsaacRodgz/ConcatBERT train_log.txt)
+_CB_BATCH = re.compile(r'^Epoch\s+\d+ \| Batch\s+\d+/\s*\d+ \| Time/Batch\(ms\) (' + NUM + r') \| Train Loss \S+\s*$')
+_CB_EPOCH = re.compile(r'^Epoch\s+\d+ \| Time (' + NUM + r') sec \| Train Acc ')
+
+
+def home_grown_concatbert_values(line):
+    """'Epoch  1 | Batch 100/972 | Time/Batch(ms) 691.84 | Train Loss 0.7241'
+    (mean milliseconds per batch over the last 100 batches: 0.69184 s, 1
+    value) and 'Epoch  1 | Time 1041.3202 sec | Train Acc 21.7959 | ...'
+    (train + validation + test seconds of the epoch: 1).  'F1 score:',
+    'Accuracy:', the dashed rules and 'Saved model at ...' are not time."""
+    m = _CB_BATCH.match(line)
+    if m:
+        return [float(m.group(1)) / 1000.0]
+    m = _CB_EPOCH.match(line)
+    return [float(m.group(1))] if m else []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1526,6 +1666,13 @@ FRAMEWORK = {
     "caffe": caffe_values,
     "dgl-sampling": dgl_sampling_values,
     "home-grown-byol": home_grown_byol_values,
+    "home-grown-shufflefacenet": home_grown_shufflefacenet_values,
+    "home-grown-asgl-snn": home_grown_asgl_snn_values,
+    "home-grown-keras-pspnet": home_grown_keras_pspnet_values,
+    "mmcv-mmcls": mmcv_mmcls_values,
+    "home-grown-faceboxes-tf": home_grown_faceboxes_tf_values,
+    "home-grown-torch-classifier": home_grown_torch_classifier_values,
+    "home-grown-concatbert": home_grown_concatbert_values,
 }
 
 

@@ -1160,3 +1160,56 @@ Test(discover, the_ninth_sets_shapes)
 	cr_assert_str_eq(t.err.buf, "");
 	tu_result_free(&t);
 }
+
+/*
+ * The shapes the tenth unseen set taught, on its real logs:
+ * - a Keras PSPNet trainer's "0/10105 in 0 epoch finished at time
+ *   0:00:23.953285 from start": a clock after a time word and a blank;
+ * - an SNN trainer's "Time elasped: 15.817720174789429": one word after
+ *   the time word, however it is spelt ("time step: 5" is a count);
+ * - ConcatBERT's "Time/Batch(ms) 691.84": a time's unit in brackets;
+ * - a k-fold trainer's "speed 160 images/persec";
+ * - Megatron's "elapsed time per iteration (ms): 12465.5", which its pack
+ *   reads: in seconds, the same value, which discovery reads no second time.
+ */
+Test(discover, the_tenth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen10/keras-pspnet-ade20k.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 5, 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 23.953285, 1e-9);
+	cr_assert_eq(count_named(&c, TP_TIMING, r->name), 20210);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen10/asgl-snn-cifar100.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 329, 0);
+	cr_assert_str_eq(r->name, "Time elasped");
+	cr_assert_float_eq(num(r, S_SECONDS), 15.817720174789429, 1e-12);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Time elasped"), 900);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen10/concatbert-mmimdb.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 4, 0);
+	cr_assert_str_eq(r->name, "Time/Batch");
+	cr_assert_float_eq(num(r, S_SECONDS), 0.69184, 1e-12);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen10/torch-classifier-folds.log", NULL, &c);
+	r = on_line(&c, TP_RATE, 44, 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 160, 0);
+	cr_assert(r->text_len == 13 && !memcmp(r->text, "images/persec", 13));
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/real/megatron-elena.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "elapsed time per iteration"), 0, "the pack's batch holds it");
+	cr_assert_float_eq(num(on_line(&c, TP_BATCH, 24, 0), S_SECONDS), 12.4655, 1e-9);
+	collector_free(&c);
+
+	struct tu_result t = tu_run("printf 'time step: 5\\ntime step: 6\\ntime step: 7\\ntime step: 9\\n' | $B/tprof-parse -");
+	cr_assert_str_eq(t.out.buf, "", "a count of time steps is no time");
+	tu_result_free(&t);
+}

@@ -971,12 +971,17 @@ Test(packs, cli_list_select_and_disable)
 	r = tu_run("$B/tprof-parse -c tests/data/packs/megatron.log");
 	cr_expect(strstr(r.out.buf, "batch      3\n"), "%s", r.out.buf);
 	tu_result_free(&r);
-	/* without the pack only the log's span is read ("log start", "log end") */
-	r = tu_run("$B/tprof-parse -c --no-formats tests/data/packs/megatron.log");
+	/* without the pack (and discovery) only the log's span is read ("log
+	 * start", "log end"); discovery alone reads its three iterations'
+	 * times, their unit in brackets, and rates */
+	r = tu_run("$B/tprof-parse -c --no-formats --no-discovery tests/data/packs/megatron.log");
 	cr_expect(strstr(r.out.buf, "meta       2\n") && strstr(r.out.buf, "total      2\n"), "%s", r.out.buf);
 	tu_result_free(&r);
-	r = tu_run("$B/tprof-parse -c --formats=nanogpt tests/data/packs/megatron.log");
+	r = tu_run("$B/tprof-parse -c --formats=nanogpt --no-discovery tests/data/packs/megatron.log");
 	cr_expect(strstr(r.out.buf, "meta       2\n") && strstr(r.out.buf, "total      2\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -c --no-formats tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "timing     3\n"), "%s", r.out.buf);
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-parse -c --formats=nanogpt,megatron tests/data/packs/megatron.log");
 	cr_expect(strstr(r.out.buf, "batch      3\n"), "%s", r.out.buf);
@@ -1002,12 +1007,19 @@ Test(packs, cli_formats_options_in_every_reading_tool)
 			  strstr(r.out.buf, "\"steps\":3,"),
 		  "%s", r.out.buf);
 	tu_result_free(&r);
+	/* without the pack, discovery reads the line's "elapsed time per
+	 * iteration (ms): 19131.8" (its unit in brackets), under its words */
 	r = tu_run("$B/tprof-analyze --no-formats -f json tests/data/packs/megatron.log");
-	cr_expect(strstr(r.out.buf, "\"kind\":\"nothing-read\"") && !strstr(r.out.buf, "\"steps\":3,"),
+	cr_expect(strstr(r.out.buf, "\"step\":\"elapsed time per iteration\",\"step_median\":19.1328,") &&
+			  !strstr(r.out.buf, "\"batch time\""),
 		  "%s", r.out.buf);
 	tu_result_free(&r);
 	r = tu_run("$B/tprof-analyze --formats=nanogpt -f json tests/data/packs/megatron.log");
-	cr_expect(strstr(r.out.buf, "\"kind\":\"nothing-read\""), "%s", r.out.buf);
+	cr_expect(strstr(r.out.buf, "\"step\":\"elapsed time per iteration\"") && !strstr(r.out.buf, "\"batch time\""),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze --formats=megatron -f json tests/data/packs/megatron.log");
+	cr_expect(strstr(r.out.buf, "\"step\":\"batch time\""), "%s", r.out.buf);
 	tu_result_free(&r);
 	static const char *const cmds[] = {
 		"$B/tprof-analyze --formats=nope tests/data/packs/megatron.log",

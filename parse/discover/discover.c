@@ -237,7 +237,9 @@ static int unit_kind(const char *w, size_t n, double *unit)
 	if ((*unit = time_unit(w, (size_t)(slash - w))) > 0)
 		return U_PER;
 	size_t k = (size_t)(e - b);
-	if ((k == 1 && *b == 's') || (k == 3 && !memcmp(b, "sec", 3)) || (k == 6 && !memcmp(b, "second", 6)))
+	/* "images/persec" as well */
+	if ((k == 1 && *b == 's') || (k == 3 && !memcmp(b, "sec", 3)) || (k == 6 && !memcmp(b, "second", 6)) ||
+	    (k == 6 && !memcmp(b, "persec", 6)))
 		return U_RATE;
 	return U_NONE;
 }
@@ -472,6 +474,18 @@ static int plain_at(const char *r, const char *e)
 	return f == e || *f == ',' || *f == ';' || (*f == '|' && f > r);
 }
 
+/* A word after a time word that makes the time no span: "time step: 5"
+ * counts steps, "time stamp" and "time zone" are no durations. */
+static int not_a_span_word(const char *w, size_t n)
+{
+	static const char *const words[] = { "step", "steps", "stamp", "stamps", "zone", "index", "idx", "limit",
+					     "of", "per", "to", "is", "was", "left", "remaining", "budget" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !strncasecmp(w, words[i], n))
+			return 1;
+	return 0;
+}
+
 /* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
  * its colon and a digit? */
 static int time_word_at(const char *q, const char *e)
@@ -508,8 +522,19 @@ static int time_word_at(const char *q, const char *e)
 		r += 5;
 	else if (r < e && *r == ' ')
 		r++; /* "time : 43.05" */
+	if (r < e && tp_is_alpha(*r) && r[-1] == ' ') {
+		/* "Time elasped: 15.8177", "time taken = 3.2": one word after the
+		 * time word, whatever its spelling, unless it makes the time a
+		 * count ("time step: 5") */
+		const char *word = r;
+		while (r < e && tp_is_alpha(*r))
+			r++;
+		if (r - word > 12 || not_a_span_word(word, (size_t)(r - word)))
+			return 0;
+	}
 	if (r < e && tp_is_digit(*r) && r[-1] == ' ')
-		return meter_at(r, e) || plain_at(r, e); /* "time 0.0325 (0.0623)", "Time 0.9820 |" */
+		/* "time 0.0325 (0.0623)", "Time 0.9820 |", "at time 0:00:23.95" */
+		return meter_at(r, e) || plain_at(r, e) || clock_at(r, e);
 	if (r >= e || (*r != ':' && *r != '='))
 		return 0;
 	r = tp_skip_blanks(r + 1, e);
@@ -619,6 +644,13 @@ static int time_word_hit(const char *s, const char *h, const char *e)
 		/* a clock's colon has its digit after it, a label's a blank */
 		return h + 1 < e && tp_is_digit(h[1]) ? took_clock_at(s, h, e) : elapsed_at(s, h, e);
 	case 'm':
+		/* "Time/Batch(ms) 691.84": a time's unit in brackets, a number after */
+		if (h > s && h[-1] == '(' && e - h >= 5 && h[1] == 's' && h[2] == ')') {
+			const char *r = h + 3;
+			while (r < e && (*r == ' ' || *r == ':' || *r == '='))
+				r++;
+			return r > h + 3 && r < e && tp_is_digit(*r);
+		}
 		return h - s >= 2 && h + 1 < e && h[-1] == 'i' && h[1] == 'e' && time_word_at(h - 1, e);
 	case 'M':
 		return h - s >= 2 && h + 1 < e && h[-1] == 'I' && h[1] == 'E' && time_word_at(h - 1, e);
@@ -1627,6 +1659,10 @@ static int time_named(const struct tmpl *tp, int pos)
 		tn -= 5; /* Sockeye's "Time-cost=4626.838" */
 	if (time_name(t, tn))
 		return 1;
+	/* "Time elasped: 15.8177": the time word before the label */
+	if (is_word(tp, w - 1) && tp->sp[w] && time_name(tp->tok[w - 1], strlen(tp->tok[w - 1])) &&
+	    !not_a_span_word(t, tn))
+		return 1;
 	if (strcasecmp(t, "data"))
 		return 0;
 	for (int k = 0; k < w; k++)
@@ -1966,8 +2002,12 @@ static void derive(struct tmpl *tp)
 			/* "| Time: 0:01:09 |": a clock a time word names is a
 			 * time on its own */
 			int w = label_of(tp, i);
+			/* "finished at time 0:00:23.953285 from start": the time
+			 * word just before it */
 			if ((w >= 0 && phrase_names_time(tp, w)) ||
-			    (is_word(tp, i - 1) && tp->sp[i] && is_took(tp->tok[i - 1], strlen(tp->tok[i - 1]))))
+			    (is_word(tp, i - 1) && tp->sp[i] &&
+			     (is_took(tp->tok[i - 1], strlen(tp->tok[i - 1])) ||
+			      time_name(tp->tok[i - 1], strlen(tp->tok[i - 1])))))
 				units++;
 		} else if (k == U_DUR || k == U_PER) {
 			v.kind = VS_DUR;
@@ -2260,6 +2300,13 @@ static uint64_t seen_mask(const struct tok *t, int n, const struct tp_disc_line 
 					       t[i - 2].kind == TK_WORD
 				       ? suffix_unit(t[i - 2].s, t[i - 2].n)
 				       : 0;
+		/* and a unit in brackets before it ("per iteration (ms): 12465.5") */
+		int b = i - 1;
+		if (b >= 0 && t[b].kind == TK_PUNCT && (*t[b].s == ':' || *t[b].s == '='))
+			b--;
+		if (b >= 2 && t[b].kind == TK_PUNCT && *t[b].s == ')' && t[b - 1].kind == TK_WORD &&
+		    t[b - 2].kind == TK_PUNCT && *t[b - 2].s == '(' && unit_kind(t[b - 1].s, t[b - 1].n, &u) == U_DUR)
+			named = u;
 		for (size_t k = 0; k < ln->nseen; k++) {
 			double w = ln->seen[k], tol = 1e-9 * fmax(fabs(w), 1e-9);
 			if (fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol) ||
