@@ -23,7 +23,8 @@ static const char *part_kind(const char *name)
 {
 	if (strcasestr(name, "data") || strcasestr(name, "load"))
 		return "data";
-	if (strcasestr(name, "generat") || strcasestr(name, "rollout"))
+	/* verl's timing_s/gen */
+	if (strcasestr(name, "generat") || strcasestr(name, "rollout") || !strcasecmp(name, "gen"))
 		return "generation";
 	static const char *const comm[] = { "reduce", "gather", "scatter", "comm", "sync", "nccl", "broadcast", "p2p",
 					    "send", "recv" };
@@ -81,15 +82,18 @@ static const char *kind_advice(const char *kind)
 
 /* The median of the step series a part belongs to, with its name, and
  * in *mean its mean. */
-static double parent_median(const struct an_run *run, const struct an_part *x, const char **of, double *mean)
+static double parent_median(const struct an_run *run, const struct an_part *x, const char **of, double *mean,
+			    uint64_t *n)
 {
 	*mean = NAN;
+	*n = 0;
 	if (x->parent[0] && strcmp(x->parent, "step")) {
 		const struct an_part *p = an_part_find(run, x->parent);
 		*of = x->parent;
 		if (!p || !p->s.n)
 			return NAN;
 		*mean = p->s.mean;
+		*n = p->s.n;
 		return tp_series_quantile(&p->s, 0.5);
 	}
 	double scale;
@@ -97,6 +101,7 @@ static double parent_median(const struct an_run *run, const struct an_part *x, c
 	if (!s || !s->n)
 		return NAN;
 	*mean = scale * s->mean;
+	*n = s->n;
 	return scale * tp_series_quantile(s, 0.5);
 }
 
@@ -119,7 +124,16 @@ static const struct tp_series *component_values(const struct an_run *run, const 
 struct share {
 	double pct, med;           /* the median's share, the part's median */
 	double mean_pct, mean, of; /* the mean's share, the part's mean, the step's mean */
+	uint64_t n, of_n;          /* the part's values, its step's; n < of_n / 2: a part of
+				    * some steps only (a checkpoint's save every 20th), whose
+				    * pct is then of the steps' time, its values added */
+	double sum;
 };
+
+static int some_steps(const struct share *sh)
+{
+	return sh->n * 2 < sh->of_n;
+}
 
 /* Rare long waits (a loader that stalls now and then) hide from the
  * median: the share of the time is the mean's, said as such, when it is
@@ -153,7 +167,10 @@ static void part_finding(struct report *rep, const struct an_opts *o, const stru
 				   ? kind
 				   : "the step's part";
 	char how[512];
-	if (stalls(sh))
+	if (some_steps(sh))
+		snprintf(how, sizeof(how), "of the steps' time ('%s': in %llu of %llu steps, %.4g s in all)", of,
+			 (unsigned long long)sh->n, (unsigned long long)sh->of_n, sh->sum);
+	else if (stalls(sh))
 		snprintf(how, sizeof(how), "of the steps' time ('%s': mean %.4g s of %.4g s; the median is %.4g s, "
 			 "%.1f%%: rare long waits)", of, sh->mean, sh->of, sh->med, sh->pct);
 	else
@@ -175,7 +192,7 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 {
 	struct rtable *t = NULL;
 	size_t data = SIZE_MAX;
-	struct share data_sh = { -1, 0, -1, 0, 0 };
+	struct share data_sh = { -1, 0, -1, 0, 0, 0, 0, 0 };
 	const char *data_of = NULL;
 	for (size_t i = 0; i < run->parts.n; i++) {
 		const struct an_part *x = tp_map_at(&run->parts, i);
@@ -183,11 +200,16 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 		if (x->role != TP_ROLE_COMPONENT)
 			continue;
 		const struct tp_series *v = component_values(run, name, x);
-		double step_mean, step = parent_median(run, x, &of, &step_mean);
+		uint64_t steps;
+		double step_mean, step = parent_median(run, x, &of, &step_mean, &steps);
 		if (!v || !(step > 0))
 			continue;
 		double med = tp_series_quantile(v, 0.5), pct = 100 * med / step;
-		struct share sh = { pct, med, step_mean > 0 ? 100 * v->mean / step_mean : NAN, v->mean, step_mean };
+		struct share sh = { pct, med, step_mean > 0 ? 100 * v->mean / step_mean : NAN, v->mean, step_mean,
+				    v->n, steps, v->sum };
+		if (some_steps(&sh))
+			sh.pct = sh.mean_pct = step_mean > 0 ? 100 * v->sum / (step_mean * (double)steps) : NAN;
+		pct = sh.pct;
 		if (!t)
 			t = report_table(rep, "breakdown", "step-parts", "Parts of the step",
 					 "run,part,of,median:s,share:%,values,line");

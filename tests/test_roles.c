@@ -1094,3 +1094,35 @@ Test(roles, phases_by_their_stamps_and_the_active_time)
 	cr_expect_eq(count_findings(j, "inconsistent"), 0);
 	json_free(&doc);
 }
+
+/* A part printed in fewer than half of its step's prints (verl's
+ * timing_s/save_checkpoint, 28.7 s once in 21 steps of a 9.97 s median) is
+ * a share of the steps' time, its values added: 10.5 %, never 288 % "of each
+ * step"; verl's timing_s/gen is the step's generation. */
+Test(roles, a_part_of_some_steps_only)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen4/verl-grpo-qwen.log");
+	const struct json_value *t = table(j, "step-parts");
+	cr_assert(t);
+	size_t rows = json_get(t, "rows")->arr.n, seen = 0;
+	for (size_t r = 0; r < rows; r++) {
+		const char *part = cell(t, r, "part")->str.s;
+		double share = cell(t, r, "share")->num.v;
+		cr_expect_leq(share, 100, "%s: %g %%", part, share);
+		if (!strcmp(part, "save_checkpoint")) {
+			cr_expect(fabs(share - 10.47) < 0.05, "%g", share);
+			cr_expect_eq(cell(t, r, "values")->num.v, 1);
+			seen++;
+		}
+	}
+	cr_expect_eq(seen, 1);
+	for (size_t k = 0; k < 5; k++) {
+		char path[32];
+		snprintf(path, sizeof(path), "summary.top.%zu.finding", k);
+		const char *f = str_at(j, path);
+		if (f && strstr(f, "'gen'"))
+			cr_expect(!strncmp(f, "generation 'gen'", 16), "%s", f);
+	}
+	json_free(&doc);
+}
