@@ -606,11 +606,16 @@ static double steps_time(const struct an_run *run, double wall, enum an_wall_fro
 {
 	const char *what;
 	double scale, iters;
-	const struct tp_series *st;
-	if (!steps_alone(from) || !(st = an_steps_ran(run, &iters, &what, &scale)))
+	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
+	double in = st ? iters * st->mean * scale : NAN;
+	if (!(in > 0))
 		return wall;
-	double in = iters * st->mean * scale;
-	return in > 0 && !(in <= wall) ? in : wall;
+	if (steps_alone(from))
+		return !(in <= wall) ? in : wall;
+	/* a share of each step is one of the time in steps, not of what ran
+	 * around them (start-up, evaluations), where the log counts the
+	 * iterations that ran */
+	return an_run_iters(run) >= 10 && in < wall ? in : wall;
 }
 
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)
