@@ -55,11 +55,20 @@ static const struct an_part *step_part(const struct an_run *run, size_t from, si
 		int derived; /* -1: either */
 	} tiers[] = { { TP_ROLE_STEP, 0 }, { TP_ROLE_STEP, 1 }, { TP_ROLE_RUNNING, 0 }, { TP_ROLE_AVERAGE, -1 },
 		      { TP_ROLE_RUNNING, 1 } };
-	for (size_t k = from; k <= to && k < ARRAY_SIZE(tiers); k++) {
+	/* an evaluation's steps ("Eval batch_cost") only where training
+	 * prints none */
+	for (size_t t = 0; t < 2 * (to - from + 1); t++) {
+		size_t k = from + t / 2;
+		int eval = t % 2;
+		if (k >= ARRAY_SIZE(tiers))
+			break;
 		const struct an_part *best = NULL;
 		for (size_t i = 0; i < run->parts.n; i++) {
 			const struct an_part *x = tp_map_at(&run->parts, i);
 			if (x->role != tiers[k].role || !x->s.n || (tiers[k].derived >= 0 && x->derived != tiers[k].derived))
+				continue;
+			int is_eval = !strcmp(an_phase_kind(tp_map_key(&run->parts, i)), "evaluation");
+			if (is_eval != eval)
 				continue;
 			/* a mean of a component is no step */
 			if (x->parent[0] && strcmp(x->parent, "step")) {

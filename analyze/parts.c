@@ -21,7 +21,8 @@
 /* What a part of a step is, by its name. */
 static const char *part_kind(const char *name)
 {
-	if (strcasestr(name, "data") || strcasestr(name, "load"))
+	/* PaddlePaddle's reader_cost */
+	if (strcasestr(name, "data") || strcasestr(name, "load") || strcasestr(name, "reader"))
 		return "data";
 	/* verl's timing_s/gen */
 	if (strcasestr(name, "generat") || strcasestr(name, "rollout") || !strcasecmp(name, "gen"))
@@ -220,7 +221,9 @@ static void step_parts(struct report *rep, const struct an_opts *o, const struct
 		rt_num(t, pct, 1);
 		rt_num(t, (double)v->n, 0);
 		rt_num(t, (double)x->line, 0);
-		if (!bottlenecks)
+		/* the parts of an evaluation's steps are the evaluation's, no
+		 * finding of the training step's */
+		if (!bottlenecks || !strcmp(an_phase_kind(of), "evaluation"))
 			continue;
 		if (strcmp(part_kind(name), "data"))
 			part_finding(rep, o, run, name, x, of, &sh, wall);
@@ -562,6 +565,28 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 	report_stake(rep, 0.05 * (sec > wall ? wall : sec));
 }
 
+/* The steps' share of the time a run was active, where launches appended
+ * to one log left its stamps' span idle (an_run_idle): the same finding,
+ * of that time. 1 if given. */
+static int steps_share_active(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
+{
+	uint64_t gaps = 0;
+	double idle = from == AW_STAMPS ? an_run_idle(run, &gaps) : 0, active = wall - idle;
+	const char *what;
+	double scale, iters;
+	const struct tp_series *st = gaps && active > 0 ? an_steps_ran(run, &iters, &what, &scale) : NULL;
+	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / active;
+	if (!st || !(pct >= 60 && pct <= 110))
+		return 0;
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
+		       "the steps are %.0f%% of the time the run was active (%.4g s, the wall less %.4g s idle in "
+		       "%llu gap%s): %.0f steps x %.4g s (the median of %s) = %.4g s",
+		       pct > 100 ? 100 : pct, active, idle, (unsigned long long)gaps, gaps == 1 ? "" : "s", iters,
+		       med, what, in > active ? active : in);
+	report_stake(rep, 0.05 * (in > active ? active : in));
+	return 1;
+}
+
 /*
  * When the steps fill the run: the iterations the batch indices count
  * times the median step, as a share of a wall the steps did not make up
@@ -581,6 +606,8 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 	double scale, iters;
 	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
 	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / wall;
+	if (!alone && st && in > 0 && !(pct >= 60) && steps_share_active(rep, run, wall, from))
+		return;
 	if (!(alone || wall > 0) || !st || !(in > 0) || (!alone && !(pct >= 60)))
 		return training_share(rep, run, wall, from);
 	if (alone) {

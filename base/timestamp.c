@@ -81,13 +81,13 @@ static const char *read_short_date(const char *p, const char *e, enum tp_ts_frac
 	return q;
 }
 
-/* "20200204-20:09:01": time.strftime('%Y%m%d-%H:%M:%S'), a date with no
- * separators before the time of day. */
+/* "20200204-20:09:01" and "20221127 22:45:09": time.strftime('%Y%m%d-%H:%M:%S')
+ * or '%Y%m%d %H:%M:%S', a date with no separators before the time of day. */
 static const char *read_compact(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
 {
-	static const char shape[] = "dddddddd-dd:dd:dd";
+	static const char shape[] = "dddddddd?dd:dd:dd";
 	for (int i = 0; i < 17; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
+		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : shape[i] == '?' ? (p[i] != '-' && p[i] != ' ') : p[i] != shape[i])
 			return NULL;
 	if (!field(p + 4, 1, 12) || !field(p + 6, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
 	    !field(p + 15, 0, 60))
@@ -115,7 +115,7 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
 	if (e - p >= 14 && p[2] == '-' && p[5] == ' ')
 		return read_month_day(p, e, frac, out);
-	if (e - p >= 17 && p[8] == '-' && p[11] == ':')
+	if (e - p >= 17 && (p[8] == '-' || p[8] == ' ') && p[11] == ':')
 		return read_compact(p, e, frac, out);
 	/* nearly every line of a log fails here, before the loop; the date's
 	 * separator is '-', or '/' as mmengine prints it ("2025/10/09") */

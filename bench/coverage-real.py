@@ -36,7 +36,8 @@ with TPROF_REAL_LOGS=tests/data/unseen6 a sixth, TPROF_REAL_MANIFEST=bench/unsee
 with TPROF_REAL_LOGS=tests/data/unseen7 a seventh, TPROF_REAL_MANIFEST=bench/unseen8-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/unseen9-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen10 a tenth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1582,6 +1583,101 @@ def home_grown_concatbert_values(line):
     return [float(m.group(1))] if m else []
 
 
+# --- the eleventh unseen set (tests/data/unseen11) ---
+
+# ---------------------------------------------------------------------------
+# PaddleClas (ppcls engine, PaddlePaddle 2.3), robinbg/PaddleClas output/train.log
+_PPCLS_ITER = re.compile(r'^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\] ppcls INFO: \[(?:Train|Eval)\]\[Epoch \d+(?:/\d+)?\]'
+                         r'\[Iter: \d+/\d+\].*, batch_cost: (' + NUM + r')s, reader_cost: (' + NUM +
+                         r'), ips: (' + NUM + r') (?:samples/s|images/sec)(?:, eta: .*)?\s*$')
+
+
+def paddleclas_values(line):
+    """'[2022/10/07 21:46:45] ppcls INFO: [Train][Epoch 1/400][Iter: 10/98]lr(LinearWarmup):
+    0.00002245, CELoss: 6.93595, loss: 6.93595, batch_cost: 0.49343s, reader_cost: 0.00027,
+    ips: 259.40864 samples/s, eta: 5:22:17' and '[Eval][Epoch 1][Iter: 10/25]CELoss: ...,
+    top1: ..., top5: ..., batch_cost: 0.71648s, reader_cost: 0.39282, ips: 357.30297
+    images/sec' (mean seconds per iteration and mean reader seconds since the epoch's 5th
+    iteration - the first print of an epoch is iteration 0 alone - and the rate: 3 values).
+    eta is an estimate; lr, losses and top-k are not time.  '[Train][Epoch 1/400][Avg]...',
+    '[Eval][Epoch 1][Avg]...', '[Eval][Epoch 1][best metric: ...]', 'Already save model in
+    ...', the banner and the config dump carry only their stamps."""
+    m = _PPCLS_ITER.match(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
+# ---------------------------------------------------------------------------
+# PaddleOCR (tools/train.py, ppocr program.py of 2.6), ChenJie666/PaddleOCR_CarPlate
+# output/rec_chinese_lite_v2.0/train.log (CRLF, GBK bytes in the label-error lines)
+_PPOCR_ITER = re.compile(r'^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\] root INFO: epoch: \[\d+/\d+\], iter: \d+, .*'
+                         r'reader_cost: (' + NUM + r') s, batch_cost: (' + NUM + r') s, samples: \d+, ips: (' +
+                         NUM + r')\s*$')
+
+
+def paddleocr_values(line):
+    """'[2022/12/12 13:25:40] root INFO: epoch: [1/500], iter: 10, lr: 0.001000, loss:
+    254.144928, acc: 0.000000, norm_edit_dis: 0.000000, reader_cost: 2.98897 s, batch_cost:
+    5.33197 s, samples: 704, ips: 13.20337' (reader seconds and batch seconds per iteration,
+    averaged over the 10-iteration print window, and samples/s of the window: 3 values;
+    'samples' is a count).  The label-parsing 'root ERROR: When parsing line ...' lines,
+    'The shape of model params ... not matched' lines, 'save model in ...', the config dump
+    ('print_batch_step : 10', 'eval_batch_step : [0, 2000]') carry no time."""
+    m = _PPOCR_ITER.match(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
+# ---------------------------------------------------------------------------
+# BAAF-Net / RandLA-Net style trainer (PyTorch port), huixiancheng/My_BAAF_with_SemanticKITTI
+_BAAF_STEP = re.compile(r'^\[\d{8} \d\d:\d\d:\d\d\]\[INFO\] Step \d+ L_out=\S+ Acc=\S+ ---\s*(' + NUM +
+                        r') ms/batch\s*$')
+
+
+def home_grown_baaf_values(line):
+    """'[20221127 22:30:55][INFO] Step 00000050 L_out=13.618 Acc=0.43 ---  862.44 ms/batch'
+    (the printed batch's milliseconds: 0.86244 s, 1 value; printed every 50 steps).
+    '****EPOCH 1****', 'eval accuracy: 0.60...', 'mean IOU:0.21...', 'Mean IoU = 21.1%',
+    the per-class IoU row and 'Best m_IoU is: 21.119' carry only their stamps."""
+    m = _BAAF_STEP.match(line)
+    return [float(m.group(1)) / 1000.0] if m else []
+
+
+# ---------------------------------------------------------------------------
+# DiT-style train.py (facebookresearch/DiT logger with ANSI-coloured stamps) run under
+# accelerate, captured from a terminal: ahmedgh970/traffic-diffuser log.txt
+_DIT_STEP = re.compile(r'\x1b\[34m\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\x1b\[0m\] \(step=\d+\) Train Loss: \S+, '
+                       r'Train Steps/Sec: (' + NUM + r')\s*$')
+
+
+def dit_values(line):
+    """'[\\x1b[34m2024-07-18 18:59:44\\x1b[0m] (step=0000013) Train Loss: 0.5001, Train
+    Steps/Sec: 0.51' (steps per second over the 13 steps since the last print: 1 value, a
+    rate).  'Beginning epoch 1...', 'Saved checkpoint to ...', 'Done!', 'Experiment
+    directory created ...', 'TrafficDiffuser-S Parameters: 11,475,104', the accelerate
+    defaults, the shell prompts and the torch.distributed.elastic '[2024-07-19
+    10:12:11,604] ...' lines carry no time value."""
+    m = _DIT_STEP.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------------------
+# WS-DAN + SAC fine-grained classifier (ImageNet-example AverageMeter prints, no stamps),
+# 17314796423/WS_DAN_SAC train.log
+_WSDAN_TRAIN = re.compile(r'^Epoch: \[\d+\]\[\d+/\d+\]\tTime (' + NUM + r') \((' + NUM + r')\)\tData (' +
+                          NUM + r') \((' + NUM + r')\)\tLoss ')
+_WSDAN_TEST = re.compile(r'^Test: \[\d+/\d+\]\tTime (' + NUM + r') \((' + NUM + r')\)\tLoss ')
+
+
+def home_grown_wsdan_values(line):
+    """'Epoch: [1][160/250]\\tTime 1.151 (1.175)\\tData 0.356 (0.370)\\tLoss 5.2086 (5.2454)'
+    (the printed batch's seconds and the epoch's running mean, its data seconds and their
+    running mean: 4 values) and 'Test: [10/242]\\tTime 0.646 (0.638)\\tLoss ...' (2
+    values).  The 'Prec@1 ...' / 'cos_sim_loss ...' / 'loss1,loss2,loss3,...' lines under
+    each print, ' * Prec@1 ...', 'Start epoch 3 ==========,lr=0.001000', 'Save best model
+    at ...' and the parameter lists are not time."""
+    m = _WSDAN_TRAIN.match(line) or _WSDAN_TEST.match(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1673,6 +1769,11 @@ FRAMEWORK = {
     "home-grown-faceboxes-tf": home_grown_faceboxes_tf_values,
     "home-grown-torch-classifier": home_grown_torch_classifier_values,
     "home-grown-concatbert": home_grown_concatbert_values,
+    "paddleclas": paddleclas_values,
+    "paddleocr": paddleocr_values,
+    "home-grown-baaf": home_grown_baaf_values,
+    "dit": dit_values,
+    "home-grown-wsdan": home_grown_wsdan_values,
 }
 
 

@@ -1213,3 +1213,46 @@ Test(discover, the_tenth_sets_shapes)
 	cr_assert_str_eq(t.out.buf, "", "a count of time steps is no time");
 	tu_result_free(&t);
 }
+
+/*
+ * The shapes the eleventh unseen set taught, on its real logs:
+ * - PaddleClas's "batch_cost: 6.33418s, reader_cost: 2.21849, ips: 20.2
+ *   samples/s, eta: 1 day, 4:57:49" and PaddleOCR's "reader_cost: 2.98897 s,
+ *   batch_cost: 5.33197 s, samples: 704, ips: 13.20337": reader_cost with
+ *   no unit is a time, the data loading within batch_cost (whose name,
+ *   qualified "Train batch_cost", its parent carries too); a bare "ips" is
+ *   samples a second; the hours after "1 day," are no time of their own;
+ * - a wait's noise rising on a template's first lines ("reader_cost:
+ *   0.00027", 0.00028, 0.00085) is no clock, nor is "sample processed in
+ *   74.50s" (the seventh set's GRPO log), a span by its words.
+ */
+Test(discover, the_eleventh_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen11/paddleclas-cait.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 776, 1);
+	cr_assert_str_eq(r->name, "Train reader_cost");
+	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
+	cr_assert(r->parent_len == 16 && !memcmp(r->parent, "Train batch_cost", 16));
+	cr_assert_float_eq(num(r, S_SECONDS), 2.21849, 1e-12);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Train reader_cost"), 4127, "no clock among them");
+	for (size_t k = 0; k < c.n; k++)
+		cr_assert(!c.v[k].name || !strstr(c.v[k].name, "Train Train"), "line %llu: %s",
+			  (unsigned long long)c.v[k].rec.line, c.v[k].name);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen11/paddleocr-carplate-rec.log", NULL, &c);
+	r = on_line(&c, TP_RATE, 7688, 0);
+	cr_assert_str_eq(r->name, "ips");
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 13.20337, 1e-12);
+	cr_assert(r->text_len == 9 && !memcmp(r->text, "samples/s", 9));
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen7/grpo-gemma2.log", NULL, &c);
+	r = nth_named(&c, TP_TIMING, "sample processed", 0);
+	cr_assert_eq(r->role, TP_ROLE_NONE, "a span, not a clock");
+	cr_assert_float_eq(num(r, S_SECONDS), 74.5, 1e-12);
+	collector_free(&c);
+}

@@ -364,15 +364,18 @@ Test(prefix, unix_times_and_hugectrs_stamp)
 }
 
 /* time.strftime('%Y%m%d-%H:%M:%S') before a line (a ShuffleFaceNet
- * trainer's "20200204-20:09:01     total_loss: ..."): a stamp, its fields
- * checked like any other's; a month 13 is none. */
+ * trainer's "20200204-20:09:01     total_loss: ..."), and '%Y%m%d
+ * %H:%M:%S' in brackets (a BAAF trainer's "[20221127 22:45:09][INFO] "): a
+ * stamp, its fields checked like any other's; a month 13 is none. */
 Test(prefix, a_compact_date_before_the_time_of_day)
 {
 	struct collector c = { 0 };
 	parse_str("20200204-20:09:01     [TIMING] a: 1s\n"
-		  "20201304-20:09:01     [TIMING] b: 1s\n",
+		  "20201304-20:09:01     [TIMING] b: 1s\n"
+		  "[20221127 22:45:09][INFO] [TIMING] c: 1s\n",
 		  &c);
 	cr_assert_str_eq(find_rec(&c, TP_TIMING, "a")->ts, "2020-02-04T20:09:01");
 	cr_assert_null(find_rec(&c, TP_TIMING, "b")->ts);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "c")->ts, "2022-11-27T22:45:09");
 	collector_free(&c);
 }

@@ -96,6 +96,7 @@ struct vslot {
 	int per;           /* a duration per iteration ("s/iter") */
 	int qual;          /* 1 + the token before the name that says its phase
 			    * ("Epoch 50 Val, ... Cost 239.5 sec"), or 0 */
+	int pqual;         /* the parent slot's qual, or 0 */
 	int count_pos;     /* the steps a window's time spans ("Time(1000 iters)"), or -1 */
 	double count_n;    /* the same written in the unit ("6.77566s/20 iters"), or 0 */
 };
@@ -237,7 +238,10 @@ static int unit_kind(const char *w, size_t n, double *unit)
 	if ((*unit = time_unit(w, (size_t)(slash - w))) > 0)
 		return U_PER;
 	size_t k = (size_t)(e - b);
-	/* "images/persec" as well */
+	/* "images/persec" as well, in a template's slots only: the quick
+	 * tests look for a unit after a digit or for "/s", and this line's
+	 * other words must bring it to discovery ("time: 0.1995, speed 160
+	 * images/persec") */
 	if ((k == 1 && *b == 's') || (k == 3 && !memcmp(b, "sec", 3)) || (k == 6 && !memcmp(b, "second", 6)) ||
 	    (k == 6 && !memcmp(b, "persec", 6)))
 		return U_RATE;
@@ -414,7 +418,8 @@ static int has_unit_from(const char *s, const char *from, const char *e)
 			const char *w = q < e && !tp_is_digit(*q) ? word_end(q, e) : q;
 			/* a unit starts like one, or is a rate ("it/s") */
 			if (w > q && (unit_byte(*q) || memchr(q, '/', (size_t)(w - q))) &&
-			    unit_kind(q, (size_t)(w - q), &u) != U_NONE)
+			    unit_kind(q, (size_t)(w - q), &u) != U_NONE &&
+			    !(w - q > 7 && !memcmp(w - 7, "/persec", 7)))
 				return 1;
 			q = after - 1; /* the loop looks at what follows the number */
 		} else if (*q == '/' && q + 1 < e && q[1] == 's' && (q + 2 == e || !tp_is_alpha(q[2]) || rate_sec(q + 1, e))) {
@@ -1614,6 +1619,13 @@ static int rate_named(struct tmpl *tp, int pos, size_t *at)
 		return 0;
 	const char *t = tp->tok[w];
 	size_t n = strlen(t);
+	/* PaddlePaddle's "ips: 13.20337", instances a second, with no unit */
+	if (n == 3 && !strcasecmp(t, "ips")) {
+		*at = tp->names.len;
+		strbuf_addstr(&tp->names, "samples/s");
+		strbuf_addch(&tp->names, '\0');
+		return 1;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(tails); i++) {
 		size_t k = strlen(tails[i]);
 		if (n <= k || strcmp(t + n - k, tails[i]))
@@ -1655,8 +1667,12 @@ static int time_named(const struct tmpl *tp, int pos)
 	size_t tn = strlen(t);
 	if (!strcasecmp(t, "cost") && is_word(tp, w - 1))
 		t = tp->tok[w - 1], tn = strlen(t);
-	else if (tn > 5 && (t[tn - 5] == '-' || t[tn - 5] == '_') && !strcasecmp(t + tn - 4, "cost"))
+	else if (tn > 5 && (t[tn - 5] == '-' || t[tn - 5] == '_') && !strcasecmp(t + tn - 4, "cost")) {
 		tn -= 5; /* Sockeye's "Time-cost=4626.838" */
+		/* PaddlePaddle's "reader_cost: 2.21849" beside "batch_cost" */
+		if ((tn == 6 && !strncasecmp(t, "reader", 6)) || (tn == 5 && !strncasecmp(t, "batch", 5)))
+			return 1;
+	}
 	if (time_name(t, tn))
 		return 1;
 	/* "Time elasped: 15.8177": the time word before the label */
@@ -1677,10 +1693,29 @@ static int time_named(const struct tmpl *tp, int pos)
 static uint64_t clocks(const struct tmpl *tp)
 {
 	uint64_t c = 0;
-	for (int k = 0; k < tp->ntok; k++)
-		if (tp->kind[k] == TK_NUM && (tp->rose >> k & 1) && tp->last[k] > 0 &&
-		    tp->last[k] >= 2 * tp->first[k])
-			c |= (uint64_t)1 << k;
+	for (int k = 0; k < tp->ntok; k++) {
+		if (tp->kind[k] != TK_NUM || !(tp->rose >> k & 1) || !(tp->last[k] > 0) ||
+		    !(tp->last[k] >= 2 * tp->first[k]))
+			continue;
+		/* a loop's clock moves by a tenth of a second or more in its
+		 * first prints, not by the noise of a wait ("reader_cost:
+		 * 0.00027", 0.00028, 0.00085) */
+		double u = 1;
+		if (is_word(tp, k + 1) && unit_kind(tp->tok[k + 1], strlen(tp->tok[k + 1]), &u) == U_NONE)
+			u = 1;
+		int w = label_of(tp, k);
+		double sfx = w >= 0 ? suffix_unit(tp->tok[w], strlen(tp->tok[w])) : 0;
+		if (sfx > 0)
+			u = sfx;
+		if ((tp->last[k] - tp->first[k]) * u < 0.1)
+			continue;
+		/* "sample processed in 74.50s", "took 3.2s": a span, whatever
+		 * its first prints did */
+		if (is_word(tp, k - 1) && (!strcasecmp(tp->tok[k - 1], "in") ||
+					   is_took(tp->tok[k - 1], strlen(tp->tok[k - 1]))))
+			continue;
+		c |= (uint64_t)1 << k;
+	}
 	return c;
 }
 
@@ -1826,6 +1861,7 @@ static void step_roles(struct tmpl *tp)
 			v->pto = f->to;
 			v->parent = f->name;
 			v->parent_len = f->name_len;
+			v->pqual = f->qual;
 		} else if (parts) {
 			v->role = TP_ROLE_COMPONENT;
 			v->pfrom = 1, v->pto = 0; /* the name below, not tokens */
@@ -1994,9 +2030,13 @@ static void derive(struct tmpl *tp)
 			next = i + 1;
 		} else if (tp->form[i] == CK_CLOCK) {
 			/* a date's time, or the time of day a line starts with
-			 * ("08:35:31  step=100 ... elapsed=71s"): a stamp */
-			if (after_date(tp, i) || i == 0)
-				continue;
+			 * ("08:35:31  step=100 ... elapsed=71s"): a stamp; the
+			 * hours after days ("eta: 2 days, 20:58:19"), no time of
+			 * their own */
+			if (after_date(tp, i) || i == 0 ||
+			    (punct_is(tp, i - 1, ',') && i >= 3 && tp->kind[i - 3] == TK_NUM &&
+			     ((is_word(tp, i - 2) && !strncasecmp(tp->tok[i - 2], "day", 3)) || tp->kind[i - 2] == TK_WILD)))
+				continue; /* "1 day, 4:57:49" and "2 days, ..." one template */
 			v.kind = VS_DUR;
 			next = i + 1;
 			/* "| Time: 0:01:09 |": a clock a time word names is a
@@ -2136,6 +2176,7 @@ static void derive(struct tmpl *tp)
 			tp->slots[s].pto = f->to;
 			tp->slots[s].parent = f->name;
 			tp->slots[s].parent_len = f->name_len;
+			tp->slots[s].pqual = f->qual;
 		}
 	tp->counter = counter_pos(tp);
 	step_roles(tp);
@@ -2177,9 +2218,9 @@ static void compose(struct strbuf *sb, const struct tmpl *tp, int from, int to, 
 
 /* The name in sb after the line's word that says its phase (qualify()),
  * where the line has one there. */
-static void qualified(struct strbuf *sb, const struct tmpl *tp, const struct vslot *v, const struct tok *t)
+static void qualified(struct strbuf *sb, const struct tmpl *tp, int qual, const struct tok *t)
 {
-	int k = v->qual - 1;
+	int k = qual - 1;
 	if (k < 0)
 		return;
 	const char *w = tp->kind[k] == TK_WILD ? t[k].s : tp->tok[k];
@@ -2249,7 +2290,7 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 		struct tp_record r;
 		record_at(&r, file, line, rank, ts);
 		compose(&m->name, tp, v->from, v->to, tp->names.buf + v->name, v->name_len, t);
-		qualified(&m->name, tp, v, t);
+		qualified(&m->name, tp, v->qual, t);
 		if (v->mean)
 			strbuf_addstr(&m->name, " (mean)");
 		r.name = m->name.buf;
@@ -2257,6 +2298,9 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 		r.role = (enum tp_role)v->role;
 		if (v->parent_len) {
 			compose(&m->parent, tp, v->pfrom, v->pto, tp->names.buf + v->parent, v->parent_len, t);
+			/* the parent slot's name as that slot's record has it
+			 * ("Train batch_cost" of "Train reader_cost") */
+			qualified(&m->parent, tp, v->pqual, t);
 			r.parent = m->parent.buf;
 			r.parent_len = m->parent.len;
 		}
