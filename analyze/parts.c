@@ -76,7 +76,7 @@ static const char *kind_advice(const char *kind)
 		       "size, no_sync under gradient accumulation, ZeRO's overlap_comm), and check the "
 		       "interconnect's bandwidth (nccl-tests)";
 	if (!strcmp(kind, "generation"))
-		return "generation dominates the step: use a faster inference engine (vLLM, "
+		return "generation is a large part of the step: use a faster inference engine (vLLM, "
 		       "TensorRT-LLM) or KV-cache reuse, shorter generations, or larger generation batches";
 	return an_advice(kind);
 }

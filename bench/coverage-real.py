@@ -37,7 +37,8 @@ with TPROF_REAL_LOGS=tests/data/unseen7 a seventh, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/unseen9-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1678,6 +1679,107 @@ def home_grown_wsdan_values(line):
     return [float(g) for g in m.groups()] if m else []
 
 
+# --- the twelfth unseen set (tests/data/unseen12) ---
+
+# ---------------------------------------------------------------------------
+# PaddleSeg (paddleseg/core/train.py of 2.3, PaddlePaddle 2.2, launched with
+# paddle.distributed.launch), Shun14/ENCNet-paddle log/workerlog.0
+_PPSEG_TRAIN = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[INFO\]\t\[TRAIN\] epoch: \d+, iter: \d+/\d+, .*'
+                          r'batch_cost: (' + NUM + r'), reader_cost: (' + NUM + r'), ips: (' + NUM +
+                          r') samples/sec \| ETA .*$')
+
+
+def paddleseg_values(line):
+    """'2021-11-23 20:45:58 [INFO]\\t[TRAIN] epoch: 1, iter: 10/80000, loss: 6.8504, lr:
+    0.009999, batch_cost: 1.5401, reader_cost: 0.12922, ips: 1.2986 samples/sec | ETA
+    34:13:14' (mean seconds per iteration and mean reader seconds over the 10-iteration
+    print window, and samples/s: 3 values; no units on the first two).  ETA is an estimate;
+    loss and lr are not time.  The environment and config dumps, the glog 'W1123
+    20:45:25.962155 ...' lines, the nccl/topology lines and the FLOPs count at the end
+    ('Total Flops: 437453619200     Total Params: 52608512') carry no time."""
+    m = _PPSEG_TRAIN.match(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
+# ---------------------------------------------------------------------------
+# PaddleDetection (ppdet.engine trainer, RT-DETR), douling843/M2S-DETR
+# log/default.lwmmle.0.log
+_PPDET_STAMP = r'^\[\d\d/\d\d \d\d:\d\d:\d\d\] '
+_PPDET_ITER = re.compile(_PPDET_STAMP + r'ppdet\.engine INFO: Epoch: \[\d+\] \[\s*\d+/\d+\] .* eta: \S+ '
+                         r'batch_cost: (' + NUM + r') data_cost: (' + NUM + r') ips: (' + NUM +
+                         r') images/s\s*$')
+_PPDET_FPS = re.compile(_PPDET_STAMP + r'ppdet\.engine INFO: Total sample number: \d+, average FPS: (' +
+                        NUM + r')\s*$')
+_COCO_DONE = re.compile(r'^(?:DONE|Done) \(t=(' + NUM + r')s\)\.?\s*$')
+
+
+def ppdet_values(line):
+    """'[08/02 02:44:23] ppdet.engine INFO: Epoch: [0] [  0/464] learning_rate: 0.000000
+    loss_class: ... eta: 13:53:14 batch_cost: 1.4965 data_cost: 0.0003 ips: 1.3365 images/s'
+    (smoothed seconds per iteration, data seconds, images/s: 3 values; eta is an estimate,
+    the losses and learning_rate are not time), '[08/02 02:48:58] ppdet.engine INFO: Total
+    sample number: 232, average FPS: 9.339532106662555' (the evaluation's rate, 1 value) and
+    pycocotools' 'Done (t=0.08s)' / 'DONE (t=0.48s).' (1 value).  'Eval iter: 100', 'Save
+    checkpoint: output/...', 'Best test bbox ap is 0.756.', the AP/AR table and the
+    DeprecationWarning lines carry no time."""
+    m = _PPDET_ITER.match(line) or _PPDET_FPS.match(line) or _COCO_DONE.match(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
+# ---------------------------------------------------------------------------
+# PaddleVideo (paddlevideo/tasks/train.py, 2.x), justld/3D-ResNets_paddle log/train.log
+_PPVID_STEP = re.compile(r'^\[\d\d/\d\d \d\d:\d\d:\d\d\] epoch:\[\s*\d+/\d+\s*\] (?:train|val) step:\d+\s+.*'
+                         r'batch_cost: (' + NUM + r') sec, reader_cost: (' + NUM + r') sec, ips: (' +
+                         NUM + r') instance/sec\.\s*$')
+_PPVID_END = re.compile(r'^\[\d\d/\d\d \d\d:\d\d:\d\d\] END epoch:\d+\s+(?:train|val) .*'
+                        r'avg_batch_cost: (' + NUM + r') sec, avg_reader_cost: (' + NUM +
+                        r') sec, batch_cost_sum: (' + NUM + r') sec, avg_ips: (' + NUM +
+                        r') instance/sec\.\s*$')
+
+
+def paddlevideo_values(line):
+    """'[12/25 14:22:40] epoch:[  1/25 ] train step:0    loss: 4.97011 lr: 0.010000 top1:
+    0.01562 top5: 0.04688 batch_cost: 7.44212 sec, reader_cost: 7.01723 sec, ips: 8.59970
+    instance/sec.' and the same for 'val step:0' (that iteration's seconds and reader
+    seconds and the rate: 3 values), '[12/25 14:25:53] END epoch:1   train loss_avg: ...
+    avg_batch_cost: 6.85139 sec, avg_reader_cost: 6.42886 sec, batch_cost_sum: 199.92121
+    sec, avg_ips: 47.69879 instance/sec.' and 'END epoch:1   val ...' (4 values).  lr,
+    losses and top-k are not time; 'Already save the best model (top1 acc)0.4396', 'training
+    Res18 finished' and the config dump carry only their stamps."""
+    m = _PPVID_STEP.match(line) or _PPVID_END.match(line)
+    return [float(g) for g in m.groups()] if m else []
+
+
+# ---------------------------------------------------------------------------
+# CIRKD (winycg/CIRKD train_kd.py: semantic-segmentation knowledge distillation,
+# logging module), aaryangrg/CIRKD logs/kd_l1_b0_kld/deeplabv3_resnet101_resnet18_log.txt
+_CIRKD_STAMP = r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} semantic_segmentation INFO: '
+_CIRKD_ITER = re.compile(_CIRKD_STAMP + r'Iters: \d+/\d+ \|\| .*\|\| Cost Time: (\d+):(\d\d):(\d\d) \|\| '
+                         r'Estimated Time: .*$')
+_CIRKD_TOTAL = re.compile(_CIRKD_STAMP + r'Total training time: (\d+):(\d\d):(\d\d(?:\.\d+)?) \((' + NUM +
+                          r')s / it\)\s*$')
+
+
+def cirkd_values(line):
+    """'2023-10-02 23:08:57,029 semantic_segmentation INFO: Iters: 10/20000 || Lr: 0.019992 ||
+    Task Loss: 3.2864 || KD Loss: 1.6073|| Cost Time: 0:00:20 || Estimated Time: 11:13:35'
+    (the seconds since training started, h:mm:ss: 1 value; Estimated Time is an estimate,
+    Lr and the losses are not time) and the last line 'Total training time:
+    4:49:16.701480 (0.8678s / it)' (the total and the seconds per iteration: 2 values).
+    'Start validation, Total sample: 250', the per-sample 'Sample: 216, Validation pixAcc:
+    0.027, mIoU: 0.002' lines, 'Overall validation pixAcc: ...' and the Namespace line carry
+    only their stamps."""
+    m = _CIRKD_ITER.match(line)
+    if m:
+        h, mi, s = m.groups()
+        return [int(h) * 3600 + int(mi) * 60 + int(s)]
+    m = _CIRKD_TOTAL.match(line)
+    if m:
+        h, mi, s, per = m.groups()
+        return [int(h) * 3600 + int(mi) * 60 + float(s), float(per)]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1774,6 +1876,10 @@ FRAMEWORK = {
     "home-grown-baaf": home_grown_baaf_values,
     "dit": dit_values,
     "home-grown-wsdan": home_grown_wsdan_values,
+    "paddleseg": paddleseg_values,
+    "ppdet": ppdet_values,
+    "paddlevideo": paddlevideo_values,
+    "cirkd": cirkd_values,
 }
 
 

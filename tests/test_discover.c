@@ -1256,3 +1256,30 @@ Test(discover, the_eleventh_sets_shapes)
 	cr_assert_float_eq(num(r, S_SECONDS), 74.5, 1e-12);
 	collector_free(&c);
 }
+
+/*
+ * The shapes the twelfth unseen set taught, on its real logs:
+ * - CIRKD's "Cost Time: 0:00:20 || Estimated Time: 11:13:35": an ETA
+ *   however its words are capitalised, no value;
+ * - PaddleDetection's "batch_cost: 1.4965 data_cost: 0.0003" (data_cost
+ *   the data loading within the batch) and its evaluation's "average FPS:
+ *   9.339532106662555", a rate with no unit.
+ */
+Test(discover, the_twelfth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen12/cirkd-deeplabv3-r18.log", NULL, &c);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Estimated Time"), 0);
+	cr_assert_eq(count_named(&c, TP_TIMING, "Cost Time"), 2000);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen12/ppdet-rtdetr-ssdd.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 23, 1);
+	cr_assert_str_eq(r->name, "data_cost");
+	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.0003, 1e-12);
+	r = on_line(&c, TP_RATE, 66, 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 9.339532106662555, 1e-12);
+	collector_free(&c);
+}

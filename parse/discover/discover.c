@@ -614,9 +614,12 @@ static int elapsed_at(const char *s, const char *c, const char *e)
 	const char *w = c;
 	if (w > s && (w[-1] == '"' || w[-1] == '\''))
 		w--;
-	/* the last letter first: most colons follow no "elapsed" */
-	if (w - s < 7 || tp_lower(w[-1]) != 'd' || strncasecmp(w - 7, "elapsed", 7) ||
-	    (w - 7 > s && wordc((unsigned char)w[-8])))
+	/* the last letter first: most colons follow no "elapsed"; an
+	 * evaluation's "average FPS: 9.34" is a rate with no unit */
+	int fps = w - s >= 3 && tp_lower(w[-1]) == 's' && !strncasecmp(w - 3, "fps", 3) &&
+		  (w - 3 == s || !wordc((unsigned char)w[-4]));
+	if (!fps && (w - s < 7 || tp_lower(w[-1]) != 'd' || strncasecmp(w - 7, "elapsed", 7) ||
+		     (w - 7 > s && wordc((unsigned char)w[-8]))))
 		return 0;
 	const char *r = tp_skip_blanks(c + 1, e);
 	return r < e && tp_is_digit(*r);
@@ -1364,9 +1367,13 @@ static int is_eta(const char *s, size_t n)
 			return 1;
 	/* "Estimated time to finish" (Chainer's ProgressBar), "time to go" */
 	static const char *const words[] = { "remaining", "left", "estimat", "to finish", "to go", "to completion" };
-	for (size_t w = 0; w < ARRAY_SIZE(words); w++)
-		if (find_str(s, s + n, words[w]))
-			return 1;
+	/* any case: "Estimated Time: 11:13:35" */
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
+		size_t k = strlen(words[w]);
+		for (size_t i = 0; i + k <= n; i++)
+			if (!strncasecmp(s + i, words[w], k))
+				return 1;
+	}
 	return 0;
 }
 
@@ -1619,10 +1626,11 @@ static int rate_named(struct tmpl *tp, int pos, size_t *at)
 		return 0;
 	const char *t = tp->tok[w];
 	size_t n = strlen(t);
-	/* PaddlePaddle's "ips: 13.20337", instances a second, with no unit */
-	if (n == 3 && !strcasecmp(t, "ips")) {
+	/* PaddlePaddle's "ips: 13.20337", instances a second, and
+	 * "average FPS: 9.34", with no unit */
+	if (n == 3 && (!strcasecmp(t, "ips") || !strcasecmp(t, "fps"))) {
 		*at = tp->names.len;
-		strbuf_addstr(&tp->names, "samples/s");
+		strbuf_addstr(&tp->names, tp_lower(*t) == 'i' ? "samples/s" : "frames/s");
 		strbuf_addch(&tp->names, '\0');
 		return 1;
 	}
@@ -1669,8 +1677,10 @@ static int time_named(const struct tmpl *tp, int pos)
 		t = tp->tok[w - 1], tn = strlen(t);
 	else if (tn > 5 && (t[tn - 5] == '-' || t[tn - 5] == '_') && !strcasecmp(t + tn - 4, "cost")) {
 		tn -= 5; /* Sockeye's "Time-cost=4626.838" */
-		/* PaddlePaddle's "reader_cost: 2.21849" beside "batch_cost" */
-		if ((tn == 6 && !strncasecmp(t, "reader", 6)) || (tn == 5 && !strncasecmp(t, "batch", 5)))
+		/* PaddlePaddle's "reader_cost: 2.21849" beside "batch_cost",
+		 * PaddleDetection's "data_cost: 0.0003" */
+		if ((tn == 6 && !strncasecmp(t, "reader", 6)) || (tn == 5 && !strncasecmp(t, "batch", 5)) ||
+		    (tn == 4 && !strncasecmp(t, "data", 4)))
 			return 1;
 	}
 	if (time_name(t, tn))
