@@ -573,7 +573,7 @@ static int steps_share_active(struct report *rep, const struct an_run *run, doub
 	uint64_t gaps = 0;
 	double idle = from == AW_STAMPS ? an_run_idle(run, &gaps) : 0, active = wall - idle;
 	const char *what;
-	double scale, iters;
+	double scale = 1, iters = NAN;
 	const struct tp_series *st = gaps && active > 0 ? an_steps_ran(run, &iters, &what, &scale) : NULL;
 	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / active;
 	if (!st || !(pct >= 60 && pct <= 110))
