@@ -638,16 +638,18 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	} else if (sec <= s->last) {
 		s->grows = 0;
 	}
-	if (s->count && sec > s->last) {
-		s->rises++;
-		if (s->inferred)
-			tp_series_add(&named_series(&run->rises, r->name, r->name_len, r->line)->s, sec - s->last,
-				      r->line);
-	} else if (s->count && sec <= s->last / 2) {
-		s->drops++;
-		s->peaks += s->last;
-	} else if (s->count && sec < s->last) {
-		s->dips++;
+	if (s->count) {
+		if (sec > s->last) {
+			s->rises++;
+			if (s->inferred)
+				tp_series_add(&named_series(&run->rises, r->name, r->name_len, r->line)->s,
+					      sec - s->last, r->line);
+		} else if (sec <= s->last / 2) {
+			s->drops++;
+			s->peaks += s->last;
+		} else if (sec < s->last) {
+			s->dips++;
+		}
 	}
 	if (s->count && s->same) {
 		s->seconds += s->held;

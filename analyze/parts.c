@@ -567,16 +567,15 @@ static void training_share(struct report *rep, const struct an_run *run, double 
 
 /* The steps' share of the time a run was active, where launches appended
  * to one log left its stamps' span idle (an_run_idle): the same finding,
- * of that time. 1 if given. */
-static int steps_share_active(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from)
+ * of that time, for iters steps of median med s from the series what. 1
+ * if given. */
+static int steps_share_active(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from,
+			      double iters, double med, const char *what)
 {
 	uint64_t gaps = 0;
 	double idle = from == AW_STAMPS ? an_run_idle(run, &gaps) : 0, active = wall - idle;
-	const char *what;
-	double scale = 1, iters = NAN;
-	const struct tp_series *st = gaps && active > 0 ? an_steps_ran(run, &iters, &what, &scale) : NULL;
-	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / active;
-	if (!st || !(pct >= 60 && pct <= 110))
+	double in = iters * med, pct = 100 * in / active;
+	if (!gaps || !(active > 0) || !(pct >= 60 && pct <= 110))
 		return 0;
 	report_finding(rep, SEV_NOTICE, "bottlenecks", "steps", run->label, run->file, 0, steps_advice,
 		       "the steps are %.0f%% of the time the run was active (%.4g s, the wall less %.4g s idle in "
@@ -606,7 +605,7 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 	double scale, iters;
 	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
 	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / wall;
-	if (!alone && st && in > 0 && !(pct >= 60) && steps_share_active(rep, run, wall, from))
+	if (!alone && st && in > 0 && !(pct >= 60) && steps_share_active(rep, run, wall, from, iters, med, what))
 		return;
 	if (!(alone || wall > 0) || !st || !(in > 0) || (!alone && !(pct >= 60)))
 		return training_share(rep, run, wall, from);

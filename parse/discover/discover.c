@@ -1710,9 +1710,12 @@ static uint64_t clocks(const struct tmpl *tp)
 		/* a loop's clock moves by a tenth of a second or more in its
 		 * first prints, not by the noise of a wait ("reader_cost:
 		 * 0.00027", 0.00028, 0.00085) */
-		double u = 1;
-		if (is_word(tp, k + 1) && unit_kind(tp->tok[k + 1], strlen(tp->tok[k + 1]), &u) == U_NONE)
-			u = 1;
+		double u = 1, x;
+		int kind = is_word(tp, k + 1) ? unit_kind(tp->tok[k + 1], strlen(tp->tok[k + 1]), &x) : U_NONE;
+		if (kind == U_RATE)
+			continue; /* a rate is no clock */
+		if (kind != U_NONE)
+			u = x;
 		int w = label_of(tp, k);
 		double sfx = w >= 0 ? suffix_unit(tp->tok[w], strlen(tp->tok[w])) : 0;
 		if (sfx > 0)
@@ -1883,24 +1886,31 @@ static void step_roles(struct tmpl *tp)
 	}
 }
 
+/* A word a window's count of steps is written with ("1000 iters",
+ * "20 iters"). */
+static int steps_word(const char *w)
+{
+	static const char *const steps[] = { "iters", "iterations", "steps", "its", "batches" };
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++)
+		if (!strcasecmp(w, steps[i]))
+			return 1;
+	return 0;
+}
+
 /* "Time(1000 iters): 3.878739s" on a line whose count of steps goes up by
  * 1000 a line (HugeCTR's): the time of a window of that many steps. The
  * name word's position (the steps two tokens after it), else -1. */
 static int window_before(const struct tmpl *tp, int pos)
 {
-	static const char *const steps[] = { "iters", "iterations", "steps", "its", "batches" };
 	int b = pos - 1;
 	if (punct_is(tp, b, ':') || punct_is(tp, b, '='))
 		b--;
 	if (b < 4 || !punct_is(tp, b, ')') || !is_word(tp, b - 1) || tp->kind[b - 2] != TK_NUM ||
 	    tp->varied >> (b - 2) & 1 || !punct_is(tp, b - 3, '(') || !is_word(tp, b - 4))
 		return -1;
-	size_t i = 0;
-	while (i < ARRAY_SIZE(steps) && strcasecmp(tp->tok[b - 1], steps[i]))
-		i++;
 	int c = counter_pos(tp);
 	double w = tp->first[b - 2];
-	if (i == ARRAY_SIZE(steps) || c < 0 || tp->count < 2 || !(w > 1))
+	if (!steps_word(tp->tok[b - 1]) || c < 0 || tp->count < 2 || !(w > 1))
 		return -1;
 	double per_line = (tp->last[c] - tp->first[c]) / (double)(tp->count - 1);
 	if (!isfinite(per_line) || fabs(per_line - w) > 0.01 * w)
@@ -1923,7 +1933,6 @@ static int per_step_word(const char *w)
  * that. The count, with the unit's seconds in *u; 0 if none. */
 static double window_in_unit(const struct tmpl *tp, int pos, double *u)
 {
-	static const char *const steps[] = { "iters", "iterations", "steps", "its", "batches" };
 	if (!is_word(tp, pos + 1) || tp->sp[pos + 1] || !is_word(tp, pos + 2))
 		return 0;
 	const char *w = tp->tok[pos + 1], *slash = strchr(w, '/');
@@ -1935,10 +1944,7 @@ static double window_in_unit(const struct tmpl *tp, int pos, double *u)
 			return 0;
 		n = n * 10 + (*d - '0');
 	}
-	size_t i = 0;
-	while (i < ARRAY_SIZE(steps) && strcasecmp(tp->tok[pos + 2], steps[i]))
-		i++;
-	return i < ARRAY_SIZE(steps) && n > 1 ? n : 0;
+	return steps_word(tp->tok[pos + 2]) && n > 1 ? n : 0;
 }
 
 /* An operator of arithmetic between blanks, a number after it ("3 hours
