@@ -379,3 +379,43 @@ Test(prefix, a_compact_date_before_the_time_of_day)
 	cr_assert_str_eq(find_rec(&c, TP_TIMING, "c")->ts, "2022-11-27T22:45:09");
 	collector_free(&c);
 }
+
+/* Ray's worker prefix goes before the level and the stamp of verl's
+ * workers; vLLM's formatter gives a month, a day and a time; Ray's driver
+ * "LEVEL file.py:N -- " goes too (tests/data/unseen4/verl-grpo-qwen.log). */
+Test(prefix, ray_and_vllm_prefixes)
+{
+	struct collector c = { 0 };
+	parse_str("\x1b[36m(TaskRunner pid=625502)\x1b[0m WARNING:2026-04-03 07:01:14,410:[TIMING] a: 1s\n"
+		  "(WorkerDict pid=626895, ip=10.0.0.7) [TIMING] b: 1s\n"
+		  "INFO 04-03 07:00:55 [__init__.py:216] [TIMING] c: 1s\n"
+		  "INFO 04-03 07:00:56 llm_engine.py:216] [TIMING] d: 1s\n"
+		  "2026-04-03 07:01:06,142\tINFO worker.py:2004 -- [TIMING] e: 1s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "a")->ts, "2026-04-03T07:01:14.410");
+	cr_assert_not_null(find_rec(&c, TP_TIMING, "b"));
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "c")->ts, "--04-03T07:00:55");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "d")->ts, "--04-03T07:00:56");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "e")->ts, "2026-04-03T07:01:06.142");
+	collector_free(&c);
+}
+
+/* Coqui's trainer stamps only its epochs' " > TRAINING (2022-11-03
+ * 10:47:31)": a full date-time in parentheses ending a line stamps it,
+ * one without a year or with text after it does not. */
+Test(prefix, a_stamp_in_parentheses_ends_the_line)
+{
+	struct collector c = { 0 };
+	parse_str("\x1b[1m > TRAINING (2022-11-03 10:47:31) \x1b[0m\n"
+		  "step 1 took 2.5s\n"
+		  "\x1b[1m > TRAINING (2022-11-03 10:48:31) \x1b[0m\n"
+		  "step 2 took 2.5s\n"
+		  " > TRAINING (11-03 10:49:31)\n"
+		  " > TRAINING (2022-11-03 10:50:31) again\n",
+		  &c);
+	const struct tp_record *s = find_rec(&c, TP_META, "log start"), *e = find_rec(&c, TP_META, "log end");
+	cr_assert_str_eq(s->ts, "2022-11-03T10:47:31");
+	cr_assert_str_eq(e->ts, "2022-11-03T10:48:31");
+	cr_assert_eq(e->line, 3);
+	collector_free(&c);
+}

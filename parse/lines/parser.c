@@ -275,6 +275,33 @@ static const char *strip_host(const char *s, const char *e, int *rank)
 	return q + 2;
 }
 
+/* Ray's worker prefix, "(pid=123) ", "(TaskRunner pid=123) " or
+ * "(WorkerDict pid=123, ip=10.0.0.7) ": the actor's name is not a rank. */
+static const char *strip_ray(const char *s, const char *e)
+{
+	if (e - s < 8 || *s != '(')
+		return s;
+	const char *q = s + 1;
+	while (q < e && q - s < 64 && (tp_is_alpha(*q) || tp_is_digit(*q) || *q == '_' || *q == '.'))
+		q++;
+	if (q > s + 1) {
+		if (q >= e || *q != ' ')
+			return s;
+		q++;
+	}
+	const char *d = TP_EAT(q, e, "pid=");
+	if (!d || d >= e || !tp_is_digit(*d))
+		return s;
+	while (d < e && tp_is_digit(*d))
+		d++;
+	if (d < e && *d == ',') /* ", ip=10.0.0.7" */
+		while (d < e && *d != ')' && *d != '(' && d - s < 96)
+			d++;
+	if (d + 1 >= e || *d != ')' || d[1] != ' ')
+		return s;
+	return d + 2;
+}
+
 /* Launcher prefixes, nested as launchers stack them ("0: [default3]:",
  * "[default0]:[rank0]:", "worker-1: [rank5]:"); the innermost gives the rank. */
 static const char *strip_prefixes(const char *s, const char *e, int *rank)
@@ -283,6 +310,8 @@ static const char *strip_prefixes(const char *s, const char *e, int *rank)
 		const char *q = strip_rank(s, e, rank);
 		if (q == s)
 			q = strip_host(s, e, rank);
+		if (q == s)
+			q = strip_ray(s, e);
 		if (q == s)
 			break;
 		s = tp_skip_blanks(q, e);
@@ -521,6 +550,23 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	return r;
 }
 
+/* A full date-time in parentheses ending the line, its stamp: Coqui
+ * TTS's trainer opens each epoch with " > TRAINING (2022-11-03 10:47:31)"
+ * and stamps nothing else. A date without a year there is left alone. */
+static void trailing_stamp(struct tp_parser *p, const char *t, const char *e)
+{
+	if (e - t < 21 || e[-1] != ')')
+		return;
+	const char *o = e - 2;
+	while (o > t && *o != '(' && e - o < 36)
+		o--;
+	char buf[TP_TS_MAX];
+	if (*o != '(' || tp_ts_read(o + 1, e - 1, TP_TS_AS_PRINTED, buf) != e - 1 || tp_ts_rank(buf) < 2)
+		return;
+	memcpy(p->tsbuf, buf, sizeof(buf));
+	p->cur_ts = p->tsbuf;
+}
+
 struct config_ctx {
 	struct tp_parser *p;
 	struct rank_state *rs;
@@ -689,6 +735,8 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 	sg.t = strip_level(sg.t, sg.e);
 	if (!p->cur_ts)
 		sg.t = strip_ts(p, sg.t, sg.e);
+	if (!p->cur_ts)
+		trailing_stamp(p, sg.t, sg.e);
 
 	if (p->cur_ts)
 		note_span(p);

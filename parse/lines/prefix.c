@@ -18,6 +18,8 @@
  *   [INFO|trainer.py:2134] 2024-… >>       Hugging Face transformers
  *   [name][LEVEL] -                hydra's job logging (after "[2024-…]")
  *   [07:10:36.394431]              MAE's and DETR's print: the time of day
+ *   INFO 04-03 07:00:55 [f.py:216] vLLM's formatter (month, day, time)
+ *   INFO worker.py:2004 --         Ray's driver (after its stamp and a tab)
  *
  * ANSI colours are gone by now (S4 colours the level). Each form is a
  * small matcher in one table; the first that matches wins, and a line that
@@ -290,6 +292,39 @@ static const char *level_ts_caller(struct tp_parser *p, const char *t, const cha
 	return c;
 }
 
+/* LEVEL MM-DD HH:MM:SS [file.py:123] (vLLM's formatter; before 0.6
+ * "file.py:123]" without the opening bracket): the month, day and time
+ * are the line's stamp, without a year. */
+static const char *vllm(struct tp_parser *p, const char *t, const char **e)
+{
+	static const char shape[] = " dd-dd dd:dd:dd ";
+	const char *q = level_word(t, *e);
+	if (!q || *e - q < (ptrdiff_t)sizeof(shape) + 4 || !has_shape(q, shape) || !time_of_day_ok(q + 7))
+		return NULL;
+	const char *r = q + sizeof(shape) - 1;
+	if (*r == '[')
+		r++;
+	const char *c = name_token(r, *e);
+	if (!c || c >= *e || *c != ':' || !(c = digits(c + 1, *e)) || c + 1 >= *e || c[0] != ']' || c[1] != ' ')
+		return NULL;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "--%.2s-%.2sT%.8s", q + 1, q + 4, q + 7);
+	p->cur_ts = p->tsbuf;
+	return c + 2;
+}
+
+/* LEVEL file.py:123 -- (Ray's driver, after its "%(asctime)s\t" stamp) */
+static const char *ray(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q = level_word(t, *e);
+	if (!q || q >= *e || *q != ' ')
+		return NULL;
+	const char *c = name_token(q + 1, *e);
+	if (!c || c >= *e || *c != ':' || !(c = digits(c + 1, *e)))
+		return NULL;
+	return TP_EAT(c, *e, " -- ");
+}
+
 /* The line's stamp, a time of day "HH:MM:SS[.fff]" of n bytes at t, written
  * as a time alone ("T07:22:01.168"; a comma before the fraction a point). */
 static void time_of_day_stamp(struct tp_parser *p, const char *t, size_t n)
@@ -366,7 +401,7 @@ typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char 
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, time_of_day, NULL };
-static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, loguru, rich, absl, py_space, NULL };
+static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, vllm, ray, loguru, rich, absl, py_space, NULL };
 static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
