@@ -330,14 +330,30 @@ static int is_span(const struct tp_record *r)
 static int unit_is(const struct tp_record *r, const char *unit);
 static int evaluation_rate(const struct tp_record *r);
 
+/* A rate of steps: updates or steps per second (fairseq's ups), or
+ * iterations per second that no reader called a bar's mean (the tqdm
+ * pack's role "rate" may be a validation loop's): a trainer's own line,
+ * "1.45 it/sec" (Demucs), "| 3.04 it/s |". */
+static int steps_rate(const struct tp_record *r)
+{
+	static const char *const iters[] = { "it/s", "it/sec", "iter/s", "iters/s", "iters/sec", "iterations/s" };
+	if (unit_is(r, "updates/s") || unit_is(r, "steps/s"))
+		return 1;
+	if (r->role != TP_ROLE_NONE)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(iters); i++)
+		if (unit_is(r, iters[i]))
+			return 1;
+	return 0;
+}
+
 /* A value printed at a step: a batch, a step's value or part, a mean of
  * one, or a training rate of steps (whose inverse is the step). */
 static int at_a_step(const struct tp_record *r)
 {
 	enum tp_role role = an_role(r);
 	if (r->type == TP_RATE)
-		return tp_has(r, S_RATE_VALUE) && r->num[S_RATE_VALUE] > 0 && !evaluation_rate(r) &&
-		       (unit_is(r, "updates/s") || unit_is(r, "steps/s"));
+		return tp_has(r, S_RATE_VALUE) && r->num[S_RATE_VALUE] > 0 && !evaluation_rate(r) && steps_rate(r);
 	return r->type == TP_BATCH || role == TP_ROLE_STEP || role == TP_ROLE_COMPONENT ||
 	       role == TP_ROLE_RUNNING || role == TP_ROLE_AVERAGE;
 }
@@ -1213,7 +1229,7 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 	 * evaluation's steps are no training steps */
 	if (!(r->num[S_RATE_VALUE] > 0) || evaluation_rate(r))
 		return;
-	if (unit_is(r, "updates/s") || unit_is(r, "steps/s"))
+	if (steps_rate(r))
 		step_from_rate(run, r, "1", 1);
 	else if (unit_is(r, "samples/s") && !isnan(batch_size(run)))
 		step_from_rate(run, r, "batch_size", batch_size(run));

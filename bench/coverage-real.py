@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen14; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1780,6 +1780,206 @@ def cirkd_values(line):
     return []
 
 
+
+# ---------------------------------------------------------------------------
+# the thirteenth unseen set (tests/data/unseen13)
+# demucs-style trainer (ApiaoSamaa/audio_sep): progress lines print a rate in it/sec.
+_DEMUCS = re.compile(
+    r"^- (?:Train|Valid) \| Epoch \d+ \| \d+/\d+ \| (" + NUM + r") it/sec \| Loss " + NUM
+    + r" \| Reco " + NUM + r" \| (?:Grad " + NUM + r" \| Penalty " + NUM + r"|Nsdr " + NUM + r")\r?$")
+
+
+def demucs_values(line):
+    m = _DEMUCS.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# minGPT trainer (karpathy/minGPT callback as used in ccc-ai0/minGPT): iter_dt in ms.
+_MINGPT = re.compile(r"^iter_dt (" + NUM + r")ms; iter \d+: train loss " + NUM + r"\r?$")
+
+
+def mingpt_values(line):
+    m = _MINGPT.match(line)
+    return [float(m.group(1)) / 1000.0] if m else []
+
+
+
+# bash `time` output (appears in the xnmt, ncrfpp and gensim notes): real/user/sys like "real\t26m20.354s".
+_BASHTIME = re.compile(r"^(?:real|user|sys)\s+(\d+)m(" + NUM + r")s\s*$")
+
+
+def _bash_time(line):
+    m = _BASHTIME.match(line)
+    return [int(m.group(1)) * 60 + float(m.group(2))] if m else []
+
+
+def _dhms(s):
+    d, hms = s.split("-")
+    h, m, sec = hms.split(":")
+    return int(d) * 86400 + int(h) * 3600 + int(m) * 60 + int(sec)
+
+
+# XNMT (neulab/xnmt): "[task] Epoch 0.0756: train_loss/word=8.3 (steps=19, words/sec=8054.45, time=0-00:00:05)".
+_XNMT_TRAIN = re.compile(r"^\[[^\]]+\] Epoch " + NUM + r": train_loss/word=" + NUM
+                         + r" \(steps=\d+, words/sec=(" + NUM + r"), time=(\d+-\d+:\d\d:\d\d)\)\s*$")
+_XNMT_DEV = re.compile(r"^\[[^\]]+\] Epoch " + NUM + r" dev BLEU4: .*\(time=(\d+-\d+:\d\d:\d\d)\)\s*$")
+_XNMT_CKPT = re.compile(r"^\s+checkpoint took (\d+-\d+:\d\d:\d\d)\s*$")
+
+
+def xnmt_values(line):
+    m = _XNMT_TRAIN.match(line)
+    if m:
+        return [float(m.group(1)), float(_dhms(m.group(2)))]
+    m = _XNMT_DEV.match(line) or _XNMT_CKPT.match(line)
+    if m:
+        return [float(_dhms(m.group(1)))]
+    return _bash_time(line)
+
+
+# NCRF++ (jiesutd/NCRFpp).
+_NCRF_INST = re.compile(r"^\s+Instance: \d+; Time: (" + NUM + r")s; loss: " + NUM + r"; acc: \d+/\d+=" + NUM + r"\s*$")
+_NCRF_EPOCH = re.compile(r"^Epoch: \d+ training finished\. Time: (" + NUM + r")s, speed: (" + NUM
+                         + r")st/s,\s+total loss: " + NUM + r"\s*$")
+_NCRF_EVAL = re.compile(r"^(?:Dev|Test|raw): time:\s?(" + NUM + r")s, speed:\s?(" + NUM + r")st/s; acc: .*$")
+
+
+def ncrfpp_values(line):
+    m = _NCRF_INST.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = _NCRF_EPOCH.match(line) or _NCRF_EVAL.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    return _bash_time(line)
+
+
+# gensim Word2Vec/FastText logging ("%(asctime)s : %(levelname)s : %(message)s").
+_GS = r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} : INFO : "
+_GS_PROG = re.compile(_GS + r"EPOCH \d+ - PROGRESS: at " + NUM + r"% examples, (\d+) words/s, in_qsize \d+, out_qsize \d+\s*$")
+_GS_EPOCH = re.compile(_GS + r"(?:EPOCH - \d+ : training on|training on a) \d+ raw words \(\d+ effective words\) took ("
+                       + NUM + r")s, (\d+) effective words/s\s*$")
+
+
+def gensim_values(line):
+    m = _GS_PROG.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = _GS_EPOCH.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    return _bash_time(line)
+
+
+
+# ---------------------------------------------------------------------------
+# the fourteenth unseen set (tests/data/unseen14)
+def _f(x):
+    return float(x)
+
+
+# ---------------------------------------------------------------- pygcn
+# [2022-06-26 21:43:42,483]iter:0020 loss_train: 2.1153 acc_train: 0.3594 time: 0.1659s
+PYGCN_ITER = re.compile(
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\]iter:\d+ loss_train: " + NUM +
+    r" acc_train: " + NUM + r" time: (" + NUM + r")s$")
+# [2022-06-27 05:56:21,505]Total time elapsed: 3680.2636s
+PYGCN_TOTAL = re.compile(
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\]Total time elapsed: (" + NUM + r")s$")
+
+
+def pygcn_values(line):
+    m = PYGCN_ITER.match(line)
+    if m:
+        return [_f(m.group(1))]
+    m = PYGCN_TOTAL.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- prednet-paddle
+# Epoch 0, Step 25, total used time 7.178124904632568 (s), avg loss so far is 0.1097...
+PREDNET_STEP = re.compile(
+    r"^Epoch \d+, Step \d+, total used time (" + NUM + r") \(s\), avg loss so far is " +
+    NUM + r"$")
+
+
+def prednet_paddle_values(line):
+    m = PREDNET_STEP.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- srn-deblur-tf
+# Epoch 131: average_loss = 0.00484 (17.6 data/s; 119.66 s/epoch), 2019-05-27 22:52:44
+SRN_EPOCH = re.compile(
+    r"^Epoch \d+: average_loss = " + NUM + r" \((" + NUM + r") data/s; (" + NUM +
+    r") s/epoch\), \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+
+
+def srn_deblur_tf_values(line):
+    m = SRN_EPOCH.match(line)
+    if m:
+        return [_f(m.group(1)), _f(m.group(2))]
+    return []
+
+
+# ---------------------------------------------------------------- rcn-tf (IMON)
+# *Dec01-2035*  2019-12-01 13:06:24 Steps 80, Total time 5.90, data 0.01%. Loss 3.924e+01 lr 1.000e-04
+# "data 0.01%" is a share of the Total time on the same line: not counted.
+RCN_STEP = re.compile(
+    r"^\*[A-Z][a-z]{2}\d\d-\d{4}\*  \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Steps \d+, Total time (" +
+    NUM + r"), data " + NUM + r"%\. Loss " + NUM + r" lr " + NUM + r"$")
+
+
+def rcn_tf_values(line):
+    m = RCN_STEP.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-mtcnn
+# cost time  1.4422030448913574
+MTCNN_COST1 = re.compile(r"^cost time  (" + NUM + r")$")
+# cost time pnet-- 1.4768810272216797   rnet-- 0.020955324172973633
+MTCNN_COST2 = re.compile(r"^cost time pnet-- (" + NUM + r")   rnet-- (" + NUM + r")$")
+# once, a numpy DeprecationWarning from stderr cuts the line after "rnet-- ";
+# the pnet value still counts; the rnet value lands alone on a later line
+# ("0.02931952476501465") with no label and is not counted.
+MTCNN_COST2_CUT = re.compile(r"^cost time pnet-- (" + NUM + r")   rnet-- /\S+\.py:\d+: DeprecationWarning: .*$")
+
+
+def home_grown_mtcnn_values(line):
+    m = MTCNN_COST1.match(line)
+    if m:
+        return [_f(m.group(1))]
+    m = MTCNN_COST2.match(line)
+    if m:
+        return [_f(m.group(1)), _f(m.group(2))]
+    m = MTCNN_COST2_CUT.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-vfi
+# [000500/50000] X4K    | loss 0.0488 | VRAM 9.8/15.9GB (62%) | GPU 0% | 3.04 it/s | ETA 271.3 min | batch 16
+# the ETA is a remaining-time estimate: not counted.
+VFI_STEP = re.compile(
+    r"^\[\d+/\d+\] [A-Z0-9]+ +\| loss " + NUM + r" \| VRAM " + NUM + r"/" + NUM +
+    r"GB \(\d+%\) \| GPU \d+% \| (" + NUM + r") it/s \| ETA " + NUM +
+    r" min \| batch \d+$")
+
+
+def home_grown_vfi_values(line):
+    m = VFI_STEP.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -1880,6 +2080,17 @@ FRAMEWORK = {
     "ppdet": ppdet_values,
     "paddlevideo": paddlevideo_values,
     "cirkd": cirkd_values,
+    "demucs": demucs_values,
+    "mingpt": mingpt_values,
+    "xnmt": xnmt_values,
+    "ncrfpp": ncrfpp_values,
+    "gensim": gensim_values,
+    "pygcn": pygcn_values,
+    "prednet-paddle": prednet_paddle_values,
+    "srn-deblur-tf": srn_deblur_tf_values,
+    "rcn-tf": rcn_tf_values,
+    "home-grown-mtcnn": home_grown_mtcnn_values,
+    "home-grown-vfi": home_grown_vfi_values
 }
 
 

@@ -1284,3 +1284,58 @@ Test(discover, the_twelfth_sets_shapes)
 	cr_assert_float_eq(num(r, S_RATE_VALUE), 9.339532106662555, 1e-12);
 	collector_free(&c);
 }
+
+/*
+ * The thirteenth and fourteenth sets' shapes (tests/data/unseen13, 14):
+ * the shell's time report ("real    0m0.218s": real the command's span,
+ * user and sys CPU time, no time of the run's), a compound written as one
+ * word ("26m20.354s"), days before a clock ("took 0-00:00:28", XNMT's), a
+ * word between a rate and its unit ("418028 effective words/s", gensim),
+ * a unit in brackets after the number ("total used time 7.178 (s)"),
+ * blanks after a time word ("cost time  1.44"), and a time word heading
+ * labelled numbers ("cost time pnet-- 1.47   rnet-- 0.02").
+ */
+Test(discover, the_thirteenth_and_fourteenth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen13/ncrfpp-mysent-tagging.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 195, 0);
+	cr_assert_str_eq(r->name, "real");
+	cr_assert_eq(r->role, TP_ROLE_PHASE);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.218, 1e-12);
+	r = on_line(&c, TP_TIMING, 196, 0);
+	cr_assert_str_eq(r->name, "user");
+	cr_assert_eq(r->role, TP_ROLE_QUANTITY);
+	cr_assert_eq(count_named(&c, TP_TIMING, "real"), 28);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen13/xnmt-medical-nmt.log", NULL, &c);
+	cr_assert_float_eq(num(on_line(&c, TP_TIMING, 329, 0), S_SECONDS), 28, 1e-12);
+	cr_assert_float_eq(num(on_line(&c, TP_TIMING, 396, 0), S_SECONDS), 26 * 60 + 20.354, 1e-9);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen13/gensim-word2vec-bilingual.log", NULL, &c);
+	r = on_line(&c, TP_RATE, 111, 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 418028, 1e-9);
+	cr_assert_str_eq(r->text, "words/s");
+	cr_assert_float_eq(num(on_line(&c, TP_TIMING, 111, 0), S_SECONDS), 23.5, 1e-12);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen14/prednet-paddle-kitti.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 25, 0);
+	cr_assert_str_eq(r->name, "total used time");
+	cr_assert_float_eq(num(r, S_SECONDS), 7.178124904632568, 1e-12);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen14/mtcnn-wider.log", NULL, &c);
+	cr_assert_float_eq(num(on_line(&c, TP_TIMING, 741, 0), S_SECONDS), 1.4422030448913574, 1e-12);
+	r = on_line(&c, TP_TIMING, 14700, 1);
+	cr_assert_str_eq(r->name, "rnet");
+	cr_assert_float_eq(num(r, S_SECONDS), 0.020955324172973633, 1e-12);
+	cr_assert_eq(count_named(&c, TP_TIMING, "cost time"), 12879);
+	collector_free(&c);
+}

@@ -171,7 +171,9 @@ static int wordc(unsigned char c)
 
 static int num_start(const char *q, const char *s, const char *e)
 {
-	if (q > s && (wordc((unsigned char)q[-1]) || q[-1] == '.'))
+	/* after a compound's unit ("2m8.77s": the 8.77), else not inside a word */
+	int part = q - s >= 2 && q[-1] && strchr("dhm", q[-1]) && tp_is_digit(q[-2]) && tp_is_digit(*q);
+	if (q > s && !part && (wordc((unsigned char)q[-1]) || q[-1] == '.'))
 		return 0;
 	const char *d = q;
 	/* "(+0.00508)": a change since the last print, not a value in brackets */
@@ -263,6 +265,21 @@ static int merge_compounds(struct tok *t, int n)
 	int out = 0;
 	for (int i = 0; i < n; i++) {
 		double u1;
+		/* "0-00:21:40" (XNMT's, Slurm's days-hours:minutes:seconds) */
+		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 2 < n && t[i].v >= 0 && t[i].v < 1000 &&
+		    t[i].v == floor(t[i].v) && t[i + 1].kind == TK_PUNCT && *t[i + 1].s == '-' && !t[i + 1].sp &&
+		    t[i + 2].kind == TK_NUM && t[i + 2].form == CK_CLOCK && !t[i + 2].sp && t[i + 2].n >= 8 &&
+		    t[i + 2].s[2] == ':' && t[i + 2].s[5] == ':') {
+			struct tok d = t[i + 2];
+			d.v += t[i].v * 86400;
+			d.s = t[i].s;
+			d.sp = t[i].sp;
+			d.n = (unsigned short)(t[i + 2].s + t[i + 2].n - t[i].s);
+			t[out] = d;
+			out++;
+			i += 2;
+			continue;
+		}
 		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 3 < n && (u1 = compound_part(&t[i + 1])) >= 60 &&
 		    !t[i + 1].sp && t[i + 2].kind == TK_NUM && t[i + 2].form == CK_NO) {
 			double total = t[i].v * u1, last = u1, u;
@@ -331,7 +348,10 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 		} else if (wordc((unsigned char)*q)) {
 			k->kind = TK_WORD;
 			q++;
-			while (q < e && (wordc((unsigned char)*q) ||
+			/* "2m8.77s", bash's "real 0m0.218s": the unit of a
+			 * compound's part ends at the next part's number */
+			int part = q < e && tp_is_digit(*q) && q - 1 > s && tp_is_digit(q[-2]) && strchr("dhm", q[-1]);
+			while (!part && q < e && (wordc((unsigned char)*q) ||
 					 ((*q == '/' || *q == '.' || *q == '-') && q + 1 < e &&
 					  wordc((unsigned char)q[1]) && wordc((unsigned char)q[-1]))))
 				q++;
@@ -479,6 +499,18 @@ static int plain_at(const char *r, const char *e)
 	return f == e || *f == ',' || *f == ';' || (*f == '|' && f > r);
 }
 
+/* At r: a number, a blank and a time's unit in brackets ("7.178 (s)"). */
+static int paren_unit_at(const char *r, const char *e)
+{
+	while (r < e && (tp_is_digit(*r) || *r == '.'))
+		r++;
+	if (e - r < 4 || *r != ' ' || r[1] != '(')
+		return 0;
+	const char *c = word_end(r + 2, e);
+	double u;
+	return c > r + 2 && c < e && *c == ')' && unit_kind(r + 2, (size_t)(c - r - 2), &u) == U_DUR;
+}
+
 /* A word after a time word that makes the time no span: "time step: 5"
  * counts steps, "time stamp" and "time zone" are no durations. */
 static int not_a_span_word(const char *w, size_t n)
@@ -525,8 +557,8 @@ static int time_word_at(const char *q, const char *e)
 	if (e - r >= 6 && *r == ' ' && tp_lower(r[1]) == 'c' && tp_lower(r[2]) == 'o' && tp_lower(r[3]) == 's' &&
 	    tp_lower(r[4]) == 't')
 		r += 5;
-	else if (r < e && *r == ' ')
-		r++; /* "time : 43.05" */
+	else
+		r = tp_skip_blanks(r, e); /* "time : 43.05", "cost time  1.44" */
 	if (r < e && tp_is_alpha(*r) && r[-1] == ' ') {
 		/* "Time elasped: 15.8177", "time taken = 3.2": one word after the
 		 * time word, whatever its spelling, unless it makes the time a
@@ -539,8 +571,10 @@ static int time_word_at(const char *q, const char *e)
 	}
 	if (r < e && tp_is_digit(*r) && r[-1] == ' ')
 		/* "time 0.0325 (0.0623)", "Time 0.9820 |", "at time 0:00:23.95" */
-		return meter_at(r, e) || plain_at(r, e) || clock_at(r, e);
-	if (r >= e || (*r != ':' && *r != '='))
+		return meter_at(r, e) || plain_at(r, e) || clock_at(r, e) || paren_unit_at(r, e);
+	if (e - r > 3 && r[0] == '-' && r[1] == '-' && r[2] == ' ' && tp_is_alpha(r[-1]))
+		r++; /* "cost time pnet-- 1.47   rnet-- 0.02" */
+	else if (r >= e || (*r != ':' && *r != '='))
 		return 0;
 	r = tp_skip_blanks(r + 1, e);
 	return r < e && tp_is_digit(*r);
@@ -591,7 +625,7 @@ static int is_took(const char *w, size_t n)
 }
 
 /* At c (a ':' of the line [s,e)): a clock's first colon after one of
- * took_verbs and a blank ("took 00:01:10")? */
+ * took_verbs and a blank ("took 00:01:10", "took 0-00:00:28")? */
 static int took_clock_at(const char *s, const char *c, const char *e)
 {
 	if (c + 1 >= e || !tp_is_digit(c[1]))
@@ -599,6 +633,11 @@ static int took_clock_at(const char *s, const char *c, const char *e)
 	const char *d = c;
 	while (d > s && tp_is_digit(d[-1]))
 		d--;
+	if (d - s >= 3 && d[-1] == '-' && tp_is_digit(d[-2])) {
+		/* "took 0-00:00:28": days first */
+		for (d--; d > s && tp_is_digit(d[-1]);)
+			d--;
+	}
 	if (d == c || d - s < 2 || d[-1] != ' ')
 		return 0;
 	const char *w = d - 1;
@@ -1344,6 +1383,14 @@ static int is_word(const struct tmpl *tp, int i)
 	return i >= 0 && i < tp->ntok && tp->kind[i] == TK_WORD;
 }
 
+/* Whether pos ends "--" right after a word and before a blank ("pnet-- 1.47"). */
+static int dashes_at(const struct tmpl *tp, int pos)
+{
+	return pos >= 2 && pos + 1 < tp->ntok && tp->kind[pos] == TK_PUNCT && *tp->tok[pos] == '-' &&
+	       tp->kind[pos - 1] == TK_PUNCT && *tp->tok[pos - 1] == '-' && !tp->sp[pos] && !tp->sp[pos - 1] &&
+	       tp->sp[pos + 1] && is_word(tp, pos - 2);
+}
+
 /* A separator ends a name going back: a number, and | , ; ( ) [ ] { } and
  * a lone '-'; a wildcard is a word of the name that each line has its own. */
 static int ends_name(const struct tmpl *tp, int i)
@@ -1451,6 +1498,8 @@ static int name_start(const struct tmpl *tp, int end)
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	int i = pos - 1;
+	if (dashes_at(tp, i))
+		i -= 2; /* "pnet-- 1.47" */
 	while (i >= 0 && tp->kind[i] == TK_PUNCT && (*tp->tok[i] == ':' || *tp->tok[i] == '='))
 		i--;
 	/* "train (517.15 sec) ... | valid (3.22 sec)": the word before the
@@ -1560,10 +1609,12 @@ static int after_date(const struct tmpl *tp, int pos)
 	       (*tp->tok[pos - 2] == '-' || *tp->tok[pos - 2] == '/') && tp->kind[pos - 3] == TK_NUM;
 }
 
-/* The word naming the number at pos through a ':' or '=', or -1. */
+/* The word naming the number at pos through a ':', '=' or "--", or -1. */
 static int label_of(const struct tmpl *tp, int pos)
 {
 	int b = pos - 1;
+	if (b >= 2 && dashes_at(tp, b))
+		return b - 2;
 	if (b < 1 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ':' && *tp->tok[b] != '='))
 		return -1;
 	/* a JSON or Python key: "\"elapsed\": 0.37", "'epoch_time': 12" */
@@ -1689,6 +1740,12 @@ static int time_named(const struct tmpl *tp, int pos)
 	if (is_word(tp, w - 1) && tp->sp[w] && time_name(tp->tok[w - 1], strlen(tp->tok[w - 1])) &&
 	    !not_a_span_word(t, tn))
 		return 1;
+	/* "cost time pnet-- 1.47   rnet-- 0.02": a time word heads a list of
+	 * labelled numbers, each named as the first is */
+	if (dashes_at(tp, pos - 1))
+		for (int k = 0; k < w; k++)
+			if (tp->kind[k] == TK_NUM && dashes_at(tp, k - 1) && time_named(tp, k))
+				return 1;
 	if (strcasecmp(t, "data"))
 		return 0;
 	for (int k = 0; k < w; k++)
@@ -1717,10 +1774,17 @@ static uint64_t clocks(const struct tmpl *tp)
 		if (kind != U_NONE)
 			u = x;
 		int w = label_of(tp, k);
+		if (w < 0 && is_word(tp, k - 1))
+			w = k - 1; /* "iter_dt 113.30ms" */
 		double sfx = w >= 0 ? suffix_unit(tp->tok[w], strlen(tp->tok[w])) : 0;
 		if (sfx > 0)
 			u = sfx;
 		if ((tp->last[k] - tp->first[k]) * u < 0.1)
+			continue;
+		/* "iter_dt", "dt": a delta, each step's time (minGPT's 0.00,
+		 * 78.12, 113.30 ms rose by chance) */
+		size_t wn = w >= 0 ? strlen(tp->tok[w]) : 0;
+		if (wn >= 2 && !strcasecmp(tp->tok[w] + wn - 2, "dt") && (wn == 2 || !tp_is_alpha(tp->tok[w][wn - 3])))
 			continue;
 		/* "sample processed in 74.50s", "took 3.2s": a span, whatever
 		 * its first prints did */
@@ -1997,6 +2061,27 @@ static int add_mean(struct tmpl *tp, const struct vslot *v, int mp, int i)
 	return mp;
 }
 
+/* The shell's time report, "real\t0m7.784s", "user\t0m5.019s", "sys
+ * 0m2.777s": real is the command's span, user and sys CPU time, which is
+ * no time of the run's (more than real on many cores). */
+static int shell_time_role(const struct tmpl *tp, int pos)
+{
+	if (pos != 1 || tp->ntok != 2 || !is_word(tp, 0))
+		return TP_ROLE_NONE;
+	const char *w = tp->tok[0];
+	if (!strcmp(w, "real"))
+		return TP_ROLE_PHASE;
+	return !strcmp(w, "user") || !strcmp(w, "sys") ? TP_ROLE_QUANTITY : TP_ROLE_NONE;
+}
+
+/* A time's unit in brackets at pos, after a blank: "7.178 (s)". */
+static int paren_unit(const struct tmpl *tp, int pos, double *u)
+{
+	return pos + 2 < tp->ntok && punct_is(tp, pos, '(') && tp->sp[pos] && is_word(tp, pos + 1) &&
+	       !tp->sp[pos + 1] && punct_is(tp, pos + 2, ')') &&
+	       unit_kind(tp->tok[pos + 1], strlen(tp->tok[pos + 1]), u) == U_DUR;
+}
+
 static void derive(struct tmpl *tp)
 {
 	free(tp->slots);
@@ -2032,8 +2117,21 @@ static void derive(struct tmpl *tp)
 		if (pm)
 			uw = tp->tok[i + 3];
 		double u = 0;
-		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE;
+		int k = uw ? unit_kind(uw, strlen(uw), &u) : U_NONE, rate2 = 0;
 		int next = i + (k != U_NONE ? 2 : 1) + (pm ? 2 : 0);
+		if (k == U_NONE && paren_unit(tp, i + 1, &u)) {
+			k = U_DUR; /* "total used time 7.178 (s)" */
+			next = i + 4;
+		}
+		/* "418028 effective words/s" (gensim): a word between the
+		 * number and its rate's unit, which names no next value */
+		if (k == U_NONE && uw && tp->sp[i + 1] && is_word(tp, i + 2) && tp->sp[i + 2] && tp_is_alpha(*uw) &&
+		    unit_kind(tp->tok[i + 2], strlen(tp->tok[i + 2]), &u) == U_RATE && !labels_next(tp, i + 2) &&
+		    !(i + 3 < tp->ntok && tp->kind[i + 3] == TK_NUM)) {
+			k = U_RATE;
+			rate2 = 1;
+			next = i + 3;
+		}
 		/* "speed: 0.350s / iter" (py-faster-rcnn's): a time per step,
 		 * its unit written apart */
 		if (k == U_DUR && punct_is(tp, i + 2, '/') && is_word(tp, i + 3) && per_step_word(tp->tok[i + 3])) {
@@ -2044,6 +2142,7 @@ static void derive(struct tmpl *tp)
 			v.kind = VS_DUR;
 			units++;
 			next = i + 1;
+			v.role = shell_time_role(tp, i);
 		} else if (tp->form[i] == CK_CLOCK) {
 			/* a date's time, or the time of day a line starts with
 			 * ("08:35:31  step=100 ... elapsed=71s"): a stamp; the
@@ -2086,8 +2185,13 @@ static void derive(struct tmpl *tp)
 			}
 		} else if (k == U_RATE) {
 			v.kind = VS_RATE;
-			v.unit_pos = i + 1;
+			v.unit_pos = i + 1 + rate2;
 			units++;
+			/* "99782it [00:51, 1927.24it/s]": a bar's mean since its
+			 * start, as the tqdm pack's final rate, no trainer's step */
+			if (i >= 3 && punct_is(tp, i - 1, ',') && tp->kind[i - 2] == TK_NUM && tp->form[i - 2] == CK_CLOCK &&
+			    punct_is(tp, i - 3, '['))
+				v.role = TP_ROLE_RATE;
 		} else if (uw && (v.count_n = window_in_unit(tp, i, &u)) > 0) {
 			/* a sample of the step's time, count_n of them */
 			v.kind = VS_DUR;
