@@ -587,6 +587,49 @@ static int steps_share_active(struct report *rep, const struct an_run *run, doub
 }
 
 /*
+ * A step timer that misses part of each iteration: the stamps of the lines
+ * that print it say an iteration takes longer than the timer (pygcn's
+ * "time: 0.1659s", started after the batch left the loader: 0.16 s of the
+ * 0.33 s the stamps give, over the iterations between two prints). Where
+ * the timed part is less than 80 % of it (their means: shares of the
+ * time), the finding is about the larger part, the steps or the time
+ * outside the timer (data loading, logging, host work), of the active time
+ * iters iterations took. 1 if given.
+ */
+static int untimed_share(struct report *rep, const struct an_run *run, double wall, enum an_wall_from from,
+			 double iters, const struct tp_series *printed, double scale, const char *what)
+{
+	const struct an_part *st = an_part_find(run, AN_STAMP_STEP);
+	double stamped = st && st->s.n >= 3 ? st->s.mean : NAN, med = printed->mean * scale;
+	/* more printed steps than the indices count: they count something
+	 * else (DeepSpeed-Chat's two prints a step) */
+	if (from != AW_STAMPS || !strcmp(what, AN_STAMP_STEP) || !(stamped > 0) || !(med > 0) ||
+	    !(med < 0.8 * stamped) || stamped > 20 * med || (double)printed->n > 1.1 * iters)
+		return 0;
+	uint64_t gaps = 0;
+	double active = wall - an_run_idle(run, &gaps), loop = iters * stamped, timed = 100 * med / stamped;
+	if (!(active > 0) || !(loop >= 0.5 * active && loop <= 1.1 * active))
+		return 0;
+	if (loop > active)
+		loop = active;
+	int outside = timed < 50;
+	report_finding(rep, SEV_NOTICE, "bottlenecks", outside ? "data-loading" : "steps", run->label, run->file,
+		       st->line,
+		       outside ? "the time outside the step's timer is most of each iteration: load the next batch "
+				 "while this one runs (DataLoader num_workers, pin_memory, prefetching) and log less "
+				 "often"
+			       : "the step and the time around it: profile one step (torch.profiler, Nsight "
+				 "Systems); load the next batch while one runs (DataLoader num_workers, "
+				 "pin_memory, prefetching) and log less often",
+		       "the step's timer sees %.0f%% of each iteration: the time stamps put one at %.4g s (mean), "
+		       "%s at %.4g s; %.0f iterations are %.0f%% of the time the run was active (%.4g s), %.0f%% "
+		       "of it outside the timer (data loading, logging, host work)",
+		       timed, stamped, what, med, iters, 100 * loop / active, active, 100 - timed);
+	report_stake(rep, outside ? 0.5 * (1 - timed / 100) * loop : 0.05 * timed / 100 * loop);
+	return 1;
+}
+
+/*
  * When the steps fill the run: the iterations the batch indices count
  * times the median step, as a share of a wall the steps did not make up
  * (time stamps, a clock, phases, a printed total). Where nothing outside
@@ -605,6 +648,8 @@ static void steps_share(struct report *rep, const struct an_run *run, double wal
 	double scale, iters;
 	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
 	double med = st ? tp_series_quantile(st, 0.5) * scale : NAN, in = iters * med, pct = 100 * in / wall;
+	if (!alone && st && in > 0 && untimed_share(rep, run, wall, from, iters, st, scale, what))
+		return;
 	if (!alone && st && in > 0 && !(pct >= 60) && steps_share_active(rep, run, wall, from, iters, med, what))
 		return;
 	if (!(alone || wall > 0) || !st || !(in > 0) || (!alone && !(pct >= 60)))
