@@ -793,6 +793,11 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 {
 	enum tp_role role = an_role(r);
 	double sec = value_seconds(r);
+	if (!isnan(sec) && !(sec <= AN_MAX_SECONDS)) {
+		if (!run->impossible++)
+			run->impossible_line = r->line;
+		return;
+	}
 	if (named_clock(run, r))
 		role = TP_ROLE_CLOCK;
 	switch (role) {

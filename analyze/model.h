@@ -27,6 +27,10 @@
 #define AN_CLOCK_STEP "step (clock)"
 #define AN_STAMP_STEP "step (time stamps)"
 
+/* More seconds than any run lasts (31,700 years): such a value is no
+ * duration, and two of them would add up to infinity. */
+#define AN_MAX_SECONDS 1e12
+
 /*
  * A phase of the run: a [TIMING] stage of a seed, or any value whose role
  * is phase. Repeats of a name are summed (the seeds print a stage per
@@ -211,6 +215,8 @@ struct an_run {
 	double bar_rate;          /* and its rate */
 	struct tp_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
+	uint64_t impossible;      /* time values over AN_MAX_SECONDS, left out */
+	uint64_t impossible_line; /* the first one's line */
 	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */
 
 	/* clock checks */

@@ -283,6 +283,10 @@ static void nothing_applies(const struct an_model *m, const struct an_opts *o, s
 			if (run->nrec[t])
 				strbuf_addf(&sb, "%s%llu %s", sb.len ? ", " : "", (unsigned long long)run->nrec[t],
 					    tp_schemas[t].type_name);
+		if (run->impossible)
+			strbuf_addf(&sb, " (%llu time value%s over %.0e s left out: no duration)",
+				    (unsigned long long)run->impossible, run->impossible == 1 ? "" : "s",
+				    AN_MAX_SECONDS);
 		report_finding(rep, SEV_NOTICE, "input", "nothing-applies", run->label, run->file, 0, NULL,
 			       "read %s; %s", sb.len ? sb.buf : "nothing",
 			       o->which == AN_ALL ? "no analysis applies to these records (see tprof-analyze(1), "

@@ -542,6 +542,23 @@ Test(hostile, analyze_leaves_out_negative_durations, .timeout = 20)
 	result_free(&r);
 }
 
+/* A finite value no run lasts (1e308 s twice would sum to infinity, and
+ * showed as a blank row with no word why) is left out, and said. */
+Test(hostile, analyze_leaves_out_impossible_durations, .timeout = 20)
+{
+	WRITE_LIT(at("n.log"), "[TIMING] a: 1e308s\n[TIMING] a: 1e308s\n[TIMING] b: 1s\n");
+	struct result r = run("timeout 15 $B/tprof-analyze -q -f csv --breakdown %s", at("n.log"));
+	cr_assert_eq(r.status, 0, "%s", r.err.buf);
+	cr_assert(strstr(r.out.buf, "breakdown,breakdown,1,stage,,b\r\n"), "%s", r.out.buf);
+	cr_assert(strstr(r.out.buf, "breakdown,breakdown,1,share,%,100\r\n"), "%s", r.out.buf);
+	cr_assert_null(strstr(r.out.buf, ",stage,,a\r\n"), "%s", r.out.buf);
+	result_free(&r);
+	r = run("timeout 15 $B/tprof-analyze -q %s", at("n.log"));
+	cr_assert(strstr(r.out.buf, "2 time values over 1e+12 s (more than 30,000 years) left out: no duration"),
+		  "%s", r.out.buf);
+	result_free(&r);
+}
+
 /* ---- JSON and CSV documents ------------------------------------------- */
 
 /* 100k '[' after a report key: exit 2, "x.json:1:267: invalid JSON: nesting
