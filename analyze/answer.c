@@ -219,8 +219,12 @@ const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, co
 		return NULL;
 	const char *bar;
 	*iters = an_run_iters(run);
+	/* else its values, each a window's count of steps where it was one
+	 * (EDSR's model and data seconds over 100 batches a print) */
+	const struct an_part *p = an_part_find(run, *what);
 	if (!(*iters >= 10))
 		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
+			 : p && &p->s == st && p->steps > st->n    ? p->steps
 								    : (double)st->n;
 	return *iters >= 10 ? st : NULL;
 }
@@ -311,14 +315,18 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
 	}
 	/* the steps that ran at the median step: a lower bound as well, where
 	 * no clock, total or training phase printed says more (a timer per
-	 * iteration and no stamps, stamps at start-up only) */
+	 * iteration and no stamps, stamps at start-up only); a training phase
+	 * the steps outlast five times over holds no training (EDSR's "Total:
+	 * 5.80s", its evaluation's, after 100 steps' 61 s) */
 	const char *what;
 	double scale, iters;
 	const struct tp_series *st;
-	if ((*from == AW_NONE || (*from == AW_PHASES && !training_phase(run)) || *from == AW_BATCHES ||
-	     *from == AW_EPOCHS) &&
-	    (st = an_steps_ran(run, &iters, &what, &scale)))
-		wall_candidate(&wall, from, iters * tp_series_quantile(st, 0.5) * scale, AW_STEPS);
+	if ((*from == AW_NONE || *from == AW_PHASES || *from == AW_BATCHES || *from == AW_EPOCHS) &&
+	    (st = an_steps_ran(run, &iters, &what, &scale))) {
+		double in = iters * tp_series_quantile(st, 0.5) * scale;
+		if (*from != AW_PHASES || !training_phase(run) || in > 5 * wall)
+			wall_candidate(&wall, from, in, AW_STEPS);
+	}
 	/* stamps from the log's first lines to its last span the whole run:
 	 * what adds up to more (window times summed as phases) is no span */
 	uint64_t lines = run->last_line > run->first_line ? run->last_line - run->first_line : 0;

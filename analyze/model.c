@@ -85,6 +85,7 @@ static struct an_run *run_new(const char *file)
 	r->iter_index = NAN;
 	r->iter_start = NAN;
 	r->clock_step = r->clock_total = NAN;
+	r->tokens_per_step = NAN;
 	return r;
 }
 
@@ -717,9 +718,11 @@ static void close_parts(struct an_run *run)
 			x->derived = 1;
 		}
 		tp_series_add(&x->s, run->parts_sum, run->parts_line);
+		x->steps += run->parts_steps;
 	}
 	run->parts_n = 0;
 	run->parts_sum = 0;
+	run->parts_steps = 0;
 }
 
 /* The line being read (parts_line): a new one closes the last. */
@@ -731,7 +734,7 @@ static void parts_at(struct an_run *run, uint64_t line)
 	}
 }
 
-static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_role role, double sec)
+static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_role role, double sec, double steps)
 {
 	if (!r->name || isnan(sec) || sec < 0)
 		return;
@@ -743,6 +746,7 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		if (run->parts_n >= 0) {
 			run->parts_sum += sec;
 			run->parts_n++;
+			run->parts_steps = steps; /* the parts of one window */
 		}
 	} else if (role == TP_ROLE_STEP) {
 		parts_at(run, r->line);
@@ -774,6 +778,7 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		copy_parent(x->parent, r);
 	}
 	tp_series_add(&x->s, sec, r->line);
+	x->steps += steps;
 }
 
 /* The seconds of a timing, summary or runtime value (the mean, else the
@@ -792,7 +797,7 @@ static double value_seconds(const struct tp_record *r)
 static void feed_timed(struct an_run *run, const struct tp_record *r)
 {
 	enum tp_role role = an_role(r);
-	double sec = value_seconds(r);
+	double sec = value_seconds(r), steps = 1;
 	if (!isnan(sec) && !(sec <= AN_MAX_SECONDS)) {
 		if (!run->impossible++)
 			run->impossible_line = r->line;
@@ -810,8 +815,10 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 	case TP_ROLE_RUNNING:
 	case TP_ROLE_AVERAGE:
 		/* the time of a window of steps: each step's mean */
-		if (r->type == TP_TIMING && tp_has(r, S_TIM_COUNT) && r->num[S_TIM_COUNT] >= 1)
-			sec /= r->num[S_TIM_COUNT];
+		if (r->type == TP_TIMING && tp_has(r, S_TIM_COUNT) && r->num[S_TIM_COUNT] >= 1) {
+			steps = r->num[S_TIM_COUNT];
+			sec /= steps;
+		}
 		/* a step's time that is its clock's rise since the last print,
 		 * which was steps ago: the time since the last print, named as
 		 * a step's (a parameter-golf trainer's "this_step:3654.5ms" at
@@ -819,10 +826,10 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 		else if (role == TP_ROLE_STEP && r->line == run->window_line && run->window_steps > 1 &&
 			 fabs(sec - run->window_seconds) <= 0.02 * run->window_seconds)
 			sec /= run->window_steps;
-		feed_part(run, r, role, sec);
+		feed_part(run, r, role, sec, steps);
 		break;
 	case TP_ROLE_CLOCK:
-		feed_part(run, r, role, sec);
+		feed_part(run, r, role, sec, 1);
 		break;
 	default:
 		run->not_time++;
@@ -1238,6 +1245,9 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		step_from_rate(run, r, "1", 1);
 	else if (unit_is(r, "samples/s") && !isnan(batch_size(run)))
 		step_from_rate(run, r, "batch_size", batch_size(run));
+	else if ((unit_is(r, "tokens/s") || unit_is(r, "tok/s") || unit_is(r, "tokens/sec")) &&
+		 !isnan(run->tokens_per_step))
+		step_from_rate(run, r, "tokens_per_step", run->tokens_per_step);
 }
 
 static void feed_named(struct tp_map *map, const struct tp_record *r)
@@ -1456,7 +1466,11 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		run->bar_rate = tp_has(r, S_PRG_RATE) ? r->num[S_PRG_RATE] : NAN;
 		break;
 	case TP_STAGE:
-	case TP_CONFIG: /* workload sizes: tprof-replay's, not an analysis's */
+	case TP_CONFIG: /* workload sizes: tprof-replay's, but for the tokens a step trains on */
+		if (r->name && r->name_len == 15 && !memcmp(r->name, "tokens_per_step", 15) &&
+		    tp_has(r, S_META_VALUE) && r->num[S_META_VALUE] > 0 && isnan(run->tokens_per_step))
+			run->tokens_per_step = r->num[S_META_VALUE];
+		break;
 	case TP_NTYPES:
 		break;
 	}

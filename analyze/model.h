@@ -72,6 +72,7 @@ struct an_part {
 	struct tp_series s;
 	enum tp_role role;
 	int derived;                /* made here from other values (the sum of a step's parts) */
+	double steps;               /* the steps its values stand for: a window's count each, else 1 */
 	char parent[AN_PARENT_MAX]; /* the step it is part of / the series it averages; "" the step */
 	uint64_t line;              /* first occurrence */
 };
@@ -215,6 +216,7 @@ struct an_run {
 	double bar_rate;          /* and its rate */
 	struct tp_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
+	double tokens_per_step;   /* the tokens a step trains on, as the log printed it (config), or NAN */
 	uint64_t impossible;      /* time values over AN_MAX_SECONDS, left out */
 	uint64_t impossible_line; /* the first one's line */
 	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */
@@ -256,7 +258,7 @@ struct an_run {
 	 * its parts is their sum), its clock's reading and the step index it
 	 * printed without a duration (with its rank) */
 	uint64_t parts_line, clock_line, index_line;
-	double parts_sum, clock_value, index_value;
+	double parts_sum, parts_steps, clock_value, index_value;
 	int parts_n, index_rank;
 	/* a step's clock at the last print of a metric ("step:250 ...
 	 * train_time:21165ms"), and what it rose by since the print before,

@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen14; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen16; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -1980,6 +1980,179 @@ def home_grown_vfi_values(line):
     return []
 
 
+
+# ---------------------------------------------------------------------------
+# the sixteenth unseen set (tests/data/unseen16)
+# ---------------------------------------------------------------- edsr
+# EDSR-PyTorch trainer (used by HNCT): '[1600/16000]\t[L1: 0.0816]\t72.1+19.7s'
+_EDSR_ITER = re.compile(r"^\[\d+/\d+\]\t(?:\[[^\]]+\])+\t(" + NUM + r")\+(" + NUM + r")s$")
+_EDSR_FWD = re.compile(r"^Forward: (" + NUM + r")s$")
+_EDSR_TOTAL = re.compile(r"^Total: (" + NUM + r")s$")
+
+
+def edsr_values(line):
+    line = line.rstrip("\r")
+    m = _EDSR_ITER.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = _EDSR_FWD.match(line) or _EDSR_TOTAL.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-east
+# '2021-05-03 03:54:30,231 [MainThread  ] [INFO ]  Epoch is [1/600], mini-batch is
+#  [30/1600], time consumption is 0.83459949, batch_loss is 4.06646585'
+_EAST_STEP = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[[^\]]*\] \[INFO \]  Epoch is \[\d+/\d+\], "
+    r"mini-batch is \[\d+/\d+\], time consumption is (" + NUM + r"), batch_loss is " + NUM + r"$")
+
+
+def home_grown_east_values(line):
+    line = line.rstrip("\r")
+    m = _EAST_STEP.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-voxelmorph
+# UTF-16LE file (BOM, CRLF).  Decoded line:
+# 'epoch: 0001  step: 1/100    time: 12.74 sec  loss: -0.050625  (-0.050625, 0.000000)'
+# The function also accepts the line if a reader left NUL bytes / BOM in it.
+_VXM_STEP = re.compile(
+    r"^epoch: \d+\s+step: \d+/\d+\s+time: (" + NUM + r") sec\s+loss: " + NUM
+    + r"\s+\(" + NUM + r", " + NUM + r"\)\s*$")
+
+
+def home_grown_voxelmorph_values(line):
+    line = line.replace("\x00", "").replace("\ufeff", "").replace("\ufffd", "").replace("\xff\xfe", "")
+    line = line.rstrip("\r").strip()
+    m = _VXM_STEP.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- yolox
+_YOLOX_STAMP = r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| [A-Z]+ +\| [\w.]+:\w+:\d+ - "
+_YOLOX_ITER = re.compile(
+    _YOLOX_STAMP + r"epoch: \d+/\d+, iter: \d+/\d+, mem: \d+Mb, iter_time: (" + NUM
+    + r")s, data_time: (" + NUM + r")s, .*, ETA: [\d:]+(?: days?, [\d:]+)?$")
+_YOLOX_DONE = re.compile(_YOLOX_STAMP + r"(?:Done|DONE) \(t=(" + NUM + r")s\)\.?$")
+_YOLOX_COCO_DONE = re.compile(r"^(?:Done|DONE) \(t=(" + NUM + r")s\)\.?$")
+_YOLOX_INFER = re.compile(
+    r"^Average forward time: (" + NUM + r") ms, Average NMS time: (" + NUM
+    + r") ms, Average inference time: (" + NUM + r") ms$")
+
+
+def yolox_values(line):
+    line = line.rstrip("\r")
+    m = _YOLOX_ITER.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = _YOLOX_DONE.match(line) or _YOLOX_COCO_DONE.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = _YOLOX_INFER.match(line)
+    if m:
+        return [float(m.group(i)) / 1000.0 for i in (1, 2, 3)]
+    return []
+
+
+
+# ---------------------------------------------------------------------------
+# the fifteenth unseen set (tests/data/unseen15)
+# ---------------------------------------------------------------- home-grown-g2p
+# Epoch 01 | Train Loss: 0.1752 | Val Loss: 0.1233 | Val PER: 0.0338 | Time: 37.9s
+_G2P_EPOCH = re.compile(
+    r"^Epoch \d+ \| Train Loss: " + NUM + r" \| Val Loss: " + NUM +
+    r" \| Val PER: " + NUM + r" \| Time: (" + NUM + r")s$")
+
+
+def home_grown_g2p_values(line):
+    m = _G2P_EPOCH.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-awe
+# 2024-06-17 16:43:11,171 - INFO - Epoch: 1, Avg_loss: 0.507, Duration: 3.65s
+# ... Duration: 1.03s, Average_precission: 0.153[, Average_corr: -0.021]
+_AWE_EPOCH = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - INFO - Epoch: \d+, Avg_loss: " + NUM +
+    r", Duration: (" + NUM + r")s(?:, Average_precission: " + NUM +
+    r"(?:, Average_corr: " + NUM + r")?)?$")
+
+
+def home_grown_awe_values(line):
+    m = _AWE_EPOCH.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- ltsf-exp-main
+# \tspeed: 0.3320s/iter; left time: 7503.0597s   (left time is an ETA: not counted)
+_LTSF_SPEED = re.compile(
+    r"^\tspeed: (" + NUM + r")s/iter; left time: " + NUM + r"s$")
+# Epoch: 1 cost time: 73.52644205093384
+_LTSF_COST = re.compile(r"^Epoch: \d+ cost time: (" + NUM + r")$")
+
+
+def ltsf_exp_main_values(line):
+    m = _LTSF_SPEED.match(line)
+    if m:
+        return [_f(m.group(1))]
+    m = _LTSF_COST.match(line)
+    if m:
+        return [_f(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-qwen3-pt
+# step   47700 | loss 1.4684 | lr 1.79e-04 | grad 0.075 | 113.4k tok/s | mfu 114.07%
+_QWEN_STEP = re.compile(
+    r"^step +\d+ \| loss " + NUM + r" \| lr " + NUM + r" \| grad " + NUM +
+    r" \| (" + NUM + r")(k?) tok/s \| mfu " + NUM + r"%$")
+
+
+def home_grown_qwen3_pt_values(line):
+    m = _QWEN_STEP.match(line)
+    if m:
+        v = _f(m.group(1))
+        if m.group(2) == "k":
+            v *= 1000.0
+        return [v]
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-dsz3
+# [Step 1/100] Loss: 5.0507 | Global Tokens/s: 1376.92 | GPU Mem (GB): 6.49 | Peak Mem: 21.31
+_DSZ3_STEP = re.compile(
+    r"^\[Step \d+/\d+\] Loss: " + NUM + r" \| Global Tokens/s: (" + NUM +
+    r") \| GPU Mem \(GB\): " + NUM + r" \| Peak Mem: " + NUM + r"$")
+# [2025-10-28 20:50:34,397] [INFO] [timer.py:264:stop] epoch=0/micro_step=3/global_step=3,
+#   RunningAvgSamplesPerSec=6.64, CurrSamplesPerSec=6.64, MemAllocated=13.0GB, MaxMemAllocated=21.31GB
+_DSZ3_TIMER = re.compile(
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] \[INFO\] \[timer\.py:\d+:stop\] "
+    r"epoch=\d+/micro_step=\d+/global_step=\d+, RunningAvgSamplesPerSec=(" + NUM +
+    r"), CurrSamplesPerSec=(" + NUM + r"), MemAllocated=" + NUM +
+    r"GB, MaxMemAllocated=" + NUM + r"GB$")
+
+
+def home_grown_dsz3_values(line):
+    m = _DSZ3_STEP.match(line)
+    if m:
+        return [_f(m.group(1))]
+    m = _DSZ3_TIMER.match(line)
+    if m:
+        return [_f(m.group(1)), _f(m.group(2))]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -2090,7 +2263,16 @@ FRAMEWORK = {
     "srn-deblur-tf": srn_deblur_tf_values,
     "rcn-tf": rcn_tf_values,
     "home-grown-mtcnn": home_grown_mtcnn_values,
-    "home-grown-vfi": home_grown_vfi_values
+    "home-grown-vfi": home_grown_vfi_values,
+    "edsr": edsr_values,
+    "home-grown-east": home_grown_east_values,
+    "home-grown-voxelmorph": home_grown_voxelmorph_values,
+    "yolox": yolox_values,
+    "home-grown-g2p": home_grown_g2p_values,
+    "home-grown-awe": home_grown_awe_values,
+    "ltsf-exp-main": ltsf_exp_main_values,
+    "home-grown-qwen3-pt": home_grown_qwen3_pt_values,
+    "home-grown-dsz3": home_grown_dsz3_values
 }
 
 

@@ -1339,3 +1339,42 @@ Test(discover, the_thirteenth_and_fourteenth_sets_shapes)
 	cr_assert_eq(count_named(&c, TP_TIMING, "cost time"), 12879);
 	collector_free(&c);
 }
+
+/*
+ * The fifteenth and sixteenth sets' shapes (tests/data/unseen15, 16): a
+ * verb between a time's name and its number ("time consumption is
+ * 1.32521653,"), an SI letter on a rate's number ("113.4k tok/s": 113,400
+ * tokens a second), and the tokens a step trains on from the log's
+ * header ("Tokens / optimizer step : 32,768", nanoGPT's "tokens per
+ * iteration will be: 491,520"), a config record.
+ */
+Test(discover, the_fifteenth_and_sixteenth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen16/east-evjeny-icdar.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 4, 0);
+	cr_assert_str_eq(r->name, "time consumption");
+	cr_assert_float_eq(num(r, S_SECONDS), 1.32521653, 1e-12);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen15/qwen3-pretrain.log", NULL, &c);
+	r = on_line(&c, TP_RATE, 20, 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 113400, 1e-6);
+	cr_assert_str_eq(r->name, "tok");
+	cr_assert_str_eq(r->text, "tok/s");
+	r = collected_find(&c, TP_CONFIG, "tokens_per_step");
+	cr_assert_not_null(r);
+	cr_assert_eq(r->line, 14);
+	cr_assert_float_eq(num(r, S_META_VALUE), 32768, 1e-9);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	write_text("/tmp/tprof-disc-tokens.log", "tokens per iteration will be: 491,520\nTokens per step: 1e6\n");
+	read_log("/tmp/tprof-disc-tokens.log", NULL, &c);
+	r = collected_find(&c, TP_CONFIG, "tokens_per_step");
+	cr_assert_not_null(r);
+	cr_assert_float_eq(num(r, S_META_VALUE), 491520, 1e-9);
+	cr_assert_eq(collected_count(&c, TP_CONFIG), 1, "'1e6' is no count of tokens as printed");
+	collector_free(&c);
+}

@@ -433,6 +433,12 @@ static int has_unit_from(const char *s, const char *from, const char *e)
 			if (q[-1] == '.')
 				q--; /* "22.s": a number ends a sentence, no unit follows */
 			const char *after = q;
+			/* "113.4k tok/s": a thousand of a rate's things */
+			if (e - q > 3 && (*q == 'k' || *q == 'K' || *q == 'M' || *q == 'G') && q[1] == ' ') {
+				const char *r = word_end(q + 2, e);
+				if (memchr(q + 2, '/', (size_t)(r - q - 2)) && unit_kind(q + 2, (size_t)(r - q - 2), &u) == U_RATE)
+					return 1;
+			}
 			if (q < e && *q == ' ')
 				q++;
 			const char *w = q < e && !tp_is_digit(*q) ? word_end(q, e) : q;
@@ -568,6 +574,9 @@ static int time_word_at(const char *q, const char *e)
 			r++;
 		if (r - word > 12 || not_a_span_word(word, (size_t)(r - word)))
 			return 0;
+		/* "time consumption is 1.32521653," */
+		if (e - r > 4 && r[0] == ' ' && ((r[1] == 'i' && r[2] == 's') || (r[1] == 'w' && r[2] == 'a' && r[3] == 's')))
+			return plain_at(r + (r[1] == 'i' ? 4 : 5), e);
 	}
 	if (r < e && tp_is_digit(*r) && r[-1] == ' ')
 		/* "time 0.0325 (0.0623)", "Time 0.9820 |", "at time 0:00:23.95" */
@@ -796,6 +805,8 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 		from--;
 	while (from > ls && from[-1] == ' ')
 		from--;
+	if (from - ls >= 2 && tp_is_digit(from[-2]) && (from[-1] == 'k' || from[-1] == 'K' || from[-1] == 'M' || from[-1] == 'G'))
+		from--; /* "113.4k tok/s" */
 	while (from > ls && (tp_is_digit(from[-1]) || from[-1] == '.'))
 		from--;
 	/* a bar before it is skipped to its ']', which may lie past it */
@@ -1722,6 +1733,9 @@ static int time_named(const struct tmpl *tp, int pos)
 	if (pos + 2 < tp->ntok && !tp->sp[pos + 1] && tp->kind[pos + 1] == TK_PUNCT &&
 	    strchr("-/", *tp->tok[pos + 1]) && tp->kind[pos + 2] == TK_NUM)
 		return 0;
+	/* "time consumption is 1.325,": the word before the verb names it */
+	if ((word_is(tp, w, "is") || word_is(tp, w, "was")) && is_word(tp, w - 1) && tp->sp[w])
+		w--;
 	const char *t = tp->tok[w];
 	size_t tn = strlen(t);
 	if (!strcasecmp(t, "cost") && is_word(tp, w - 1))
@@ -2074,6 +2088,12 @@ static int shell_time_role(const struct tmpl *tp, int pos)
 	return !strcmp(w, "user") || !strcmp(w, "sys") ? TP_ROLE_QUANTITY : TP_ROLE_NONE;
 }
 
+/* The factor of an SI letter written onto a number ("113.4k"), or 0. */
+static double si_factor(char c)
+{
+	return c == 'k' || c == 'K' ? 1e3 : c == 'M' ? 1e6 : c == 'G' ? 1e9 : 0;
+}
+
 /* A time's unit in brackets at pos, after a blank: "7.178 (s)". */
 static int paren_unit(const struct tmpl *tp, int pos, double *u)
 {
@@ -2122,6 +2142,16 @@ static void derive(struct tmpl *tp)
 		if (k == U_NONE && paren_unit(tp, i + 1, &u)) {
 			k = U_DUR; /* "total used time 7.178 (s)" */
 			next = i + 4;
+		}
+		/* "113.4k tok/s": a thousand, a million, a billion of them */
+		double si = 0;
+		if (k == U_NONE && uw && !tp->sp[i + 1] && !uw[1] && (si = si_factor(*uw)) > 0 && is_word(tp, i + 2) &&
+		    tp->sp[i + 2] && unit_kind(tp->tok[i + 2], strlen(tp->tok[i + 2]), &u) == U_RATE &&
+		    !labels_next(tp, i + 2)) {
+			k = U_RATE;
+			rate2 = 1;
+			next = i + 3;
+			v.unit = si;
 		}
 		/* "418028 effective words/s" (gensim): a word between the
 		 * number and its rate's unit, which names no next value */
@@ -2274,7 +2304,7 @@ static void derive(struct tmpl *tp)
 		    tp->kind[v.from - 1] == TK_NUM && unit_kind(tp->tok[v.from], strlen(tp->tok[v.from]), &u) != U_NONE)
 			v.name_len = 0;
 		if (!v.name_len)
-			name_fallback(tp, i, &v, v.kind == VS_RATE ? uw : (k == U_PER ? uw : NULL));
+			name_fallback(tp, i, &v, v.kind == VS_RATE ? (rate2 ? tp->tok[i + 2] : uw) : (k == U_PER ? uw : NULL));
 		if (share_at(tp, next))
 			v.role = TP_ROLE_COMPONENT;
 		else if (v.kind == VS_DUR && share_first < 0)
@@ -2426,7 +2456,7 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 		}
 		double x;
 		if (v->kind == VS_RATE) {
-			x = t[v->pos].v;
+			x = t[v->pos].v * (v->unit > 0 ? v->unit : 1);
 			if (!isfinite(x) || x < 0)
 				continue;
 			r.type = TP_RATE;

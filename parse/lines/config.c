@@ -18,7 +18,7 @@ const char *const tp_config_keys[TP_CFG_NKEYS] = {
 	"num_patterns", "pattern_size", "hidden_dim",  "num_heads",    "num_layers",
 	"num_nodes",    "num_edges",    "ffn_dim",     "avg_degree",   "batch_graphs",
 	"batch_nodes",  "batch_edges",  "dataset_avg_nodes", "dataset_avg_edges", "gpu",
-	"gpu_name",
+	"gpu_name", "tokens_per_step",
 };
 
 /* The names a log may print for a key. */
@@ -33,7 +33,8 @@ static const struct {
 	{ "nhead", TP_CFG_HEADS },           { "num_layers", TP_CFG_LAYERS },
 	{ "layers", TP_CFG_LAYERS },         { "num_nodes", TP_CFG_NODES },
 	{ "num_edges", TP_CFG_EDGES },       { "ffn_dim", TP_CFG_FFN },
-	{ "avg_degree", TP_CFG_DEGREE },
+	{ "avg_degree", TP_CFG_DEGREE },     { "tokens_per_step", TP_CFG_TOKENS_STEP },
+	{ "tokens_per_iter", TP_CFG_TOKENS_STEP },
 };
 
 enum tp_config_key tp_config_key_of(const char *s, size_t n)
@@ -141,6 +142,35 @@ static void scan_gpu(const struct scan *sc, const char *s)
 	}
 }
 
+/* "tokens per iteration will be: 491,520" (nanoGPT's train.py), "Tokens /
+ * optimizer step : 32,768", "tokens per step: 524288": the tokens each
+ * step trains on, which a rate of tokens a second turns into the step. */
+static void scan_tokens(const struct scan *sc, const char *s)
+{
+	static const char *const phrases[] = { "tokens per iteration", "tokens per step", "tokens / optimizer step",
+					       "tokens per optimizer step", "tokens/step" };
+	const char *p = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(phrases) && !p; i++)
+		if ((p = strcasestr(s, phrases[i])))
+			p += strlen(phrases[i]);
+	if (!p)
+		return;
+	p += strspn(p, " ");
+	if (!strncmp(p, "will be", 7))
+		p += 7;
+	p += strspn(p, " ");
+	if (*p != ':' && *p != '=')
+		return;
+	p += 1 + strspn(p + 1, " ");
+	double v = 0;
+	int digits = 0;
+	for (; isdigit((unsigned char)*p) || (*p == ',' && isdigit((unsigned char)p[1])); p++)
+		if (*p != ',')
+			v = v * 10 + (*p - '0'), digits++;
+	if (digits && digits <= 15 && !isalnum((unsigned char)*p) && *p != '.')
+		found(sc, TP_CFG_TOKENS_STEP, v);
+}
+
 void tp_config_scan(const char *s, size_t n, tp_config_hit_fn hit, void *ctx)
 {
 	char buf[LINE_MAX_SCAN + 1];
@@ -157,4 +187,5 @@ void tp_config_scan(const char *s, size_t n, tp_config_hit_fn hit, void *ctx)
 	scan_dataset(&sc, buf);
 	scan_batch(&sc, buf);
 	scan_gpu(&sc, buf);
+	scan_tokens(&sc, buf);
 }

@@ -36,6 +36,7 @@ enum tp_config_key {
 	TP_CFG_DS_EDGES,
 	TP_CFG_GPU,          /* 1 when the log shows a CUDA device in use */
 	TP_CFG_GPU_NAME,     /* the GPU's name, a text value ("NVIDIA A100-SXM4-40GB") */
+	TP_CFG_TOKENS_STEP,  /* "tokens per iteration will be: 491,520" (nanoGPT) */
 	TP_CFG_NKEYS
 };
 
