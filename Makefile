@@ -45,6 +45,9 @@ PARSE_OBJ := $(PARSE_SRC:%.c=$(OBJ)/%.o) $(OBJ)/parse/packs_data.o
 LIBTPROF := $(OBJ)/libtprof-parse.a
 # The format packs, compiled in so that bin/ works without installing.
 FORMATS := $(sort $(wildcard formats/*.rules))
+# Their list, rewritten when it changes: a pack removed rebuilds them too.
+FORMATS_LIST := $(OBJ)/parse/formats.list
+$(shell mkdir -p $(OBJ)/parse && (echo '$(FORMATS)' | cmp -s - $(FORMATS_LIST) || echo '$(FORMATS)' > $(FORMATS_LIST)))
 
 ANALYZE_SRC := $(wildcard analyze/*.c)
 ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(OBJ)/%.o)
@@ -100,7 +103,7 @@ $(OBJ)/%.o: %.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OBJ)/parse/packs_data.c: $(FORMATS) scripts/embed-formats.sh
+$(OBJ)/parse/packs_data.c: $(FORMATS) $(FORMATS_LIST) scripts/embed-formats.sh
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
 	$(Q)sh scripts/embed-formats.sh $(FORMATS) > $@.tmp && mv $@.tmp $@

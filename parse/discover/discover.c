@@ -171,9 +171,9 @@ static int wordc(unsigned char c)
 
 static int num_start(const char *q, const char *s, const char *e)
 {
-	/* after a compound's unit ("2m8.77s": the 8.77), else not inside a word */
-	int part = q - s >= 2 && q[-1] && strchr("dhm", q[-1]) && tp_is_digit(q[-2]) && tp_is_digit(*q);
-	if (q > s && !part && (wordc((unsigned char)q[-1]) || q[-1] == '.'))
+	/* not inside a word, but after a compound's unit ("2m8.77s": the 8.77) */
+	if (q > s && (wordc((unsigned char)q[-1]) || q[-1] == '.') &&
+	    !((q[-1] == 'm' || q[-1] == 'h' || q[-1] == 'd') && q - s >= 2 && tp_is_digit(q[-2]) && tp_is_digit(*q)))
 		return 0;
 	const char *d = q;
 	/* "(+0.00508)": a change since the last print, not a value in brackets */
@@ -350,11 +350,12 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 			q++;
 			/* "2m8.77s", bash's "real 0m0.218s": the unit of a
 			 * compound's part ends at the next part's number */
-			int part = q < e && tp_is_digit(*q) && q - 1 > s && tp_is_digit(q[-2]) && strchr("dhm", q[-1]);
-			while (!part && q < e && (wordc((unsigned char)*q) ||
-					 ((*q == '/' || *q == '.' || *q == '-') && q + 1 < e &&
-					  wordc((unsigned char)q[1]) && wordc((unsigned char)q[-1]))))
-				q++;
+			if (!((q[-1] == 'm' || q[-1] == 'h' || q[-1] == 'd') && q < e && tp_is_digit(*q) && q - 1 > s &&
+			      tp_is_digit(q[-2])))
+				while (q < e && (wordc((unsigned char)*q) ||
+						 ((*q == '/' || *q == '.' || *q == '-') && q + 1 < e &&
+						  wordc((unsigned char)q[1]) && wordc((unsigned char)q[-1]))))
+					q++;
 		} else {
 			k->kind = TK_PUNCT;
 			q++;

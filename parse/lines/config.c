@@ -149,10 +149,16 @@ static void scan_tokens(const struct scan *sc, const char *s)
 {
 	static const char *const phrases[] = { "tokens per iteration", "tokens per step", "tokens / optimizer step",
 					       "tokens per optimizer step", "tokens/step" };
+	/* every line of a log's first ones comes here: one search for the
+	 * word, the phrases only where it is */
 	const char *p = NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(phrases) && !p; i++)
-		if ((p = strcasestr(s, phrases[i])))
-			p += strlen(phrases[i]);
+	for (const char *w = strstr(s, "okens"); w && !p; w = strstr(w + 5, "okens")) {
+		if (w == s || (w[-1] != 't' && w[-1] != 'T'))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(phrases) && !p; i++)
+			if (!strncasecmp(w - 1, phrases[i], strlen(phrases[i])))
+				p = w - 1 + strlen(phrases[i]);
+	}
 	if (!p)
 		return;
 	p += strspn(p, " ");
