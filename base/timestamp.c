@@ -106,8 +106,38 @@ static const char *read_compact(const char *p, const char *e, enum tp_ts_frac fr
 	return q;
 }
 
+/* "Mon Dec  1 22:54:11 2025", C's asctime() and Python's time.asctime()
+ * (VAC's print_log: "[ Mon Dec  1 22:54:11 2025 ] "). */
+static const char *read_asctime(const char *p, const char *e, char out[TP_TS_MAX])
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const char days[] = "MonTueWedThuFriSatSun";
+	if (e - p < 24 || p[3] != ' ' || p[7] != ' ' || p[10] != ' ' || p[13] != ':' || p[16] != ':' ||
+	    p[19] != ' ')
+		return NULL;
+	int day_ok = 0, mon = 0;
+	for (int i = 0; i < 7 && !day_ok; i++)
+		day_ok = !memcmp(p, days + 3 * i, 3);
+	for (int i = 0; i < 12 && !mon; i++)
+		if (!memcmp(p + 4, months + 3 * i, 3))
+			mon = i + 1;
+	char d[2] = { p[8] == ' ' ? '0' : p[8], p[9] };
+	if (!day_ok || !mon || !tp_is_digit(d[0]) || !tp_is_digit(d[1]) || !field(d, 1, 31) || !field(p + 11, 0, 23) ||
+	    !field(p + 14, 0, 59) || !field(p + 17, 0, 60))
+		return NULL;
+	for (int i = 20; i < 24; i++)
+		if (!tp_is_digit(p[i]))
+			return NULL;
+	if (e - p > 24 && tp_is_digit(p[24]))
+		return NULL;
+	snprintf(out, TP_TS_MAX, "%.4s-%02d-%.2sT%.8s", p + 20, mon, d, p + 11);
+	return p + 24;
+}
+
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
 {
+	if (e - p >= 24 && p[3] == ' ' && p[0] >= 'A' && p[0] <= 'Z')
+		return read_asctime(p, e, out);
 	/* the date's and time's separator: ' ', 'T', or ':' as Sockeye's
 	 * datefmt "%Y-%m-%d:%H:%M:%S" prints it */
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";

@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen16; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen18; TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -2153,6 +2153,165 @@ def home_grown_dsz3_values(line):
     return []
 
 
+
+# ---------------------------------------------------------------------------
+# the seventeenth unseen set (tests/data/unseen17)
+def _f17(s):
+    return float(s.replace(",", ""))
+
+
+# ---------------------------------------------------------------- nanochat
+_NANOCHAT_UV = re.compile(r"^(?:Resolved|Audited) \d+ packages in (" + NUM + r")ms$")
+_NANOCHAT_TOKTRAIN = re.compile(r"^Training time: (" + NUM + r")s$")
+_NANOCHAT_STEP = re.compile(
+    r"^step \d+(?:/\d+)? \(" + NUM + r"%\) \| loss: " + NUM + r" \| lrm: " + NUM +
+    r" \| dt: (" + NUM + r")ms \| tok/sec: ([\d,]+) \| (?:bf16_)?mfu: " + NUM +
+    r" \| epoch: \d+(?: pq: \d+ rg: \d+)? \| total time: (" + NUM + r")m(?: \| eta: " + NUM + r"m)?$")
+_NANOCHAT_TOTAL = re.compile(r"^Total training time: (" + NUM + r")m$")
+_NANOCHAT_WANDB = re.compile(r"^wandb: +(total_training_time|train/dt|train/tok_per_sec) (" + NUM + r")$")
+
+
+def nanochat_values(line):
+    m = _NANOCHAT_STEP.match(line)
+    if m:
+        return [_f17(m.group(1)) / 1000.0, _f17(m.group(2)), _f17(m.group(3)) * 60.0]
+    m = _NANOCHAT_UV.match(line)
+    if m:
+        return [_f17(m.group(1)) / 1000.0]
+    m = _NANOCHAT_TOKTRAIN.match(line)
+    if m:
+        return [_f17(m.group(1))]
+    m = _NANOCHAT_TOTAL.match(line)
+    if m:
+        return [_f17(m.group(1)) * 60.0]
+    m = _NANOCHAT_WANDB.match(line)
+    if m:
+        # wandb run summary: total_training_time and train/dt in seconds, tok_per_sec a rate
+        return [_f17(m.group(2))]
+    return []
+
+
+
+# ---------------------------------------------------------------- maniskill-ppo (cleanrl-style hyper-PPO)
+_MANISKILL_PPO_SPS = re.compile(r"^SPS: (\d+), pg_loss=" + NUM + r", v_loss=" + NUM + r"$")
+
+
+def maniskill_ppo_values(line):
+    m = _MANISKILL_PPO_SPS.match(line)
+    if m:
+        return [_f17(m.group(1))]  # cumulative env steps per second since start
+    return []
+
+
+# ---------------------------------------------------------------- home-grown-neuroslm
+_NEUROSLM_STEP = re.compile(
+    r"^\x00*step +\d+ \| loss " + NUM + r" \| lm " + NUM + r" \| ppl " + NUM + r" \| lr " + NUM +
+    r" \| (\d+) tok/s \| mesoLG " + NUM + r" \| NT\[[^\]]*\]$")
+
+
+def home_grown_neuroslm_values(line):
+    m = _NEUROSLM_STEP.match(line.rstrip("\r"))
+    if m:
+        return [_f17(m.group(1))]
+    return []
+
+
+
+# ---------------------------------------------------------------------------
+# the eighteenth unseen set (tests/data/unseen18)
+# ---------------------------------------------------------------------------
+# vac-slr: VAC-style continuous sign-language-recognition trainer
+# (ResNet18 + 1D conv + BiLSTM, CTC) on PHOENIX-2014.
+# Stamp: "[ Mon Dec  1 22:54:11 2025 ] "
+# ---------------------------------------------------------------------------
+_VACSLR_STAMP = r"\[ [A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4} \] "
+_VACSLR_EPOCH = re.compile(
+    r"^" + _VACSLR_STAMP + r"Epoch \d+ costs (\d+) mins (\d+) seconds$")
+_VACSLR_TOTAL = re.compile(
+    r"^" + _VACSLR_STAMP + r"Training costs (\d+) hours (\d+) mins (\d+) seconds$")
+
+
+def vac_slr_values(line):
+    line = line.rstrip("\r")
+    m = _VACSLR_EPOCH.match(line)
+    if m:
+        return [int(m.group(1)) * 60 + int(m.group(2))]
+    m = _VACSLR_TOTAL.match(line)
+    if m:
+        return [int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# vietocr: VietOCR Trainer (VGG19-bn + seq2seq).  load time / gpu time are
+# seconds summed over the last print_every (=100) iterations.
+# ---------------------------------------------------------------------------
+_VIETOCR_TRAIN = re.compile(
+    r"^iter: \d{6} - train loss: " + NUM + r" - lr: " + NUM +
+    r" - load time: (" + NUM + r") - gpu time: (" + NUM + r")$")
+
+
+def vietocr_values(line):
+    line = line.rstrip("\r")
+    m = _VIETOCR_TRAIN.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# reid-strong-baseline: the ignite-based "baseline.train" trainer of
+# reid-strong-baseline, reused for RANZCR CLiP catheter classification.
+# ---------------------------------------------------------------------------
+_REIDSB_STAMP = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} "
+_REIDSB_DONE = re.compile(
+    r"^" + _REIDSB_STAMP + r"baseline\.train INFO: Epoch \d+ done\. "
+    r"Time per batch: (" + NUM + r")\[s\] Speed: (" + NUM + r")\[samples/s\]$")
+
+
+def reid_strong_baseline_values(line):
+    line = line.rstrip("\r")
+    m = _REIDSB_DONE.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# home-grown-hsi-cons: semi-supervised RGB->hyperspectral reconstruction
+# trainer (teacher/student consistency).  One line per epoch; Time is the
+# whole epoch (train + valid + test + checkpoint) in seconds.
+# ---------------------------------------------------------------------------
+_HSICONS_EPOCH = re.compile(
+    r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} - Epoch\[\d+\] Iter\[\d+\] "
+    r"Time:(" + NUM + r"), main_loss: .*$")
+
+
+def home_grown_hsi_cons_values(line):
+    line = line.rstrip("\r")
+    m = _HSICONS_EPOCH.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# home-grown-flare-nafnet: night-time lens-flare removal trainer (NAFNet /
+# U-Net).  "END Taken X min" is printed once per epoch, in minutes.
+# ---------------------------------------------------------------------------
+_FLARE_END = re.compile(
+    r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - EPOCH\[\d+/\d+\] END "
+    r"Taken (" + NUM + r") min$")
+
+
+def home_grown_flare_nafnet_values(line):
+    line = line.rstrip("\r")
+    m = _FLARE_END.match(line)
+    if m:
+        return [float(m.group(1)) * 60.0]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -2272,7 +2431,15 @@ FRAMEWORK = {
     "home-grown-awe": home_grown_awe_values,
     "ltsf-exp-main": ltsf_exp_main_values,
     "home-grown-qwen3-pt": home_grown_qwen3_pt_values,
-    "home-grown-dsz3": home_grown_dsz3_values
+    "home-grown-dsz3": home_grown_dsz3_values,
+    "nanochat": nanochat_values,
+    "maniskill-ppo": maniskill_ppo_values,
+    "home-grown-neuroslm": home_grown_neuroslm_values,
+    "vac-slr": vac_slr_values,
+    "vietocr": vietocr_values,
+    "reid-strong-baseline": reid_strong_baseline_values,
+    "home-grown-hsi-cons": home_grown_hsi_cons_values,
+    "home-grown-flare-nafnet": home_grown_flare_nafnet_values
 }
 
 

@@ -1378,3 +1378,52 @@ Test(discover, the_fifteenth_and_sixteenth_sets_shapes)
 	cr_assert_eq(collected_count(&c, TP_CONFIG), 1, "'1e6' is no count of tokens as printed");
 	collector_free(&c);
 }
+
+/*
+ * The seventeenth and eighteenth sets' shapes (tests/data/unseen17, 18):
+ * a unit in square brackets on the number ("Time per batch: 2.648[s]
+ * Speed: 3.0[samples/s]", reid-strong-baseline's), "time per batch" a
+ * step's time, CleanRL's bare "SPS: 1000" (samples a second), a compound
+ * in words ("costs 9 mins 54 seconds") under asctime's stamp in brackets
+ * ("[ Mon Dec  1 22:54:11 2025 ] ", VAC's print_log), a time in minutes
+ * its name says ("total time: 0.00m"), and a total on a line that counts
+ * steps, below the line's step time, a clock, not a part of the step
+ * (nanochat's; IMON's "Steps 10, Total time 5.99" stays the step).
+ */
+Test(discover, the_seventeenth_and_eighteenth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen18/reid-baseline-ranzcr.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 71, 0);
+	cr_assert_str_eq(r->name, "Time per batch");
+	cr_assert_float_eq(num(r, S_SECONDS), 2.648, 1e-12);
+	r = on_line(&c, TP_RATE, 71, 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 3.0, 1e-12);
+	cr_assert_str_eq(r->text, "samples/s");
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen17/maniskill-ppo-hyper.log", NULL, &c);
+	r = on_line(&c, TP_RATE, 30, 0);
+	cr_assert_str_eq(r->name, "SPS");
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 1000, 1e-12);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen18/slr-resnet-phoenix.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 21, 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 9 * 60 + 54, 1e-12);
+	cr_assert_str_eq(r->ts, "2025-12-01T22:54:11");
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen17/nanochat-nanobot.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 298, 0);
+	cr_assert_str_eq(r->name, "dt");
+	cr_assert_eq(r->role, TP_ROLE_STEP);
+	r = on_line(&c, TP_TIMING, 298, 1);
+	cr_assert_str_eq(r->name, "total time");
+	cr_assert_eq(r->role, TP_ROLE_CLOCK);
+	cr_assert_float_eq(num(r, S_SECONDS), 0, 1e-12);
+	collector_free(&c);
+}

@@ -419,3 +419,21 @@ Test(prefix, a_stamp_in_parentheses_ends_the_line)
 	cr_assert_eq(e->line, 3);
 	collector_free(&c);
 }
+
+/* asctime's stamp in brackets, "[ Mon Dec  1 22:54:11 2025 ] " (VAC's
+ * print_log, time.asctime()); a bare one at a line's start is not taken
+ * (nvidia-smi heads its table with one, hours before the run's stamps). */
+Test(prefix, an_asctime_stamp_in_brackets)
+{
+	struct collector c = { 0 };
+	parse_str("[ Mon Dec  1 22:54:11 2025 ] [TIMING] a: 1s\n"
+		  "[ Tue Dec 16 03:04:05 2025 ] [TIMING] b: 1s\n"
+		  "Sat Nov  1 01:06:12 2025       [TIMING] c: 1s\n"
+		  "[ Xyz Dec  1 22:54:11 2025 ] [TIMING] d: 1s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "a")->ts, "2025-12-01T22:54:11");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "b")->ts, "2025-12-16T03:04:05");
+	cr_assert_null(find_rec(&c, TP_TIMING, "c")->ts);
+	cr_assert_null(find_rec(&c, TP_TIMING, "d")->ts);
+	collector_free(&c);
+}

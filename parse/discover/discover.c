@@ -252,11 +252,27 @@ static int unit_kind(const char *w, size_t n, double *unit)
 
 static double compound_part(const struct tok *t)
 {
-	if (t->kind != TK_WORD || t->n > 3)
+	static const struct {
+		const char *w;
+		double sec;
+	} words[] = { { "min", 60 },	   { "mins", 60 }, { "minute", 60 },  { "minutes", 60 }, { "hour", 3600 },
+		      { "hours", 3600 },   { "hr", 3600 }, { "hrs", 3600 },   { "day", 86400 },  { "days", 86400 },
+		      { "sec", 1 },	   { "secs", 1 },  { "second", 1 },   { "seconds", 1 } };
+	if (t->kind != TK_WORD || t->n > 7)
 		return 0;
 	if (t->n == 1 && (*t->s == 'h' || *t->s == 'm' || *t->s == 's' || *t->s == 'd'))
 		return *t->s == 'd' ? 86400 : *t->s == 'h' ? 3600 : *t->s == 'm' ? 60 : 1;
-	return t->n == 3 && !memcmp(t->s, "min", 3) ? 60 : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i].w) == t->n && !memcmp(t->s, words[i].w, t->n))
+			return words[i].sec;
+	return 0;
+}
+
+/* A compound's unit stands written onto its number ("2m8s"), or is a word
+ * apart ("9 mins 54 seconds"). */
+static int compound_unit_at(const struct tok *t)
+{
+	return !t->sp || t->n >= 3;
 }
 
 /* "0m 53s", "1h 2m 3s": numbers with falling units become one. */
@@ -281,10 +297,10 @@ static int merge_compounds(struct tok *t, int n)
 			continue;
 		}
 		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 3 < n && (u1 = compound_part(&t[i + 1])) >= 60 &&
-		    !t[i + 1].sp && t[i + 2].kind == TK_NUM && t[i + 2].form == CK_NO) {
+		    compound_unit_at(&t[i + 1]) && t[i + 2].kind == TK_NUM && t[i + 2].form == CK_NO) {
 			double total = t[i].v * u1, last = u1, u;
 			int j = i + 2;
-			while (j + 1 < n && t[j].kind == TK_NUM && t[j].form == CK_NO && !t[j + 1].sp &&
+			while (j + 1 < n && t[j].kind == TK_NUM && t[j].form == CK_NO && compound_unit_at(&t[j + 1]) &&
 			       (u = compound_part(&t[j + 1])) > 0 && u < last) {
 				total += t[j].v * u;
 				last = u;
@@ -518,6 +534,17 @@ static int paren_unit_at(const char *r, const char *e)
 	return c > r + 2 && c < e && *c == ')' && unit_kind(r + 2, (size_t)(c - r - 2), &u) == U_DUR;
 }
 
+/* A word a time per thing is written with, n bytes at w ("s/iter", "time
+ * per batch"). */
+static int per_step_word_n(const char *w, size_t n)
+{
+	static const char *const words[] = { "iter", "it", "iteration", "step", "batch", "img", "image", "sample" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !strncasecmp(w, words[i], n))
+			return 1;
+	return 0;
+}
+
 /* A word after a time word that makes the time no span: "time step: 5"
  * counts steps, "time stamp" and "time zone" are no durations. */
 static int not_a_span_word(const char *w, size_t n)
@@ -573,7 +600,15 @@ static int time_word_at(const char *q, const char *e)
 		const char *word = r;
 		while (r < e && tp_is_alpha(*r))
 			r++;
-		if (r - word > 12 || not_a_span_word(word, (size_t)(r - word)))
+		/* "Time per batch: 2.648[s]": a step's time */
+		if (r - word == 3 && !strncasecmp(word, "per", 3) && r < e && *r == ' ') {
+			const char *w2 = r + 1, *x = w2;
+			while (x < e && tp_is_alpha(*x))
+				x++;
+			if (per_step_word_n(w2, (size_t)(x - w2)))
+				word = r = x;
+		}
+		if (r - word > 12 || (r > word && not_a_span_word(word, (size_t)(r - word))))
 			return 0;
 		/* "time consumption is 1.32521653," */
 		if (e - r > 4 && r[0] == ' ' && ((r[1] == 'i' && r[2] == 's') || (r[1] == 'w' && r[2] == 'a' && r[3] == 's')))
@@ -664,8 +699,10 @@ static int elapsed_at(const char *s, const char *c, const char *e)
 	if (w > s && (w[-1] == '"' || w[-1] == '\''))
 		w--;
 	/* the last letter first: most colons follow no "elapsed"; an
-	 * evaluation's "average FPS: 9.34" is a rate with no unit */
-	int fps = w - s >= 3 && tp_lower(w[-1]) == 's' && !strncasecmp(w - 3, "fps", 3) &&
+	 * evaluation's "average FPS: 9.34" is a rate with no unit, as is
+	 * CleanRL's "SPS: 1147" */
+	int fps = w - s >= 3 && tp_lower(w[-1]) == 's' &&
+		  (!strncasecmp(w - 3, "fps", 3) || !memcmp(w - 3, "SPS", 3)) &&
 		  (w - 3 == s || !wordc((unsigned char)w[-4]));
 	if (!fps && (w - s < 7 || tp_lower(w[-1]) != 'd' || strncasecmp(w - 7, "elapsed", 7) ||
 		     (w - 7 > s && wordc((unsigned char)w[-8]))))
@@ -1691,9 +1728,10 @@ static int rate_named(struct tmpl *tp, int pos, size_t *at)
 	size_t n = strlen(t);
 	/* PaddlePaddle's "ips: 13.20337", instances a second, and
 	 * "average FPS: 9.34", with no unit */
-	if (n == 3 && (!strcasecmp(t, "ips") || !strcasecmp(t, "fps"))) {
+	/* and CleanRL's "SPS: 1147", environment steps a second: samples */
+	if (n == 3 && (!strcasecmp(t, "ips") || !strcasecmp(t, "fps") || !strcmp(t, "SPS"))) {
 		*at = tp->names.len;
-		strbuf_addstr(&tp->names, tp_lower(*t) == 'i' ? "samples/s" : "frames/s");
+		strbuf_addstr(&tp->names, tp_lower(*t) == 'f' ? "frames/s" : "samples/s");
 		strbuf_addch(&tp->names, '\0');
 		return 1;
 	}
@@ -1897,6 +1935,33 @@ static int counter_pos(const struct tmpl *tp)
  * that rose on every line of a qualifying template and at least doubled
  * is a clock: a time since the start (clocks()).
  */
+/* Whether the name [s, s+n) holds the word w, in any case. */
+static int has_word(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; i + k <= n; i++)
+		if ((i == 0 || !tp_is_alpha(s[i - 1])) && !strncasecmp(s + i, w, k) &&
+		    (i + k == n || !tp_is_alpha(s[i + k])))
+			return 1;
+	return 0;
+}
+
+/* The seconds of slot s's first value (its unit's), NAN for a clock's form. */
+static double first_seconds(const struct tmpl *tp, const struct vslot *v)
+{
+	return tp->form[v->pos] == CK_NO ? tp->first[v->pos] * (v->unit > 0 ? v->unit : 1) : NAN;
+}
+
+/* Whether slot s's first value is below another duration's of its line. */
+static int below_another(const struct tmpl *tp, int s)
+{
+	double x = first_seconds(tp, &tp->slots[s]);
+	for (int k = 0; k < tp->nslots; k++)
+		if (k != s && tp->slots[k].kind == VS_DUR && !tp->slots[k].mean && x < first_seconds(tp, &tp->slots[k]))
+			return 1;
+	return 0;
+}
+
 static void step_roles(struct tmpl *tp)
 {
 	int plain[TP_DISC_MAX_TOKENS + 1], np = 0, named = -1, nnamed = 0;
@@ -1910,6 +1975,14 @@ static void step_roles(struct tmpl *tp)
 		}
 		if (tp->form[v->pos] == CK_CLOCK)
 			continue;
+		/* "step 00019 | ... | dt: 27.52ms | ... | total time: 0.00m": a
+		 * total on a line that counts steps, below another time of the
+		 * line, is no sum of its times but the time since the start */
+		if (tp->counter >= 0 && has_word(tp->names.buf + v->name, v->name_len, "total") &&
+		    below_another(tp, s)) {
+			v->role = TP_ROLE_CLOCK;
+			continue;
+		}
 		plain[np++] = s;
 		if (step_like(tp->names.buf + v->name, v->name_len)) {
 			named = s;
@@ -2000,11 +2073,7 @@ static int window_before(const struct tmpl *tp, int pos)
 /* A word a time per step is written per ("iter", "img", "batch"). */
 static int per_step_word(const char *w)
 {
-	static const char *const words[] = { "iter", "it", "iteration", "step", "batch", "img", "image", "sample" };
-	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
-		if (!strcasecmp(w, words[i]))
-			return 1;
-	return 0;
+	return per_step_word_n(w, strlen(w));
 }
 
 /* "6.77566s/20 iters" (Caffe's solver): a time whose unit holds the count
@@ -2103,6 +2172,18 @@ static int paren_unit(const struct tmpl *tp, int pos, double *u)
 	       unit_kind(tp->tok[pos + 1], strlen(tp->tok[pos + 1]), u) == U_DUR;
 }
 
+/* A unit in square brackets written onto the number at pos - 1,
+ * "2.648[s]", "3.0[samples/s]" (reid-strong-baseline's, ignite's): its
+ * kind (U_DUR, U_RATE), else U_NONE. */
+static int bracket_unit(const struct tmpl *tp, int pos, double *u)
+{
+	if (!(pos + 2 < tp->ntok && punct_is(tp, pos, '[') && !tp->sp[pos] && is_word(tp, pos + 1) &&
+	      !tp->sp[pos + 1] && punct_is(tp, pos + 2, ']')))
+		return U_NONE;
+	int k = unit_kind(tp->tok[pos + 1], strlen(tp->tok[pos + 1]), u);
+	return k == U_DUR || k == U_RATE ? k : U_NONE;
+}
+
 static void derive(struct tmpl *tp)
 {
 	free(tp->slots);
@@ -2142,6 +2223,9 @@ static void derive(struct tmpl *tp)
 		int next = i + (k != U_NONE ? 2 : 1) + (pm ? 2 : 0);
 		if (k == U_NONE && paren_unit(tp, i + 1, &u)) {
 			k = U_DUR; /* "total used time 7.178 (s)" */
+			next = i + 4;
+		} else if (k == U_NONE && (k = bracket_unit(tp, i + 1, &u)) != U_NONE) {
+			rate2 = 1; /* the unit's word is i + 2 */
 			next = i + 4;
 		}
 		/* "113.4k tok/s": a thousand, a million, a billion of them */
@@ -2255,6 +2339,12 @@ static void derive(struct tmpl *tp)
 			v.kind = VS_DUR;
 			v.unit = u > 0 ? u : 1;
 			units++;
+			/* "total time: 0.01m": metres or minutes, and a time's name
+			 * says which */
+			if (uw && !tp->sp[i + 1] && !strcmp(uw, "m")) {
+				v.unit = 60;
+				next = i + 2;
+			}
 		} else if (rate_named(tp, i, &v.unit_text)) {
 			v.kind = VS_RATE;
 			units++;

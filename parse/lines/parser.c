@@ -517,9 +517,15 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	if (q < e && *q == '[') {
 		bracket = 1;
 		q++;
+		if (q < e && *q == ' ')
+			q++; /* "[ Mon Dec  1 22:54:11 2025 ] " */
 	} else if (e - q > 6 && !memcmp(q, "STAGE:", 6)) {
 		q += 6;
 	}
+	/* asctime's "Mon Dec  1 22:54:11 2025" in brackets only: nvidia-smi
+	 * heads its table with one, hours before the run's own stamps */
+	if (!bracket && q < e && tp_is_alpha(*q))
+		return t;
 	const char *r = tp_ts_read(q, e, TP_TS_AS_PRINTED, p->tsbuf);
 	if (!r)
 		return t;
@@ -539,6 +545,8 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 			if (n < e && *n == ']')
 				r = n;
 		}
+		if (r < e && *r == ' ' && r + 1 < e && r[1] == ']')
+			r++;
 		if (r >= e || (*r != ']' && (*r != ':' || r[-1] != ']')))
 			return t;
 		r++;
