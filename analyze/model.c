@@ -86,6 +86,7 @@ static struct an_run *run_new(const char *file)
 	r->iter_start = NAN;
 	r->clock_step = r->clock_total = NAN;
 	r->tokens_per_step = NAN;
+	r->launch_ts = INT64_MIN;
 	return r;
 }
 
@@ -227,8 +228,13 @@ static void fill_gap(struct an_run *run, const struct tp_record *r)
 
 double an_run_idle(const struct an_run *run, uint64_t *n)
 {
-	*n = run->idle_gaps + (run->gap > 0);
-	return run->idle_s + run->gap;
+	/* and the launches that crashed before the one that ran */
+	double crashed = run->crashes && run->launch_ts != INT64_MIN && run->first_ts != INT64_MIN &&
+					 run->launch_ts > run->first_ts && run->launch_ts <= run->first_step_ts
+				 ? (double)(run->launch_ts - run->first_ts)
+				 : 0;
+	*n = run->idle_gaps + (run->gap > 0) + (crashed > 0);
+	return run->idle_s + run->gap + crashed;
 }
 
 
@@ -1374,6 +1380,10 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		int64_t t = check_clock(run, r);
 		if (t != INT64_MIN && tp_ts_rank(r->ts) < run->ts_rank)
 			t = INT64_MIN; /* a time of day beside dated stamps: not on the span's scale */
+		if (t != INT64_MIN && run->crash_pending) {
+			run->launch_ts = t;
+			run->crash_pending = 0;
+		}
 		if (t > run->last_value_ts)
 			run->last_value_ts = t;
 		if (t != INT64_MIN && step) {
@@ -1447,6 +1457,14 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		feed_named(&run->flops, r);
 		break;
 	case TP_META:
+		/* a crash before any step: the next launch is the run's */
+		if (r->name && r->name_len == 9 && !memcmp(r->name, "traceback", 9) && run->first_step_ts == INT64_MIN &&
+		    !run->first_step_line) {
+			run->crashes++;
+			run->crash_line = r->line;
+			run->crash_pending = 1;
+			break;
+		}
 		feed_named(&run->meta, r);
 		break;
 	case TP_SCALING:

@@ -217,6 +217,10 @@ struct an_run {
 	struct tp_map parts;      /* name -> an_part: steps, components, means, clocks by role */
 	uint64_t not_time;        /* timing values whose role says they are no time (quantity, eta) */
 	double tokens_per_step;   /* the tokens a step trains on, as the log printed it (config), or NAN */
+	uint64_t crashes;         /* Python tracebacks before the first step: launches that ended */
+	uint64_t crash_line;      /* the last one's line */
+	int crash_pending;        /* one was read, and no stamp after it yet */
+	int64_t launch_ts;        /* the first stamp after the last such crash: the launch that ran */
 	uint64_t impossible;      /* time values over AN_MAX_SECONDS, left out */
 	uint64_t impossible_line; /* the first one's line */
 	char loop[AN_PARENT_MAX]; /* a seed's training stage ("Main training loop"), or "" */

@@ -437,3 +437,20 @@ Test(prefix, an_asctime_stamp_in_brackets)
 	cr_assert_null(find_rec(&c, TP_TIMING, "d")->ts);
 	collector_free(&c);
 }
+
+/* Python's "Traceback (most recent call last):" is a meta record
+ * "traceback": where a launch ended; a launcher's prefix before it goes. */
+Test(prefix, a_traceback_is_a_crash)
+{
+	struct collector c = { 0 };
+	parse_str("Traceback (most recent call last):\n"
+		  "  File \"train.py\", line 12, in <module>\n"
+		  "[rank1]: Traceback (most recent call last):\n",
+		  &c);
+	cr_assert_eq(collected_count(&c, TP_META), 2);
+	const struct tp_record *r = find_rec(&c, TP_META, "traceback");
+	cr_assert_eq(r->line, 1);
+	cr_assert_eq(c.v[1].rec.line, 3);
+	cr_assert_eq(c.v[1].rec.rank, 1);
+	collector_free(&c);
+}

@@ -787,6 +787,21 @@ static const struct {
 	{ "Optimal batch size:", CONC_NUMBER },
 };
 
+/* "Traceback (most recent call last):", Python's crash: a meta record
+ * "traceback", where a launch ended (the analysis measures start-up from
+ * the launch after the last crash before the first step). */
+static int read_traceback(struct tp_parser *p, struct rank_state *rs)
+{
+	struct tp_record r;
+	tp_rec_init(p, &r, TP_META);
+	r.name = "traceback";
+	r.name_len = 9;
+	r.text = "most recent call last";
+	r.text_len = 21;
+	tp_emit(p, rs, &r);
+	return 1;
+}
+
 static int read_conclusion(struct tp_parser *p, struct rank_state *rs, const char *t, const char *e)
 {
 	/* the snippets start with an emoji ("⚠️  ", "⚡ ") */
@@ -868,8 +883,11 @@ int tp_lines_dispatch(struct tp_parser *p, struct rank_state *rs, const struct s
 		if (find_str(t, e, "profiling/"))
 			return read_wandb_keys(p, rs, sg);
 		return 0;
-	case 'N':
 	case 'T':
+		if (TP_EAT(t, e, "Traceback (most recent call last):"))
+			return read_traceback(p, rs);
+		/* fall through */
+	case 'N':
 	case 'I':
 	case 'G':
 		if (tp_read_meta_row(p, rs, sg, 0))

@@ -39,6 +39,7 @@ static const struct tp_marker builtin[] = {
 	ANY("RuntimeStats(", "runtime values"),
 	START("Batch ", "Batch N: / Batch timing:"),
 	START("Epoch end:", "Epoch end:"),
+	START("Traceback (most recent call last):", "a Python crash"),
 	START("Final profiling summary:", "profiling summary dict"),
 	START("Num examples", "HF Trainer header keys"),
 	START("Num Epochs", "HF Trainer header keys"),
