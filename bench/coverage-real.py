@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen18; TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen20 (no unseen19); TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -2312,6 +2312,125 @@ def home_grown_flare_nafnet_values(line):
     return []
 
 
+
+# ---------------------------------------------------------------------------
+# the twentieth unseen set (tests/data/unseen20)
+# ---------------------------------------------------------------- fadnet
+# FADNet's dltrainer.py (AverageMeter prints), python logging stamps.
+_FADNET_STAMP = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[[\w.]+:\d+\] INFO "
+_FADNET_TRAIN = re.compile(
+    r"^" + _FADNET_STAMP
+    + r"Epoch: \[\d+\]\[\d+/\d+\]\tTime (" + NUM + r") \((" + NUM + r")\)"
+    r"\tData (" + NUM + r") \((" + NUM + r")\)"
+    r"\tLoss " + NUM + r" \(" + NUM + r"\)\tEPE " + NUM + r" \(" + NUM + r"\)$")
+_FADNET_TEST = re.compile(
+    r"^" + _FADNET_STAMP
+    + r"Test: \[\d+/\d+\]\t Time (" + NUM + r")\t EPE " + NUM + r"$")
+
+
+def fadnet_dltrainer_values(line):
+    m = _FADNET_TRAIN.match(line)
+    if m:
+        return [float(g) for g in m.groups()]
+    m = _FADNET_TEST.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- pysot
+# pysot tools/train.py + pysot/utils/log_helper.py.  The per-iteration
+# record is printed as one logging call with embedded newlines, so the
+# batch_time/data_time meters sit on their own physical line.
+_PYSOT_METERS = re.compile(
+    r"^\tbatch_time: (" + NUM + r") \((" + NUM + r")\)"
+    r"\tdata_time: (" + NUM + r") \((" + NUM + r")\)$")
+_PYSOT_PROGRESS = re.compile(
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}-rk\d+-log_helper\.py#\s*\d+\] "
+    r"Progress: \d+ / \d+ \[\d+%\], Speed: (" + NUM + r") s/iter, "
+    r"ETA \d+:\d\d:\d\d \(D:H:M\)$")
+
+
+def pysot_values(line):
+    m = _PYSOT_METERS.match(line)
+    if m:
+        return [float(g) for g in m.groups()]
+    m = _PYSOT_PROGRESS.match(line)
+    if m:
+        return [float(m.group(1))]   # the ETA is not counted
+    return []
+
+
+# ---------------------------------------------------------------- openpcdet
+_OPENPCDET_STAMP = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\s+INFO\s+"
+_OPENPCDET_CLOCK = r"\d+(?::\d\d){1,2}"
+_OPENPCDET_TRAIN = re.compile(
+    r"^" + _OPENPCDET_STAMP
+    + r"Train:\s+\d+/\d+ \(\s*\d+%\) \[\s*\d+/\d+ \(\s*\d+%\)\]\s+"
+    r"Loss: " + NUM + r" \(" + NUM + r"\)\s+LR: " + NUM + r"\s+"
+    r"Time cost: (" + _OPENPCDET_CLOCK + r")/" + _OPENPCDET_CLOCK
+    + r" \[(" + _OPENPCDET_CLOCK + r")/" + _OPENPCDET_CLOCK + r"\]\s+"
+    r"Acc_iter \d+\s+"
+    r"Data time: (" + NUM + r")\((" + NUM + r")\)\s+"
+    r"Forward time: (" + NUM + r")\((" + NUM + r")\)\s+"
+    r"Batch time: (" + NUM + r")\((" + NUM + r")\)$")
+_OPENPCDET_EVAL = re.compile(
+    r"^" + _OPENPCDET_STAMP
+    + r"Generate label finished\(sec_per_example: (" + NUM + r") second\)\.$")
+
+
+def _openpcdet_clock(s):
+    sec = 0
+    for part in s.split(":"):
+        sec = sec * 60 + int(part)
+    return float(sec)
+
+
+def openpcdet_values(line):
+    m = _OPENPCDET_TRAIN.match(line)
+    if m:
+        g = m.groups()
+        # elapsed-in-epoch and elapsed-in-run clocks; the two remaining
+        # times after the slashes are ETAs and are not counted
+        return [_openpcdet_clock(g[0]), _openpcdet_clock(g[1])] + [float(x) for x in g[2:]]
+    m = _OPENPCDET_EVAL.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- stylegan2-ada
+# stylegan2-ada-pytorch training_loop.py status line and metric JSON lines.
+_STYLEGAN2ADA_DUR = r"(?:\d+d \d+h \d+m|\d+h \d+m \d+s|\d+m \d+s|\d+s)"
+_STYLEGAN2ADA_TICK = re.compile(
+    r"^tick \d+\s+kimg " + NUM + r"\s+time (" + _STYLEGAN2ADA_DUR + r")\s+"
+    r"sec/tick (" + NUM + r")\s+sec/kimg (" + NUM + r")\s+"
+    r"maintenance (" + NUM + r")\s+cpumem " + NUM + r"\s+gpumem " + NUM
+    + r"\s+augment " + NUM + r"$")
+_STYLEGAN2ADA_METRIC = re.compile(
+    r'^\{"results": \{.*\}, "metric": "[\w-]+", '
+    r'"total_time": (' + NUM + r'), "total_time_str": "(' + _STYLEGAN2ADA_DUR + r')", '
+    r'"num_gpus": \d+, "snapshot_pkl": "[^"]*", "timestamp": ' + NUM + r'\}$')
+
+
+def _stylegan2ada_dur(s):
+    mult = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+    return float(sum(int(v) * mult[u] for v, u in re.findall(r"(\d+)([dhms])", s)))
+
+
+def stylegan2_ada_values(line):
+    m = _STYLEGAN2ADA_TICK.match(line)
+    if m:
+        return [_stylegan2ada_dur(m.group(1)), float(m.group(2)),
+                float(m.group(3)), float(m.group(4))]
+    m = _STYLEGAN2ADA_METRIC.match(line)
+    if m:
+        # total_time and its rendered twin total_time_str; the unix
+        # "timestamp" is a date, not a duration
+        return [float(m.group(1)), _stylegan2ada_dur(m.group(2))]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -2439,7 +2558,11 @@ FRAMEWORK = {
     "vietocr": vietocr_values,
     "reid-strong-baseline": reid_strong_baseline_values,
     "home-grown-hsi-cons": home_grown_hsi_cons_values,
-    "home-grown-flare-nafnet": home_grown_flare_nafnet_values
+    "home-grown-flare-nafnet": home_grown_flare_nafnet_values,
+    "fadnet-dltrainer": fadnet_dltrainer_values,
+    "pysot": pysot_values,
+    "openpcdet": openpcdet_values,
+    "stylegan2-ada": stylegan2_ada_values
 }
 
 
