@@ -1427,3 +1427,43 @@ Test(discover, the_seventeenth_and_eighteenth_sets_shapes)
 	cr_assert_float_eq(num(r, S_SECONDS), 0, 1e-12);
 	collector_free(&c);
 }
+
+/*
+ * The twentieth set's shapes (tests/data/unseen20): a time word's unitless
+ * number a tab ends ("Test: [0/547]\t Time 32.7353889942\t EPE 6.93",
+ * FADNet's evaluation, after Python logging's "[dltrainer.py:303] INFO "),
+ * and a time per thing with its unit before it ("sec/kimg 30.33",
+ * StyleGAN2-ADA's), an average.
+ */
+Test(discover, the_twentieth_sets_shapes)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen20/fadnet-dispnetcres.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 153, 0);
+	cr_assert_float_eq(num(r, S_SECONDS), 32.7353889942, 1e-12);
+	collector_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen20/stylegan2ada-watermark.log", NULL, &c);
+	r = on_line(&c, TP_TIMING, 55253, 2);
+	cr_assert_str_eq(r->name, "sec/kimg");
+	cr_assert_eq(r->role, TP_ROLE_AVERAGE);
+	cr_assert_float_eq(num(r, S_SECONDS), 30.33, 1e-12);
+	collector_free(&c);
+}
+
+/* Python logging's "%(asctime)s [%(filename)s:%(lineno)d] %(levelname)s
+ * %(message)s": the file, line and level go after the stamp, and do not
+ * name the template's value ("INFO epoch" before). */
+Test(discover, a_file_and_line_before_the_level)
+{
+	struct collector c = { 0 };
+	write_text("/tmp/tprof-disc-fileline.log", "2019-08-27 11:11:39,567 [dltrainer.py:303] INFO epoch took 2.5s\n"
+						   "2019-08-27 11:11:40,567 [dltrainer.py:303] INFO epoch took 3.5s\n"
+						   "2019-08-27 11:11:41,567 [dltrainer.py:303] INFO epoch took 4.5s\n");
+	read_log("/tmp/tprof-disc-fileline.log", NULL, &c);
+	const struct tp_record *r = nth_named(&c, TP_TIMING, "epoch", 2);
+	cr_assert_not_null(r);
+	cr_assert_str_eq(r->ts, "2019-08-27T11:11:41.567");
+	collector_free(&c);
+}

@@ -69,7 +69,7 @@ struct tok {
 	const char *s;
 	unsigned short n;
 	unsigned char kind;
-	unsigned char sp;    /* blanks before it */
+	unsigned char sp;    /* blanks before it: 1, 2 where a tab is among them */
 	unsigned char form;  /* CK_* */
 	unsigned char unit;  /* a word after a number: 1 + its unit_kind(), set by tokenize(); 0 otherwise */
 	double v;            /* TK_NUM: the value (seconds for a clock or compound) */
@@ -334,7 +334,8 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 		e = s + MAX_LINE;
 	while (q < e) {
 		if (*q == ' ' || *q == '\t') {
-			sp = 1;
+			/* 2 where a tab is among them: a field's end ("Time 32.7\t EPE") */
+			sp = *q == '\t' || sp == 2 ? 2 : 1;
 			q++;
 			continue;
 		}
@@ -508,7 +509,8 @@ static int meter_at(const char *r, const char *e)
 }
 
 /* At r: a number with a decimal point that ends a field: the line's end,
- * ',', ';' or '|' ("| Time 0.9820 | Speed", "total time 18.90, accuracy"). */
+ * ',', ';', '|' or a tab ("| Time 0.9820 | Speed", "total time 18.90,
+ * accuracy", "Time 32.7353889942\t EPE"). */
 static int plain_at(const char *r, const char *e)
 {
 	const char *d = r;
@@ -519,7 +521,7 @@ static int plain_at(const char *r, const char *e)
 	for (r++; r < e && tp_is_digit(*r); r++)
 		;
 	const char *f = tp_skip_blanks(r, e);
-	return f == e || *f == ',' || *f == ';' || (*f == '|' && f > r);
+	return f == e || *f == ',' || *f == ';' || (*f == '|' && f > r) || memchr(r, '\t', (size_t)(f - r));
 }
 
 /* At r: a number, a blank and a time's unit in brackets ("7.178 (s)"). */
@@ -1684,12 +1686,14 @@ static int meter_label_of(const struct tmpl *tp, int pos)
 }
 
 /* The word naming the number at pos across a blank, the number ending a
- * field ("| Time 0.9820 |", "total time 18.90, accuracy"), or -1. */
+ * field ("| Time 0.9820 |", "total time 18.90, accuracy", a tab after it),
+ * or -1. */
 static int plain_label_of(const struct tmpl *tp, int pos)
 {
 	if (pos < 1 || !tp->sp[pos] || !is_word(tp, pos - 1))
 		return -1;
-	if (pos + 1 < tp->ntok && !(tp->kind[pos + 1] == TK_PUNCT && strchr(",;|", *tp->tok[pos + 1])))
+	if (pos + 1 < tp->ntok && !(tp->kind[pos + 1] == TK_PUNCT && strchr(",;|", *tp->tok[pos + 1])) &&
+	    tp->sp[pos + 1] != 2)
 		return -1;
 	return pos - 1;
 }
@@ -2365,7 +2369,23 @@ static void derive(struct tmpl *tp)
 				tp->slots[tp->nslots++] = v;
 				continue;
 			}
-			if (!is_word(tp, b) || unit_kind(tp->tok[b], strlen(tp->tok[b]), &u) != U_RATE)
+			int bk = is_word(tp, b) ? unit_kind(tp->tok[b], strlen(tp->tok[b]), &u) : U_NONE;
+			if (bk == U_PER && b + 1 == i && tp->sp[i]) {
+				/* "sec/kimg 30.33" (StyleGAN2-ADA's): a time per thing,
+				 * its unit before it */
+				v.kind = VS_DUR;
+				v.unit = u;
+				v.per = 1;
+				v.role = TP_ROLE_AVERAGE;
+				units++;
+				v.name = tp->names.len;
+				strbuf_addstr(&tp->names, tp->tok[b]);
+				v.name_len = tp->names.len - v.name;
+				v.from = 1, v.to = 0;
+				tp->slots[tp->nslots++] = v;
+				continue;
+			}
+			if (bk != U_RATE)
 				continue;
 			v.kind = VS_RATE; /* "samples/s 3536" */
 			v.unit_pos = b;

@@ -20,6 +20,7 @@
  *   [07:10:36.394431]              MAE's and DETR's print: the time of day
  *   INFO 04-03 07:00:55 [f.py:216] vLLM's formatter (month, day, time)
  *   INFO worker.py:2004 --         Ray's driver (after its stamp and a tab)
+ *   [file.py:209] INFO             Python logging's filename and line first
  *
  * ANSI colours are gone by now (S4 colours the level). Each form is a
  * small matcher in one table; the first that matches wins, and a line that
@@ -219,6 +220,21 @@ static const char *absl(struct tp_parser *p, const char *t, const char **e)
 	return tp_skip_blanks(q + 1, *e);
 }
 
+/* [file.py:123] LEVEL (Python logging's "%(asctime)s [%(filename)s:%(lineno)d]
+ * %(levelname)s %(message)s", after its stamp: FADNet's dltrainer) */
+static const char *file_line_level(struct tp_parser *p, const char *t, const char **e)
+{
+	(void)p;
+	const char *q;
+	if (*t != '[' || !(q = name_token(t + 1, *e)) || q >= *e || *q != ':' || !memchr(t, '.', (size_t)(q - t)) ||
+	    !(q = digits(q + 1, *e)) || q + 1 >= *e || q[0] != ']' || q[1] != ' ')
+		return NULL;
+	q = level_word(q + 2, *e);
+	if (!q || q >= *e || (*q != ' ' && *q != ':'))
+		return NULL;
+	return *q == ':' ? q + 1 : q;
+}
+
 /* [INFO|trainer.py:2134] 2024-11-24 12:00:00,123 >> (transformers) */
 static const char *hf(struct tp_parser *p, const char *t, const char **e)
 {
@@ -400,7 +416,7 @@ static const char *bare_time_of_day(struct tp_parser *p, const char *t, const ch
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
-static const prefix_fn bracketed[] = { py_bracket, hf, hydra, rich, time_of_day, NULL };
+static const prefix_fn bracketed[] = { py_bracket, hf, hydra, file_line_level, rich, time_of_day, NULL };
 static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, vllm, ray, loguru, rich, absl, py_space, NULL };
 static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, NULL };
 
