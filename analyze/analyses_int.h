@@ -137,8 +137,13 @@ int an_stage_in(const struct an_run *run, const struct an_stage *s, const char *
  * printed at its end fills is idle: no time of the run's. */
 #define AN_IDLE_GAP 1800
 
-/* The seconds of the run's idle gaps (AN_IDLE_GAP), their number in *n. */
+/* The seconds of the run's idle gaps (AN_IDLE_GAP) and of the launches
+ * that crashed before the one that ran, their number in *n. */
 double an_run_idle(const struct an_run *run, uint64_t *n);
+
+/* The seconds from the log's first stamp to the launch after the last
+ * crash before the first step (a Python traceback each), or 0. */
+double an_run_crashed(const struct an_run *run);
 
 /* The phase s is in, "" at the top: its declared parent where that printed,
  * else the phase whose stamped span held it, where that printed. */

@@ -226,13 +226,18 @@ static void fill_gap(struct an_run *run, const struct tp_record *r)
 		run->gap = 0;
 }
 
+double an_run_crashed(const struct an_run *run)
+{
+	return run->crashes && run->launch_ts != INT64_MIN && run->first_ts != INT64_MIN &&
+			       run->launch_ts > run->first_ts && run->launch_ts <= run->first_step_ts
+		       ? (double)(run->launch_ts - run->first_ts)
+		       : 0;
+}
+
 double an_run_idle(const struct an_run *run, uint64_t *n)
 {
 	/* and the launches that crashed before the one that ran */
-	double crashed = run->crashes && run->launch_ts != INT64_MIN && run->first_ts != INT64_MIN &&
-					 run->launch_ts > run->first_ts && run->launch_ts <= run->first_step_ts
-				 ? (double)(run->launch_ts - run->first_ts)
-				 : 0;
+	double crashed = an_run_crashed(run);
 	*n = run->idle_gaps + (run->gap > 0) + (crashed > 0);
 	return run->idle_s + run->gap + crashed;
 }

@@ -313,10 +313,8 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 		return;
 	/* launches that crashed before any step (a Python traceback each) are
 	 * no start-up of the one that ran: its start-up is from its first stamp */
-	int64_t from = run->crashes && run->launch_ts != INT64_MIN && run->launch_ts <= run->first_step_ts
-			       ? run->launch_ts
-			       : run->first_ts;
-	double before = (double)(run->first_step_ts - from);
+	double crashed = an_run_crashed(run);
+	double before = (double)(run->first_step_ts - run->first_ts) - crashed;
 	/* the first print closes a window of steps ("iter 100"): those steps
 	 * ran before it, and are no start-up */
 	const char *what;
@@ -328,14 +326,14 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	 * launches were appended to it ends on the last one's start-up,
 	 * days after the last step, idle in between */
 	double after = run->last_value_ts > run->last_step_ts ? (double)(run->max_ts - run->last_step_ts) : 0;
-	if (from != run->first_ts)
+	if (crashed > 0)
 		report_finding(rep, SEV_NOTICE, "bottlenecks", "crashes", run->label, run->file, run->crash_line,
 			       "read the tracebacks: a launch that crashes before its first step costs its start-up "
 			       "each time",
 			       "%llu launch%s crashed before a step was printed (the last traceback at line %llu): "
 			       "%.4g s from the first stamp to the launch that ran, not counted as its start-up",
 			       (unsigned long long)run->crashes, run->crashes == 1 ? "" : "es",
-			       (unsigned long long)run->crash_line, (double)(from - run->first_ts));
+			       (unsigned long long)run->crash_line, crashed);
 	if (!said_startup && before >= 0.1 * wall)
 		report_finding(rep, before > o->optimize_pct / 100 * wall ? SEV_WARNING : SEV_NOTICE, "bottlenecks",
 			       "startup", run->label, run->file, 0, kind_advice("startup"),

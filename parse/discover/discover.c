@@ -169,11 +169,25 @@ static int wordc(unsigned char c)
 	return tp_is_word((char)c) || c >= 0x80;
 }
 
+/* The factor of an SI letter written onto a number ("113.4k"), or 0. */
+static double si_factor(char c)
+{
+	return c == 'k' || c == 'K' ? 1e3 : c == 'M' ? 1e6 : c == 'G' ? 1e9 : 0;
+}
+
+/* Whether q (in [s,e)) starts a compound's next part, after a number and
+ * its unit's letter: the 8 of "2m8.77s", bash's "0m0.218s". */
+static inline int compound_next(const char *q, const char *s, const char *e)
+{
+	/* the letter first: every word's first byte comes here */
+	return q > s && (q[-1] == 'm' || q[-1] == 'h' || q[-1] == 'd') && q - s >= 2 && q < e && tp_is_digit(*q) &&
+	       tp_is_digit(q[-2]);
+}
+
 static int num_start(const char *q, const char *s, const char *e)
 {
 	/* not inside a word, but after a compound's unit ("2m8.77s": the 8.77) */
-	if (q > s && (wordc((unsigned char)q[-1]) || q[-1] == '.') &&
-	    !((q[-1] == 'm' || q[-1] == 'h' || q[-1] == 'd') && q - s >= 2 && tp_is_digit(q[-2]) && tp_is_digit(*q)))
+	if (q > s && (wordc((unsigned char)q[-1]) || q[-1] == '.') && !compound_next(q, s, e))
 		return 0;
 	const char *d = q;
 	/* "(+0.00508)": a change since the last print, not a value in brackets */
@@ -367,8 +381,7 @@ static int tokenize_cut(const char *s, const char *e, struct tok *t, int max, in
 			q++;
 			/* "2m8.77s", bash's "real 0m0.218s": the unit of a
 			 * compound's part ends at the next part's number */
-			if (!((q[-1] == 'm' || q[-1] == 'h' || q[-1] == 'd') && q < e && tp_is_digit(*q) && q - 1 > s &&
-			      tp_is_digit(q[-2])))
+			if (!compound_next(q, s, e))
 				while (q < e && (wordc((unsigned char)*q) ||
 						 ((*q == '/' || *q == '.' || *q == '-') && q + 1 < e &&
 						  wordc((unsigned char)q[1]) && wordc((unsigned char)q[-1]))))
@@ -452,7 +465,7 @@ static int has_unit_from(const char *s, const char *from, const char *e)
 				q--; /* "22.s": a number ends a sentence, no unit follows */
 			const char *after = q;
 			/* "113.4k tok/s": a thousand of a rate's things */
-			if (e - q > 3 && (*q == 'k' || *q == 'K' || *q == 'M' || *q == 'G') && q[1] == ' ') {
+			if (e - q > 3 && si_factor(*q) > 0 && q[1] == ' ') {
 				const char *r = word_end(q + 2, e);
 				if (memchr(q + 2, '/', (size_t)(r - q - 2)) && unit_kind(q + 2, (size_t)(r - q - 2), &u) == U_RATE)
 					return 1;
@@ -845,7 +858,7 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 		from--;
 	while (from > ls && from[-1] == ' ')
 		from--;
-	if (from - ls >= 2 && tp_is_digit(from[-2]) && (from[-1] == 'k' || from[-1] == 'K' || from[-1] == 'M' || from[-1] == 'G'))
+	if (from - ls >= 2 && tp_is_digit(from[-2]) && si_factor(from[-1]) > 0)
 		from--; /* "113.4k tok/s" */
 	while (from > ls && (tp_is_digit(from[-1]) || from[-1] == '.'))
 		from--;
@@ -2160,12 +2173,6 @@ static int shell_time_role(const struct tmpl *tp, int pos)
 	if (!strcmp(w, "real"))
 		return TP_ROLE_PHASE;
 	return !strcmp(w, "user") || !strcmp(w, "sys") ? TP_ROLE_QUANTITY : TP_ROLE_NONE;
-}
-
-/* The factor of an SI letter written onto a number ("113.4k"), or 0. */
-static double si_factor(char c)
-{
-	return c == 'k' || c == 'K' ? 1e3 : c == 'M' ? 1e6 : c == 'G' ? 1e9 : 0;
 }
 
 /* A time's unit in brackets at pos, after a blank: "7.178 (s)". */

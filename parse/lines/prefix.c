@@ -48,6 +48,14 @@ static const char *digits(const char *q, const char *e)
 	return q > s ? q : NULL;
 }
 
+/* "file.py:123" at q (a caller, as loggers print it): the end of its line
+ * number, or NULL. */
+static inline const char *file_line(const char *q, const char *e)
+{
+	const char *c = name_token(q, e);
+	return c && c < e && *c == ':' ? digits(c + 1, e) : NULL;
+}
+
 /* Whether the text at t, which holds at least strlen(shape) bytes, has the
  * shape: 'd' a digit, 'X' any byte, every other byte itself. */
 static int has_shape(const char *t, const char *shape)
@@ -210,8 +218,7 @@ static const char *absl(struct tp_parser *p, const char *t, const char **e)
 	q = tp_skip_blanks(q, *e);
 	if (!(q = digits(q, *e)) || q >= *e || *q != ' ')
 		return NULL;
-	q = name_token(q + 1, *e);
-	if (!q || q >= *e || *q != ':' || !(q = digits(q + 1, *e)) || q >= *e || *q != ']')
+	if (!(q = file_line(q + 1, *e)) || q >= *e || *q != ']')
 		return NULL;
 	int nfrac = frac ? (int)(stamp_end - frac) : 0;
 	snprintf(p->tsbuf, sizeof(p->tsbuf), "--%.2s-%.2sT%.8s%s%.*s", t + 1, t + 3, t + 6, nfrac ? "." : "",
@@ -226,8 +233,8 @@ static const char *file_line_level(struct tp_parser *p, const char *t, const cha
 {
 	(void)p;
 	const char *q;
-	if (*t != '[' || !(q = name_token(t + 1, *e)) || q >= *e || *q != ':' || !memchr(t, '.', (size_t)(q - t)) ||
-	    !(q = digits(q + 1, *e)) || q + 1 >= *e || q[0] != ']' || q[1] != ' ')
+	if (*t != '[' || !(q = file_line(t + 1, *e)) || !memchr(t, '.', (size_t)(q - t)) || q + 1 >= *e ||
+	    q[0] != ']' || q[1] != ' ')
 		return NULL;
 	q = level_word(q + 2, *e);
 	if (!q || q >= *e || (*q != ' ' && *q != ':'))
@@ -241,8 +248,7 @@ static const char *hf(struct tp_parser *p, const char *t, const char **e)
 	const char *q;
 	if (*t != '[' || !(q = level_word(t + 1, *e)) || q >= *e || *q != '|')
 		return NULL;
-	q = name_token(q + 1, *e);
-	if (!q || q >= *e || *q != ':' || !(q = digits(q + 1, *e)) || q >= *e || *q != ']')
+	if (!(q = file_line(q + 1, *e)) || q >= *e || *q != ']')
 		return NULL;
 	q = tp_skip_blanks(q + 1, *e);
 	const char *r = tp_ts_read(q, *e, TP_TS_AS_PRINTED, p->tsbuf);
@@ -301,8 +307,8 @@ static const char *level_ts_caller(struct tp_parser *p, const char *t, const cha
 	const char *r = tp_ts_read(q + 1, *e, TP_TS_AS_PRINTED, p->tsbuf);
 	if (!r || r >= *e || *r != ' ')
 		return NULL;
-	const char *c = name_token(tp_skip_blanks(r, *e), *e);
-	if (!c || c >= *e || *c != ':' || !(c = digits(c + 1, *e)) || c >= *e || *c != ' ')
+	const char *c = file_line(tp_skip_blanks(r, *e), *e);
+	if (!c || c >= *e || *c != ' ')
 		return NULL;
 	p->cur_ts = p->tsbuf;
 	return c;
@@ -320,8 +326,8 @@ static const char *vllm(struct tp_parser *p, const char *t, const char **e)
 	const char *r = q + sizeof(shape) - 1;
 	if (*r == '[')
 		r++;
-	const char *c = name_token(r, *e);
-	if (!c || c >= *e || *c != ':' || !(c = digits(c + 1, *e)) || c + 1 >= *e || c[0] != ']' || c[1] != ' ')
+	const char *c = file_line(r, *e);
+	if (!c || c + 1 >= *e || c[0] != ']' || c[1] != ' ')
 		return NULL;
 	snprintf(p->tsbuf, sizeof(p->tsbuf), "--%.2s-%.2sT%.8s", q + 1, q + 4, q + 7);
 	p->cur_ts = p->tsbuf;
@@ -335,10 +341,8 @@ static const char *ray(struct tp_parser *p, const char *t, const char **e)
 	const char *q = level_word(t, *e);
 	if (!q || q >= *e || *q != ' ')
 		return NULL;
-	const char *c = name_token(q + 1, *e);
-	if (!c || c >= *e || *c != ':' || !(c = digits(c + 1, *e)))
-		return NULL;
-	return TP_EAT(c, *e, " -- ");
+	const char *c = file_line(q + 1, *e);
+	return c ? TP_EAT(c, *e, " -- ") : NULL;
 }
 
 /* The line's stamp, a time of day "HH:MM:SS[.fff]" of n bytes at t, written

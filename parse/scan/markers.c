@@ -40,7 +40,7 @@ static const struct tp_marker builtin[] = {
 	START("Batch ", "Batch N: / Batch timing:"),
 	START("Epoch end:", "Epoch end:"),
 	/* "Traceback (most recent call last):" (lines.c): the literal that
-	 * costs the search least on the benchmark log (the whole line's cost
+	 * costs the search least on the benchmark log (the whole line cost
 	 * it 4 %: the search's buckets are shared) */
 	ANY("recent call", "a Python crash"),
 	START("Final profiling summary:", "profiling summary dict"),
