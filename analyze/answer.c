@@ -226,6 +226,10 @@ const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, co
 		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
 			 : p && &p->s == st && p->steps > st->n    ? p->steps
 								    : (double)st->n;
+	/* a handful of steps that each take minutes (a diffusion model's
+	 * GRPO, ten steps of 690 s) are a run's time as much as thousands */
+	if (*iters >= 5 && *iters < 10 && (double)st->n >= *iters && tp_series_quantile(st, 0.5) * *scale >= 60)
+		return st;
 	return *iters >= 10 ? st : NULL;
 }
 

@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen20 (no unseen19); TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen24 (no unseen19); TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -2431,6 +2431,239 @@ def stylegan2_ada_values(line):
     return []
 
 
+# ---------------------------------------------------------------- the twenty-first unseen set
+# nii-yamagishilab project-NN-Pytorch-scripts (core_scripts/op_manager/
+# op_display_tools.print_train_info): one table row per epoch,
+#   "      0 |         70.5 | 403.31   3.49| 268.28   2.32|   yes"
+# The second column, Duration(s), is train time + dev time of the epoch.
+# The losses, the epoch index and the "Start program <date>" stamps are not
+# counted.
+_NII_ROW = re.compile(r"^\s*\d+ \|\s*(" + NUM + r") \|")
+
+
+def nii_nn_pytorch_values(line):
+    m = _NII_ROW.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# CURRENNT (C++/CUDA toolkit): one table row per epoch,
+#   "     1 |    760.3 |      10.615 /     0.001/    0.000|   ..."
+# The second column is the epoch Duration in seconds; the error columns,
+# "Total timesteps" counts and the configuration block are not counted.
+_CURRENNT_ROW = re.compile(r"^\s*\d+ \|\s*(" + NUM + r") \|")
+
+
+def currennt_values(line):
+    m = _CURRENNT_ROW.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# JusperLee's Conv-TasNet / Dual-Path-RNN trainer (python logging,
+# "20-02-03 21:41:56 [...trainer_Tasnet.py:145 - INFO ] Finished *** <epoch:0,
+# iter:352, lr:1.000e-03, loss:34.046, Total time:4.332 min>"): the end of each
+# train or validation pass prints the pass time in minutes.  The per-100-iter
+# lines carry only lr and loss; the line timestamps are not counted.
+_JL_TOTAL = re.compile(r"Total time:\s*(" + NUM + r")\s*min\b")
+
+
+def home_grown_jusperlee_values(line):
+    return [float(v) * 60.0 for v in _JL_TOTAL.findall(line)]
+
+
+# ---------------------------------------------------------------- the twenty-third unseen set
+# ---------------------------------------------------------------------------
+# torchtitan (pytorch/torchtitan's train.py / MetricsProcessor), three logs:
+#   torchtitan-attnres-lm447m.log, torchtitan-vlm447m-sft.log (both with
+#   ANSI colour codes around each field) and torchtitan-npu-glm5.log (plain).
+# Counted:
+#   training step line  '... - root - INFO - step: 8010  loss: ... memory:
+#       22.21GiB(70.83%)  tps: 1,049  tflops: 7.95  mfu: 2.55%'
+#       -> tps (tokens/s, commas removed) and tflops (TFLOP/s); memory and
+#          mfu (a percentage of peak) are not timing;
+#   validation line      '... validate step: 9000  loss: ... tps: 4,609'
+#       -> tps;
+#   '[GC] ... took 0.05 seconds' (periodic, initial, checkpoint-loading and
+#       checkpointer-invoked GC passes) -> the seconds;
+#   'Finished loading the checkpoint in 2.41 seconds.',
+#   'Finished saving the checkpoint (or staging if async is enabled) in
+#       17.16 seconds.', 'Checkpointer deleted .../step-6000 in 1.50
+#       seconds.' -> the seconds.
+# Not counted: 'Sleeping 2 seconds for other ranks to complete' (a fixed
+# sleep), 'adjusting timeout for all ProcessGroups to 0:01:40' and the HCCL
+# 'watchdog timeout 300000ms ... 1836000ms' warning (configuration), the
+# 'https:' of httpx request lines (not a 'tps:' field), timestamps.
+# ---------------------------------------------------------------------------
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+TT_STEP = re.compile(r"\[titan\].* - root - INFO - (?:validate )?step: +\d+ ")
+TT_TPS = re.compile(r"(?<![\w:/])tps: +(\d[\d,]*(?:\.\d+)?)")
+TT_TFLOPS = re.compile(r"(?<![\w])tflops: +(" + NUM + r")")
+TT_TOOK = re.compile(r"\[titan\].* - root - INFO - \[GC\] .* took (" + NUM + r") seconds\s*$")
+TT_CKPT = re.compile(r"\[titan\].* - root - INFO - (?:Finished loading the checkpoint in|"
+                     r"Finished saving the checkpoint \(or staging if async is enabled\) in|"
+                     r"Checkpointer deleted \S+ in) (" + NUM + r") seconds\.?\s*$")
+
+
+def torchtitan_values(line):
+    s = ANSI.sub("", line)
+    if TT_STEP.search(s):
+        out = []
+        m = TT_TPS.search(s)
+        if m:
+            out.append(float(m.group(1).replace(",", "")))
+        m = TT_TFLOPS.search(s)
+        if m:
+            out.append(float(m.group(1)))
+        return out
+    m = TT_TOOK.search(s) or TT_CKPT.search(s)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# home-grown-monarch-grpo: QIU023/torchtitan_attention_residual's phase-11
+# GRPO driver (Monarch actors, torchtitan trainer, SGLang generator), which
+# prints one line per RL step from the root actor:
+#   '[actor=<root>] step 193  loss=18.2912  reward_mean=-0.438  dt=0.9s'
+#   -> dt (the step's wall seconds: rollout generation, reward and update).
+# Everything else (reward/sample echo lines, SGLang start-up, tqdm bars of
+# CUDA-graph capture, tracebacks) carries no counted timing.
+# ---------------------------------------------------------------------------
+GRPO_STEP = re.compile(r"^\[actor=<root>\] step +\d+ .*\bdt=(" + NUM + r")s\s*$")
+
+
+def home_grown_monarch_grpo_values(line):
+    m = GRPO_STEP.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------- the twenty-second unseen set
+# DeePMD-kit (TF backend, v2.2.7) 'dp train':
+#   'DEEPMD INFO    batch    1000 training time 0.65 s, testing time 0.00 s, total wall time 0.67 s'
+#   'DEEPMD INFO    average training time: 0.0066 s/batch (exclude first 100 batches)'
+#   'DEEPMD INFO    wall time: 6857.409 s'
+DEEPMD_BATCH = re.compile(r"\bbatch\s+\d+ training time (" + NUM + r") s, testing time (" + NUM + r") s"
+                          r"(?:, total wall time (" + NUM + r") s)?")
+DEEPMD_AVG = re.compile(r"\baverage training time: (" + NUM + r") s/batch\b")
+DEEPMD_WALL = re.compile(r"^DEEPMD (?:rank:\d+\s+)?INFO\s+wall time: (" + NUM + r") s\b")
+
+
+def deepmd_kit_values(line):
+    m = DEEPMD_BATCH.search(line)
+    if m:
+        return [float(g) for g in m.groups() if g is not None]
+    m = DEEPMD_AVG.search(line)
+    if m:
+        return [float(m.group(1))]          # seconds per batch: a duration
+    m = DEEPMD_WALL.search(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ProteinMPNN's training/training.py, log.txt:
+#   'epoch: 1, step: 35, time: 32.1, train: 26.076, valid: 18.379, train_acc: 0.069, valid_acc: 0.086'
+PROTEINMPNN = re.compile(r"^epoch: \d+, step: \d+, time: (" + NUM + r"),")
+
+
+def proteinmpnn_values(line):
+    m = PROTEINMPNN.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# latteine1217/pinns-mvp's own PINN trainer (python logging):
+#   '... - __main__ - INFO - Epoch   7900 | Total: 135.83 | ... | Time: 2195.7s | W_data: 1.000'
+#   '... - __main__ - INFO - Training completed in 974.5s'
+PINNX = re.compile(r"\| Time: (" + NUM + r")s\b|\bTraining completed in (" + NUM + r")s\b")
+
+
+def home_grown_pinnx_values(line):
+    return [float(a or b) for a, b in PINNX.findall(line)]
+
+
+# KGAT-pytorch (LunaBlack) main_kgat.py, python logging:
+#   '... - root - INFO - CF Training: Epoch 0001 Iter 0001 / 0909 | Time 2.6s | Iter Loss 0.0381 | ...'
+#   (also 'KG Training: ... | Time 1.2s |', '... | Total Time 12.3s | ...', 'CF Evaluation: ... | Total Time 12.3s')
+KGAT = re.compile(r"\|\s*(?:Total )?Time (" + NUM + r")s\b")
+
+
+def kgat_pytorch_values(line):
+    return [float(x) for x in KGAT.findall(line)]
+
+
+# facebookresearch/dlrm dlrm_s_pytorch.py with --print-time, plus the
+# instrumentation Denker233/dlrm_minrui added:
+#   'Finished training it 31/31 of epoch 0, 4661.26 ms/it, loss 0.560811'
+#   'Embedding lookup time: 66.49 ms, MLP time: 935.99 ms, interaction time: 715.69 ms '
+#   'Running dlrm: 1379.19 ms, backpropagation after dlrm: 3279.15 ms, backpass: 2844.43 ms'
+#   'The MLP time is 29.01566457748413'   (seconds, no unit printed)
+DLRM_IT = re.compile(r"Finished (?:training|testing) it \d+/\d+ of epoch \d+, (" + NUM + r") ms/it\b")
+DLRM_MS = re.compile(r"(?:Embedding lookup time|MLP time|interaction time|Running dlrm|"
+                     r"backpropagation after dlrm|backpass): (" + NUM + r") ms\b")
+DLRM_TOTAL = re.compile(r"^The (?:MLP|embedding|interaction|total) time is (" + NUM + r")\s*$")
+
+
+def dlrm_values(line):
+    m = DLRM_IT.search(line)
+    if m:
+        return [float(m.group(1)) / 1000.0]
+    out = [float(x) / 1000.0 for x in DLRM_MS.findall(line)]
+    if out:
+        return out
+    m = DLRM_TOTAL.match(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- the twenty-fourth unseen set
+# Restormer_Paddle-main / SRMNet_Paddle-main utils/logger.py (a Paddle port of
+# BasicSR's MessageLogger):
+# '2023-06-10 01:01:32,116 INFO: epoch:0, iter:100, lr: 0.000150 loss: 0.209294
+#  eta: 1 day, 17:15:43, time (data): 0.110'
+# 'time (data)' holds ONE value, the current iteration time (iter_time); the
+# eta clock is a remaining time and is not counted.
+RESTORMER_PADDLE = re.compile(r"INFO: epoch:\d+, iter:\d+, .* time \(data\): (" + NUM + r")\s*$")
+
+
+def home_grown_restormer_paddle_values(line):
+    m = RESTORMER_PADDLE.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# eunseon02/PointTransformer train.py:
+# 'Epoch [1/500] - Train Loss: 51.9945, Validation Loss: 22.8247, Time: 140.1885s'
+# (the training time of the epoch, seconds)
+POINTTRANSFORMER = re.compile(r"^Epoch \[\d+/\d+\] - Train Loss: .*, Time: (" + NUM + r")s\s*$")
+
+
+def home_grown_pointtransformer_values(line):
+    m = POINTTRANSFORMER.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# facebookresearch/barlowtwins main.py stats.txt, one JSON object per print:
+# '{"epoch": 3, "step": 4800, "lr_weights": ..., "lr_biases": ..., "loss": ..., "time": 8576}'
+# 'time' is the elapsed wall clock since the process started (int seconds).
+BARLOWTWINS = re.compile(r'^\{"epoch": \d+, "step": \d+, .*"time": (' + NUM + r")\}\s*$")
+
+
+def barlowtwins_values(line):
+    m = BARLOWTWINS.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# thedinaiym/Judge-in-the-Loop... GRPO trainer of FLUX.1 + LoRA:
+# '[step 0003]  step=3  loss=6.827  mean_reward=13.500  mean_kl=170.667
+#  parse_rate=1.000  step_sec=595.000  axis/Aesthetics=27.000 ...'
+FLUX_GRPO = re.compile(r"^\[step \d+\]\s.*\bstep_sec=(" + NUM + r")")
+
+
+def home_grown_flux_grpo_values(line):
+    m = FLUX_GRPO.match(line)
+    return [float(m.group(1))] if m else []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -2562,7 +2795,21 @@ FRAMEWORK = {
     "fadnet-dltrainer": fadnet_dltrainer_values,
     "pysot": pysot_values,
     "openpcdet": openpcdet_values,
-    "stylegan2-ada": stylegan2_ada_values
+    "stylegan2-ada": stylegan2_ada_values,
+    "nii-nn-pytorch": nii_nn_pytorch_values,
+    "currennt": currennt_values,
+    "home-grown-jusperlee": home_grown_jusperlee_values,
+    "torchtitan": torchtitan_values,
+    "home-grown-monarch-grpo": home_grown_monarch_grpo_values,
+    "deepmd-kit": deepmd_kit_values,
+    "proteinmpnn": proteinmpnn_values,
+    "home-grown-pinnx": home_grown_pinnx_values,
+    "kgat-pytorch": kgat_pytorch_values,
+    "dlrm": dlrm_values,
+    "home-grown-restormer-paddle": home_grown_restormer_paddle_values,
+    "home-grown-pointtransformer": home_grown_pointtransformer_values,
+    "barlowtwins": barlowtwins_values,
+    "home-grown-flux-grpo": home_grown_flux_grpo_values
 }
 
 

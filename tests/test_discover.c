@@ -1467,3 +1467,76 @@ Test(discover, a_file_and_line_before_the_level)
 	cr_assert_str_eq(r->ts, "2019-08-27T11:11:41.567");
 	collector_free(&c);
 }
+
+/* The records of type t on line of c. */
+static size_t on_line_count(const struct collector *c, enum tp_type t, uint64_t line)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		n += c->v[i].rec.type == t && c->v[i].rec.line == line;
+	return n;
+}
+
+/*
+ * OpenPCDet's "Time cost: 00:14/1:52:49 [00:14/101:32:06]" (the twentieth
+ * set): the clock after an elapsed one and a slash is what remains, no
+ * time that passed; and its "Forward time: 0.31(0.86)  Batch time:
+ * 0.31(0.96)", whose batch time the batch-time pack reads: the forward
+ * time, printing the same number, is still the miner's to read, as is the
+ * batch time's mean where it equals the batch time ("14.59(14.59)").
+ */
+Test(discover, elapsed_and_remaining_clocks_and_a_value_printed_twice)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen20/openpcdet-second-kitti.log", NULL, &c);
+	/* line 276: 00:14 twice (epoch, run), data, forward, the batch's mean */
+	cr_assert_eq(on_line_count(&c, TP_TIMING, 276), 7);
+	for (size_t k = 0; k < 7; k++) {
+		const struct tp_record *r = on_line(&c, TP_TIMING, 276, k);
+		cr_assert(num(r, S_SECONDS) < 100, "%s: %g (a remaining time)", r->name, num(r, S_SECONDS));
+	}
+	const struct tp_record *r = on_line(&c, TP_TIMING, 276, 6);
+	cr_assert_str_eq(r->name, "Batch time (mean)");
+	cr_assert_float_eq(num(r, S_SECONDS), 14.59, 1e-12);
+	cr_assert_float_eq(num(on_line(&c, TP_BATCH, 277, 0), S_SECONDS), 0.31, 1e-12);
+	r = on_line(&c, TP_TIMING, 277, 4);
+	cr_assert_str_eq(r->name, "Forward time");
+	cr_assert_eq(r->role, TP_ROLE_COMPONENT);
+	cr_assert_float_eq(num(r, S_SECONDS), 0.31, 1e-12);
+	collector_free(&c);
+}
+
+/*
+ * The twenty-second and twenty-fourth sets' shapes: a time key in a JSON
+ * object on one line (Barlow Twins' stats "{..., \"time\": 99}"), a time
+ * word with a bracketed qualifier ("time (data): 0.110", a PaddlePaddle
+ * denoiser's iteration time) and a time word then "is" ("The MLP time is
+ * 29.01566457748413", a DLRM fork's). A pretty-printed JSON document's
+ * "time": lines are not a log's (samples/kan-timing.json as a log).
+ */
+Test(discover, a_json_key_a_qualified_time_and_time_is)
+{
+	static const struct {
+		const char *log;
+		uint64_t line;
+		const char *name;
+		double seconds;
+	} v[] = {
+		{ "tests/data/unseen24/barlowtwins-stats.log", 16, "time", 99 },
+		{ "tests/data/unseen24/nbnet-paddle-denoise.log", 366, "time (data)", 0.110 },
+		{ "tests/data/unseen22/dlrm-kaggle-sweep.log", 765, "The MLP time", 29.01566457748413 },
+	};
+	struct collector c = { 0 };
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		memset(&c, 0, sizeof(c));
+		read_log(v[i].log, NULL, &c);
+		const struct tp_record *r = on_line(&c, TP_TIMING, v[i].line, 0);
+		cr_assert_str_eq(r->name, v[i].name, "%s", v[i].log);
+		cr_assert_float_eq(num(r, S_SECONDS), v[i].seconds, 1e-12, "%s", v[i].log);
+		collector_free(&c);
+	}
+	memset(&c, 0, sizeof(c));
+	read_log("samples/kan-timing.json", NULL, &c);
+	cr_assert_eq(on_line_count(&c, TP_TIMING, 6), 0);
+	collector_free(&c);
+}

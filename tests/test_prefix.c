@@ -294,10 +294,52 @@ Test(prefix, glog_and_logback_stamps)
 		  "2025-12-12 12:00:00,500 - INFO - done\n"
 		  "W1212 12:11:31.725000 9724 torch/distributed/elastic/multiprocessing/api.py:908] closing\n",
 		  &c);
+	/* the launcher's glog stamp before the first dated one has no year
+	 * to take; the one after it takes the dated one's: the launcher's
+	 * closing ends the span */
 	const struct tp_record *s = find_rec(&c, TP_META, "log start"), *e = find_rec(&c, TP_META, "log end");
 	cr_assert_str_eq(s->ts, "2025-12-12T11:03:38.634");
 	cr_assert_eq(s->line, 2);
-	cr_assert_str_eq(e->ts, "2025-12-12T12:00:00.500");
+	cr_assert_str_eq(e->ts, "2025-12-12T12:11:31.725000");
+	cr_assert_eq(e->line, 5);
+	collector_free(&c);
+	/* one in the next year: December's dated stamp, January's glog */
+	memset(&c, 0, sizeof(c));
+	parse_str("2025-12-31 23:59:00,000 - INFO - [TIMING] step: 1.0s\n"
+		  "I0101 00:01:00.000000 9724 torch/distributed/run.py:803] closing\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_META, "log end")->ts, "2026-01-01T00:01:00.000000");
+	collector_free(&c);
+}
+
+/*
+ * PyTorch's C++ warnings ("[W509 11:40:50.076807152 ProcessGroupNCCL.cpp:
+ * 1524] Warning: ...", c10's logging: the month unpadded, no year, under
+ * a rank prefix), and torchtitan's "[titan] 2026-08-13 22:59:54,830 -
+ * root - INFO - ", a tag before Python logging's stamp, name and level:
+ * their stamps are the lines', and the messages after them are read.
+ */
+Test(prefix, c10_warnings_and_torchtitan)
+{
+	struct collector c = { 0 };
+	parse_str("[rank0]:[titan] 2026-08-13 22:59:54,830 - root - INFO - [TIMING] fwd: 0.5s\n"
+		  "[rank2]:[W509 11:40:50.076807152 ProcessGroupNCCL.cpp:1524] [TIMING] bwd: 1.5s\n"
+		  "[I1124 09:00:01.5 init.cpp:12] [TIMING] opt: 2.5s\n",
+		  &c);
+	const struct tp_record *f = find_rec(&c, TP_TIMING, "fwd"), *b = find_rec(&c, TP_TIMING, "bwd"),
+			       *o = find_rec(&c, TP_TIMING, "opt");
+	cr_assert(f && b && o);
+	cr_assert_str_eq(f->ts, "2026-08-13T22:59:54.830");
+	cr_assert_eq(f->rank, 0);
+	cr_assert_str_eq(b->ts, "--05-09T11:40:50.076807");
+	cr_assert_eq(b->rank, 2);
+	cr_assert_str_eq(o->ts, "--11-24T09:00:01.5");
+	collector_free(&c);
+	/* no level letter, no caller: no stamp */
+	memset(&c, 0, sizeof(c));
+	parse_str("[X509 11:40:50.07 a.cpp:1] [TIMING] bwd: 1.5s\n[W509 11:40:50.07] [TIMING] fwd: 1.5s\n", &c);
+	cr_assert(!find_rec(&c, TP_TIMING, "bwd") || !find_rec(&c, TP_TIMING, "bwd")->ts);
+	cr_assert(!find_rec(&c, TP_TIMING, "fwd") || !find_rec(&c, TP_TIMING, "fwd")->ts);
 	collector_free(&c);
 }
 

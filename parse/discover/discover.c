@@ -572,9 +572,9 @@ static int not_a_span_word(const char *w, size_t n)
 	return 0;
 }
 
-/* At q (q >= s + 1, "ime" or "IME" at q): a time word ("time", "timer"),
+/* At q (q >= s + 1, "ime" or "IME" at q, in the line from s): a time word ("time", "timer"),
  * its colon and a digit? */
-static int time_word_at(const char *q, const char *e)
+static int time_word_at(const char *s, const char *q, const char *e)
 {
 	if (!(q[-1] == 't' || q[-1] == 'T'))
 		return 0;
@@ -591,12 +591,18 @@ static int time_word_at(const char *q, const char *e)
 	}
 	if (r < e && tp_lower(*r) == 'r')
 		r++;
-	/* "Epoch Time(s): 390.0861", "time (ms): 41": the unit in brackets */
+	/* a JSON key's closing quote, in an object on one line ("{... \"time\":
+	 * 99}", Barlow Twins' stats; a document's lines are no log's) */
+	if (r < e && (*r == '"' || *r == '\'') && q - 2 >= s && q[-2] == *r && memchr(s, '{', (size_t)(q - s)))
+		r++;
+	/* "Epoch Time(s): 390.0861", "time (ms): 41": the unit in brackets;
+	 * "time (data): 0.110", a word that qualifies the time */
 	const char *b = r < e && *r == ' ' ? r + 1 : r;
 	if (e - b >= 3 && *b == '(') {
 		const char *c = word_end(b + 1, e);
 		double u;
-		if (c > b + 1 && c < e && *c == ')' && unit_kind(b + 1, (size_t)(c - b - 1), &u) == U_DUR) {
+		if (c > b + 1 && c < e && *c == ')' &&
+		    (unit_kind(b + 1, (size_t)(c - b - 1), &u) == U_DUR || (c[1] == ':' && tp_is_alpha(b[1])))) {
 			r = tp_skip_blanks(c + 1, e);
 			if (r < e && (*r == ':' || *r == '='))
 				r = tp_skip_blanks(r + 1, e);
@@ -623,6 +629,10 @@ static int time_word_at(const char *q, const char *e)
 			if (per_step_word_n(w2, (size_t)(x - w2)))
 				word = r = x;
 		}
+		/* "The MLP time is 29.0156" (a DLRM fork's) */
+		if (((r - word == 2 && !strncmp(word, "is", 2)) || (r - word == 3 && !strncmp(word, "was", 3))) &&
+		    e - r > 1 && r[0] == ' ')
+			return plain_at(r + 1, e);
 		if (r - word > 12 || (r > word && not_a_span_word(word, (size_t)(r - word))))
 			return 0;
 		/* "time consumption is 1.32521653," */
@@ -760,9 +770,9 @@ static int time_word_hit(const char *s, const char *h, const char *e)
 				r++;
 			return r > h + 3 && r < e && tp_is_digit(*r);
 		}
-		return h - s >= 2 && h + 1 < e && h[-1] == 'i' && h[1] == 'e' && time_word_at(h - 1, e);
+		return h - s >= 2 && h + 1 < e && h[-1] == 'i' && h[1] == 'e' && time_word_at(s, h - 1, e);
 	case 'M':
-		return h - s >= 2 && h + 1 < e && h[-1] == 'I' && h[1] == 'E' && time_word_at(h - 1, e);
+		return h - s >= 2 && h + 1 < e && h[-1] == 'I' && h[1] == 'E' && time_word_at(s, h - 1, e);
 	default:
 		return 0;
 	}
@@ -1447,6 +1457,11 @@ static int is_word(const struct tmpl *tp, int i)
 	return i >= 0 && i < tp->ntok && tp->kind[i] == TK_WORD;
 }
 
+static int punct_is(const struct tmpl *tp, int k, char c)
+{
+	return k >= 0 && k < tp->ntok && tp->kind[k] == TK_PUNCT && *tp->tok[k] == c;
+}
+
 /* Whether pos ends "--" right after a word and before a blank ("pnet-- 1.47"). */
 static int dashes_at(const struct tmpl *tp, int pos)
 {
@@ -1546,6 +1561,26 @@ static void qualify(const struct tmpl *tp, struct vslot *v)
 /* The name of the value at pos: the words before it, back to a separator. */
 /* The first token of the name that ends at end: up to five words back, to
  * a number or a mark that ends a name, its leading marks left out. */
+/* The word naming the number at pos through a ':', '=' or "--", or -1. */
+static int label_of(const struct tmpl *tp, int pos)
+{
+	int b = pos - 1;
+	if (b >= 2 && dashes_at(tp, b))
+		return b - 2;
+	if (b < 1 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ':' && *tp->tok[b] != '='))
+		return -1;
+	/* a JSON or Python key: "\"elapsed\": 0.37", "'epoch_time': 12" */
+	if (b >= 3 && tp->kind[b - 1] == TK_PUNCT && (*tp->tok[b - 1] == '"' || *tp->tok[b - 1] == '\'') &&
+	    !tp->sp[b - 1] && !tp->sp[b - 2] && is_word(tp, b - 2) && tp->kind[b - 3] == TK_PUNCT &&
+	    *tp->tok[b - 3] == *tp->tok[b - 1])
+		return b - 2;
+	/* "time (data): 0.110": the word before a bracketed qualifier */
+	if (b >= 4 && punct_is(tp, b - 1, ')') && is_word(tp, b - 2) && punct_is(tp, b - 3, '(') && is_word(tp, b - 4) &&
+	    !tp->sp[b - 1] && !tp->sp[b] && time_name(tp->tok[b - 4], strlen(tp->tok[b - 4])))
+		return b - 4;
+	return is_word(tp, b - 1) ? b - 1 : -1;
+}
+
 static int name_start(const struct tmpl *tp, int end)
 {
 	int i = end, words = 0;
@@ -1557,6 +1592,17 @@ static int name_start(const struct tmpl *tp, int end)
 	while (start <= end && tp->kind[start] == TK_PUNCT)
 		start++;
 	return start;
+}
+
+/* v named by the tokens start..end of tp. */
+static void name_span(struct tmpl *tp, int start, int end, struct vslot *v)
+{
+	v->from = start;
+	v->to = end;
+	v->name = tp->names.len;
+	span_text(&tp->names, tp, start, end);
+	v->name_len = tp->names.len - v->name;
+	qualify(tp, v);
 }
 
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
@@ -1571,6 +1617,9 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 	if (i == pos - 1 && i >= 1 && tp->kind[i] == TK_PUNCT && *tp->tok[i] == '(' && is_word(tp, i - 1))
 		i--;
 	int end = i, start = name_start(tp, end);
+	/* "time (data): 0.110": the time word and its bracketed qualifier */
+	if (i == pos - 2 && label_of(tp, pos) == i - 3)
+		return name_span(tp, i - 3, end, v);
 	/* "Eval Time for 681 iters: 3.22s": named by the words before "for N" */
 	if (start == end && start >= 3 && tp->kind[start - 1] == TK_NUM && word_is(tp, start - 2, "for") &&
 	    is_word(tp, start - 3)) {
@@ -1586,12 +1635,7 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 		end--;
 	while (end >= start && tp->kind[end] == TK_PUNCT)
 		end--;
-	v->from = start;
-	v->to = end;
-	v->name = tp->names.len;
-	span_text(&tp->names, tp, start, end);
-	v->name_len = tp->names.len - v->name;
-	qualify(tp, v);
+	name_span(tp, start, end, v);
 }
 
 static void name_fallback(struct tmpl *tp, int pos, struct vslot *v, const char *unit_word)
@@ -1671,22 +1715,6 @@ static int after_date(const struct tmpl *tp, int pos)
 {
 	return pos >= 3 && tp->kind[pos - 1] == TK_NUM && tp->kind[pos - 2] == TK_PUNCT &&
 	       (*tp->tok[pos - 2] == '-' || *tp->tok[pos - 2] == '/') && tp->kind[pos - 3] == TK_NUM;
-}
-
-/* The word naming the number at pos through a ':', '=' or "--", or -1. */
-static int label_of(const struct tmpl *tp, int pos)
-{
-	int b = pos - 1;
-	if (b >= 2 && dashes_at(tp, b))
-		return b - 2;
-	if (b < 1 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ':' && *tp->tok[b] != '='))
-		return -1;
-	/* a JSON or Python key: "\"elapsed\": 0.37", "'epoch_time': 12" */
-	if (b >= 3 && tp->kind[b - 1] == TK_PUNCT && (*tp->tok[b - 1] == '"' || *tp->tok[b - 1] == '\'') &&
-	    !tp->sp[b - 1] && !tp->sp[b - 2] && is_word(tp, b - 2) && tp->kind[b - 3] == TK_PUNCT &&
-	    *tp->tok[b - 3] == *tp->tok[b - 1])
-		return b - 2;
-	return is_word(tp, b - 1) ? b - 1 : -1;
 }
 
 /* The word naming the number at pos as an AverageMeter prints it, the
@@ -1894,9 +1922,12 @@ static int counter_word(const struct tmpl *tp, int k)
 	return 0;
 }
 
-static int punct_is(const struct tmpl *tp, int k, char c)
+/* Whether the clock at pos follows another clock and a slash, written
+ * together ("00:36/03:20"): elapsed, then what remains or the whole. */
+static int clock_pair_at(const struct tmpl *tp, int pos)
 {
-	return k >= 0 && k < tp->ntok && tp->kind[k] == TK_PUNCT && *tp->tok[k] == c;
+	return pos >= 2 && punct_is(tp, pos - 1, '/') && !tp->sp[pos - 1] && !tp->sp[pos] &&
+	       tp->kind[pos - 2] == TK_NUM && tp->form[pos - 2] == CK_CLOCK;
 }
 
 /* Does the line count iterations: "iter 10:", "Iter:[10/247]", "iters:
@@ -2278,6 +2309,11 @@ static void derive(struct tmpl *tp)
 			    (punct_is(tp, i - 1, ',') && i >= 3 && tp->kind[i - 3] == TK_NUM &&
 			     ((is_word(tp, i - 2) && !strncasecmp(tp->tok[i - 2], "day", 3)) || tp->kind[i - 2] == TK_WILD)))
 				continue; /* "1 day, 4:57:49" and "2 days, ..." one template */
+			/* "Time cost: 00:36/03:20" (OpenPCDet's): the clock after
+			 * an elapsed one and a slash is what remains, or the whole
+			 * estimated, as tqdm's "[00:36<03:20": no span that passed */
+			if (clock_pair_at(tp, i))
+				continue;
 			v.kind = VS_DUR;
 			next = i + 1;
 			/* "| Time: 0:01:09 |": a clock a time word names is a
@@ -2596,35 +2632,68 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 	emit_counter(m, tp, t, line, rank, ts, others, file, sink);
 }
 
-/* Positions whose number a reader of the line read already. */
+/* Whether the number at i of a line's tokens stands for seen value w: as
+ * written, in seconds by the unit after it or in its name, or inverted. */
+static int seen_at(const struct tok *t, int n, int i, double w)
+{
+	double v = t[i].v, u = 0, sec = v;
+	if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE && u > 0)
+		sec = v * u;
+	/* a unit in the name ("mean_env_wait_ms: 0.66", read by a pack in
+	 * seconds) scales the number as one after it does */
+	double named = i >= 2 && t[i - 1].kind == TK_PUNCT && (*t[i - 1].s == ':' || *t[i - 1].s == '=') &&
+				       t[i - 2].kind == TK_WORD
+			       ? suffix_unit(t[i - 2].s, t[i - 2].n)
+			       : 0;
+	/* and a unit in brackets before it ("per iteration (ms): 12465.5") */
+	int b = i - 1;
+	if (b >= 0 && t[b].kind == TK_PUNCT && (*t[b].s == ':' || *t[b].s == '='))
+		b--;
+	if (b >= 2 && t[b].kind == TK_PUNCT && *t[b].s == ')' && t[b - 1].kind == TK_WORD &&
+	    t[b - 2].kind == TK_PUNCT && *t[b - 2].s == '(' && unit_kind(t[b - 1].s, t[b - 1].n, &u) == U_DUR)
+		named = u;
+	double tol = 1e-9 * fmax(fabs(w), 1e-9);
+	return fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol) ||
+	       (named > 0 && fabs(w - v * named) <= tol);
+}
+
+/* Whether the number at i reads as a time: a unit after it, or a word
+ * naming a time before it ("Batch time: 0.31", "data_time: 0.000s"). */
+static int timed_at(const struct tok *t, int n, int i)
+{
+	double u;
+	if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE)
+		return 1;
+	int b = i - 1;
+	if (b >= 0 && t[b].kind == TK_PUNCT && (*t[b].s == ':' || *t[b].s == '='))
+		b--;
+	return b >= 0 && t[b].kind == TK_WORD && (time_name(t[b].s, t[b].n) || suffix_unit(t[b].s, t[b].n) > 0);
+}
+
+/*
+ * Positions whose number a reader of the line read already. Where a value
+ * a record holds is printed as a time outside brackets more than once
+ * ("Forward time: 0.31(0.86)  Batch time: 0.31(0.96)", a pack reading the
+ * batch time; "Batch time: 14.59(14.59)"), it stands for the last of
+ * those (a line's total comes last), and the others are still the miner's
+ * to read; else for every position that prints it (which of "Data 0.000
+ * ... camera dro 0.000" a pack read, nothing here tells).
+ */
 static uint64_t seen_mask(const struct tok *t, int n, const struct tp_disc_line *ln)
 {
 	uint64_t mask = 0;
-	for (int i = 0; i < n && ln->nseen; i++) {
-		if (t[i].kind != TK_NUM)
-			continue;
-		double v = t[i].v, u = 0, sec = v;
-		if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE && u > 0)
-			sec = v * u;
-		/* a unit in the name ("mean_env_wait_ms: 0.66", read by a
-		 * pack in seconds) scales the number as one after it does */
-		double named = i >= 2 && t[i - 1].kind == TK_PUNCT && (*t[i - 1].s == ':' || *t[i - 1].s == '=') &&
-					       t[i - 2].kind == TK_WORD
-				       ? suffix_unit(t[i - 2].s, t[i - 2].n)
-				       : 0;
-		/* and a unit in brackets before it ("per iteration (ms): 12465.5") */
-		int b = i - 1;
-		if (b >= 0 && t[b].kind == TK_PUNCT && (*t[b].s == ':' || *t[b].s == '='))
-			b--;
-		if (b >= 2 && t[b].kind == TK_PUNCT && *t[b].s == ')' && t[b - 1].kind == TK_WORD &&
-		    t[b - 2].kind == TK_PUNCT && *t[b - 2].s == '(' && unit_kind(t[b - 1].s, t[b - 1].n, &u) == U_DUR)
-			named = u;
-		for (size_t k = 0; k < ln->nseen; k++) {
-			double w = ln->seen[k], tol = 1e-9 * fmax(fabs(w), 1e-9);
-			if (fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol) ||
-			    (named > 0 && fabs(w - v * named) <= tol))
-				mask |= (uint64_t)1 << i;
+	for (size_t k = 0; k < ln->nseen; k++) {
+		uint64_t all = 0;
+		int timed = -1;
+		for (int i = 0; i < n && i < 64; i++) {
+			if (t[i].kind != TK_NUM || !seen_at(t, n, i, ln->seen[k]))
+				continue;
+			all |= (uint64_t)1 << i;
+			int paren = i > 0 && t[i - 1].kind == TK_PUNCT && *t[i - 1].s == '(';
+			if (!paren && timed_at(t, n, i) && !(mask >> i & 1))
+				timed = i;
 		}
+		mask |= timed >= 0 ? (uint64_t)1 << timed : all;
 	}
 	return mask;
 }

@@ -364,20 +364,40 @@ static const char *strip_level(const char *t, const char *e)
 }
 
 
+/*
+ * A stamp without a year ("--05-09T11:40:50", glog's and PyTorch's C++
+ * warnings) after the span's first, dated one, given that one's year, or
+ * the next where the month and day come before it; into full. 0: none.
+ */
+static int with_year(const char *start, const char *ts, char full[TP_TS_MAX])
+{
+	if (tp_ts_rank(start) != 2 || tp_ts_rank(ts) != 1 || strlen(start) < 10 || strlen(ts) < 7)
+		return 0;
+	int year = atoi(start);
+	if (strncmp(ts + 2, start + 5, 5) < 0)
+		year++;
+	int n = snprintf(full, TP_TS_MAX, "%04d%s", year, ts + 1);
+	return n > 0 && n < TP_TS_MAX;
+}
+
 /* The log's first and last time stamps so far. */
 static void note_span(struct tp_parser *p)
 {
-	size_t n = strlen(p->cur_ts) + 1;
-	if (p->span_line[0] && tp_ts_rank(p->cur_ts) != tp_ts_rank(p->span_ts[0])) {
-		if (tp_ts_rank(p->cur_ts) < tp_ts_rank(p->span_ts[0]))
+	const char *ts = p->cur_ts;
+	char full[TP_TS_MAX];
+	if (p->span_line[0] && with_year(p->span_ts[0], ts, full))
+		ts = full;
+	size_t n = strlen(ts) + 1;
+	if (p->span_line[0] && tp_ts_rank(ts) != tp_ts_rank(p->span_ts[0])) {
+		if (tp_ts_rank(ts) < tp_ts_rank(p->span_ts[0]))
 			return;
 		p->span_line[0] = 0; /* a more complete stamp: the span starts again */
 	}
 	if (!p->span_line[0]) {
-		memcpy(p->span_ts[0], p->cur_ts, n);
+		memcpy(p->span_ts[0], ts, n);
 		p->span_line[0] = p->lineno;
 	}
-	memcpy(p->span_ts[1], p->cur_ts, n);
+	memcpy(p->span_ts[1], ts, n);
 	p->span_line[1] = p->lineno;
 }
 

@@ -15,12 +15,14 @@
  *   [12:00:00] LEVEL    msg   f.py:12   rich's console handler: time, level,
  *                                  and the caller at the right edge
  *   I1124 12:00:00.123456 12345 f.py:12]   absl / glog
+ *   [W509 11:40:50.076807152 f.cpp:12]  PyTorch's C++ warnings (c10)
  *   [INFO|trainer.py:2134] 2024-… >>       Hugging Face transformers
  *   [name][LEVEL] -                hydra's job logging (after "[2024-…]")
  *   [07:10:36.394431]              MAE's and DETR's print: the time of day
  *   INFO 04-03 07:00:55 [f.py:216] vLLM's formatter (month, day, time)
  *   INFO worker.py:2004 --         Ray's driver (after its stamp and a tab)
  *   [file.py:209] INFO             Python logging's filename and line first
+ *   [titan] 2025-… - root - INFO -  torchtitan's: a tag, then Python logging's
  *
  * ANSI colours are gone by now (S4 colours the level). Each form is a
  * small matcher in one table; the first that matches wins, and a line that
@@ -227,6 +229,28 @@ static const char *absl(struct tp_parser *p, const char *t, const char **e)
 	return tp_skip_blanks(q + 1, *e);
 }
 
+/* [W509 11:40:50.076807152 ProcessGroupNCCL.cpp:1524] (PyTorch's C++
+ * warnings, c10's logging: the level's letter, the month unpadded and the
+ * day, the time, the caller; no year), "[I1124 ...]" as well. */
+static const char *c10(struct tp_parser *p, const char *t, const char **e)
+{
+	const char *q = t + 2, *d = *e - t >= 20 && strchr("IWEF", t[1]) ? digits(q, *e) : NULL;
+	size_t nd = d ? (size_t)(d - q) : 0;
+	if ((nd != 3 && nd != 4) || *e - d < 10 || !has_shape(d, " dd:dd:dd") || !time_of_day_ok(d + 1))
+		return NULL;
+	const char *r = d + 9, *frac = NULL;
+	if (*r == '.' && !(r = digits(frac = r + 1, *e)))
+		return NULL;
+	const char *stamp_end = r;
+	if (r >= *e || *r != ' ' || !(r = file_line(r + 1, *e)) || r >= *e || *r != ']')
+		return NULL;
+	int nfrac = frac ? (int)(stamp_end - frac) : 0;
+	snprintf(p->tsbuf, sizeof(p->tsbuf), "--%s%.*s-%.2sT%.8s%s%.*s", nd == 3 ? "0" : "", (int)nd - 2, q,
+		 d - 2, d + 1, nfrac ? "." : "", nfrac > 6 ? 6 : nfrac, frac ? frac : "");
+	p->cur_ts = p->tsbuf;
+	return tp_skip_blanks(r + 1, *e);
+}
+
 /* [file.py:123] LEVEL (Python logging's "%(asctime)s [%(filename)s:%(lineno)d]
  * %(levelname)s %(message)s", after its stamp: FADNet's dltrainer) */
 static const char *file_line_level(struct tp_parser *p, const char *t, const char **e)
@@ -258,6 +282,22 @@ static const char *hf(struct tp_parser *p, const char *t, const char **e)
 	}
 	if ((r = TP_EAT(q, *e, ">>")))
 		q = tp_skip_blanks(r, *e);
+	return q;
+}
+
+/* [tag] YYYY-MM-DD HH:MM:SS,mmm - name - LEVEL - (torchtitan's logger,
+ * "[titan] %(asctime)s - %(name)s - %(levelname)s - "): a tag in
+ * brackets before Python logging's stamp, then its name and level. */
+static const char *tag_stamp(struct tp_parser *p, const char *t, const char **e)
+{
+	const char *q;
+	if (*t != '[' || !(q = name_token(t + 1, *e)) || q >= *e || *q != ']' || !(q = TP_EAT(q, *e, "] ")) ||
+	    q >= *e || !tp_is_digit(*q))
+		return NULL;
+	const char *r = tp_ts_read(q, *e, TP_TS_AS_PRINTED, p->tsbuf);
+	if (!r || !(r = TP_EAT(r, *e, " - ")) || !(q = py_dash(p, r, e)))
+		return NULL;
+	p->cur_ts = p->tsbuf;
 	return q;
 }
 
@@ -420,7 +460,7 @@ static const char *bare_time_of_day(struct tp_parser *p, const char *t, const ch
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
-static const prefix_fn bracketed[] = { py_bracket, hf, hydra, file_line_level, rich, time_of_day, NULL };
+static const prefix_fn bracketed[] = { py_bracket, hf, hydra, file_line_level, rich, time_of_day, tag_stamp, c10, NULL };
 static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, vllm, ray, loguru, rich, absl, py_space, NULL };
 static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, NULL };
 
