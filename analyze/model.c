@@ -612,6 +612,38 @@ static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const 
 	}
 }
 
+/*
+ * A phase printed once, after the phases at the top whose prints add up
+ * to no more than it and to at least four fifths of it, three prints or
+ * more, in a log of at most 64 names: their total, which holds them (a script's closing "--- 2093.26
+ * seconds ---" after its 90 epochs of 23 s; stamps, where a log has them,
+ * say the same through adopt_by_stamps()).
+ */
+static void adopt_by_sum(struct an_run *run, const struct an_stage *s, const char *name, double sec,
+			 uint64_t line)
+{
+	/* a log of many names is no script's few phases and their total:
+	 * each new name would look at every other */
+	if (run->stages.n > 64)
+		return;
+	double sum = 0;
+	uint64_t prints = 0;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		const struct an_stage *x = tp_map_at(&run->stages, i);
+		if (x == s || x->held_by[0] || x->parent[0] || x->last_line >= line)
+			continue;
+		sum += x->seconds;
+		prints += x->count;
+	}
+	if (prints < 3 || !(sum <= sec * 1.001) || !(sum >= 0.8 * sec))
+		return;
+	for (size_t i = 0; i < run->stages.n; i++) {
+		struct an_stage *x = tp_map_at(&run->stages, i);
+		if (x != s && !x->held_by[0] && !x->parent[0] && x->last_line < line)
+			snprintf(x->held_by, sizeof(x->held_by), "%s", name);
+	}
+}
+
 static struct an_named_series *named_series(struct tp_map *map, const char *name, size_t n, uint64_t line);
 
 static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
@@ -620,10 +652,16 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	if (!r->name || isnan(sec) || sec < 0)
 		return;
 	struct an_stage *s = tp_map_get(&run->stages, r->name, r->name_len, NULL);
+	/* data parallel: every rank prints its copy of the same epoch
+	 * ("04: Epoch 0/90 - 30.284s" from 16 Horovod ranks); one rank's
+	 * copies are the phase, the others' no time of their own */
+	if (s->count > 0 && r->rank >= 0 && s->rank >= 0 && r->rank != s->rank)
+		return;
 	int64_t own = tp_ts_seconds(r->ts);
 	s->last_seen_ts = own != INT64_MIN ? own : run->last_ts;
 	if (s->count == 0) {
 		s->line = r->line;
+		s->rank = r->rank;
 		s->ts = tp_ts_seconds(r->ts);
 		s->seen_ts = s->ts != INT64_MIN ? s->ts : run->last_ts;
 		s->grows = 1;
@@ -643,6 +681,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 		s->loose = s->inferred && !strcmp(an_phase_kind(key), "other");
 		adopt_training(run, s, key);
 		adopt_by_stamps(run, s, key, sec);
+		adopt_by_sum(run, s, key, sec, r->line);
 	} else if (r->type == TP_SUMMARY && fabs(sec - s->last) <= 0.011 + 1e-4 * sec) {
 		/* a run's report printed again (a log dict, then its metrics
 		 * block, rounded): one phase, not two */

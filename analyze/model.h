@@ -60,6 +60,8 @@ struct an_stage {
 	double peaks;        /* the values before each drop, added up */
 	char parent[AN_PARENT_MAX]; /* as its reader declared it, "" for none (read an_stage_parent) */
 	char held_by[AN_PARENT_MAX]; /* the phase whose stamped span held it, "" for none */
+	int rank;            /* the launcher rank of its first print (-1: none): the
+			      * other ranks' copies of it are the same span again */
 };
 
 /*

@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen24 (no unseen19); TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen28 (no unseen19); TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -2664,6 +2664,335 @@ def home_grown_flux_grpo_values(line):
     return [float(m.group(1))] if m else []
 
 
+# ---------------------------------------------------------------- the twenty-fifth unseen set
+SI25 = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+# GluonNLP scripts/bert/finetune_classifier.py (mx1.6.0rc1 era):
+#   INFO:root:09:30:14 Time cost=1.77s, throughput=592.26 samples/s   (dev/test pass)
+#   INFO:root:09:30:25 Time cost=35.56s                              (whole epoch)
+_BC_TIME = re.compile(r"Time cost=(" + NUM + r")s\b")
+_BC_RATE = re.compile(r"throughput=(" + NUM + r") samples/s")
+
+
+def gluonnlp_bert_classifier_values(line):
+    out = []
+    for m in sorted(list(_BC_TIME.finditer(line)) + list(_BC_RATE.finditer(line)),
+                    key=lambda m: m.start()):
+        out.append(float(m.group(1)))
+    return out
+
+
+# GluonNLP scripts/bert/finetune_squad.py:
+#   ... Epoch: 0, Batch: 49/7387, Loss=5.6445, lr=0.0000010 Time cost=21.1 Thoughput=28.48 samples/s
+#   ... Time cost=5842.42 s, Thoughput=30.34 samples/s
+_BS_TIME = re.compile(r"Time cost=(" + NUM + r")")
+_BS_RATE = re.compile(r"Thoughput=(" + NUM + r") samples/s")
+
+
+def gluonnlp_bert_squad_values(line):
+    out = []
+    for m in sorted(list(_BS_TIME.finditer(line)) + list(_BS_RATE.finditer(line)),
+                    key=lambda m: m.start()):
+        out.append(float(m.group(1)))
+    return out
+
+
+# GluonNLP scripts/machine_translation/train_transformer.py:
+#   2018-06-25 19:21:20,799 - root - [Epoch 0 Batch 800/34064] loss=10.3670, ppl=31793.0480, throughput=54.01K wps, wc=6521.39K
+# (wc is a word count, not timing)
+_NMT_RATE = re.compile(r"throughput=(" + NUM + r")([kKMG]?) ?wps")
+
+
+def gluonnlp_nmt_values(line):
+    return [float(v) * SI25[p] for v, p in _NMT_RATE.findall(line)]
+
+
+# GluonNLP scripts/sentiment_analysis (CNN sentence classifier):
+#   Done! Tokenizing Time=0.05s, #Sentences=5452
+#   [Epoch 0 Batch 30/99] avg loss 0.0354479, throughput 0.546026K wps
+#   [Epoch 0] train avg loss 0.0348569, dev acc 0.2789, dev avg loss 1.65768, throughput 0.906472K wps
+#   Total time cost 300.51s
+_SC = re.compile(r"Tokenizing Time=(" + NUM + r")s()"
+                 r"|throughput (" + NUM + r")([kKMG]?) ?wps"
+                 r"|Total time cost (" + NUM + r")s()")
+
+
+def gluonnlp_sentiment_cnn_values(line):
+    out = []
+    for m in _SC.finditer(line):
+        if m.group(1) is not None:
+            out.append(float(m.group(1)))
+        elif m.group(3) is not None:
+            out.append(float(m.group(3)) * SI25[m.group(4)])
+        else:
+            out.append(float(m.group(5)))
+    return out
+
+
+# Region-embedding text classifier (Python 2 tuple prints):
+#   ('21.3200 %', 'train_loss:', '0.87...', ' train_acc:', 0.855, 'time:', 11.890928983688354)
+_RE_TIME = re.compile(r"'time:', (" + NUM + r")\)")
+
+
+def home_grown_region_embedding_values(line):
+    return [float(v) for v in _RE_TIME.findall(line)]
+
+
+# GluonNLP scripts/parsing (biaffine dependency parser):
+#   Dev: UAS 85.14% LAS 82.07% 344 sents/s
+_BP_RATE = re.compile(r"(" + NUM + r") sents/s")
+
+
+def gluonnlp_biaffine_parser_values(line):
+    return [float(v) for v in _BP_RATE.findall(line)]
+
+
+# ---------------------------------------------------------------- the twenty-eighth unseen set
+# --- home-grown-dsc-horovod: nikoloutsa/dsc train.horovod.pytorch.cifar10.naive.py
+# under `srun -l` (every program line starts with the rank, "07: ").
+DSC_EPOCH = re.compile(r"^\d+: Epoch \d+/\d+ - (" + NUM + r")s\s*$")
+DSC_AVG = re.compile(r"^\d+: Average time per epoch: (" + NUM + r") s\s*$")
+DSC_TOTAL = re.compile(r"^\d+: --- (" + NUM + r") seconds ---\s*$")
+DSC_ELAPSED = re.compile(r"^ELAPSED: (" + NUM + r") seconds\s*$")
+
+
+def home_grown_dsc_horovod_values(line):
+    for rx in (DSC_EPOCH, DSC_AVG, DSC_TOTAL, DSC_ELAPSED):
+        m = rx.match(line)
+        if m:
+            return [float(m.group(1))]
+    return []
+
+
+# --- mlperf-mllog: MLPerf HPC CosmoFlow (NVIDIA PyTorch implementation) on
+# Polaris, ':::MLLOG {json}' lines plus the trainer's 'Epoch [i]: secs' print.
+MLLOG_TRAIN_LAT = re.compile(r'"training_epoch_latency": (' + NUM + r')')
+MLLOG_EVAL_LAT = re.compile(r'"eval_epoch_latency": (' + NUM + r')')
+MLLOG_THROUGHPUT = re.compile(r'"key": "tracked_stats", "value": \{"throughput": (' + NUM + r')\}')
+MLLOG_RUN_STOP = re.compile(r'"key": "run_stop".*"time": (' + NUM + r')')
+COSMO_EPOCH = re.compile(r"^Epoch \[\d+\]: (" + NUM + r") \t score: ")
+
+
+def mlperf_mllog_values(line):
+    out = []
+    if line.startswith(":::MLLOG "):
+        # epoch_stop carries the epoch's training and eval latencies in ms
+        m = MLLOG_TRAIN_LAT.search(line)
+        if m:
+            out.append(float(m.group(1)) / 1000.0)
+        m = MLLOG_EVAL_LAT.search(line)
+        if m:
+            out.append(float(m.group(1)) / 1000.0)
+        m = MLLOG_THROUGHPUT.search(line)
+        if m:
+            out.append(float(m.group(1)))  # samples/s
+        m = MLLOG_RUN_STOP.search(line)
+        if m:
+            out.append(float(m.group(1)))  # seconds, run_start to run_stop
+        # staging_stop's "staging_duration": -1662962479.37 is a broken value
+        # (0 minus the start clock), not a duration: not counted.
+        return out
+    m = COSMO_EPOCH.match(line)
+    if m:
+        out.append(float(m.group(1)))
+    return out
+
+
+# --- tf-official-timehistory: tensorflow/models official classifier_trainer.py
+# (Keras fit under MultiWorkerMirroredStrategy) with its TimeHistory callback.
+TH = re.compile(r"TimeHistory: (" + NUM + r") seconds, (" + NUM + r") examples/second between steps")
+CB_SLOW = re.compile(r"\(batch time: (" + NUM + r")s vs `\w+` time: (" + NUM + r")s\)")
+KERAS_V2_28 = re.compile(r"^\d+/\d+ - (" + NUM + r")s - ")
+AVG_EXP = re.compile(r"'avg_exp_per_second': (" + NUM + r")")
+
+
+def tf_official_timehistory_values(line):
+    m = TH.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = CB_SLOW.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = KERAS_V2_28.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = AVG_EXP.search(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
+# ---------------------------------------------------------------- the twenty-sixth unseen set
+# ---------------------------------------------------------------- sample-factory
+# '[2025-07-18 12:41:15,452][2131609] Fps is (10 sec: 63078.9, 60 sec: 63078.9,
+#  300 sec: 63078.9). Total num frames: 315392. Throughput: 0: 14646.5. Samples:
+#  73232. Policy #0 lag: (min: 0.0, avg: 0.5, max: 2.0)'  -> 3 frame rates + the
+#  per-policy sample throughput; 'nan' is printed before the first window closes
+#  and is not a value.
+_SF_FPS = re.compile(r"Fps is \(10 sec: (\S+?), 60 sec: (\S+?), 300 sec: (\S+?)\)\.")
+_SF_THR = re.compile(r"Throughput: (.*?)\. Samples:")
+_SF_THR_ONE = re.compile(r"\d+: (" + NUM + r"|nan)")
+# '... Updated weights for policy 0, policy_version 10 (0.0032)' -> seconds the
+# inference worker spent loading the new weights
+_SF_UPD = re.compile(r"Updated weights for policy \d+, policy_version \d+ \((" + NUM + r")\)")
+# '... Collected {0: 4005888}, FPS: 61925.8' -> run-average frame rate
+_SF_COLL = re.compile(r"Collected \{[^}]*\}, FPS: (" + NUM + r")")
+# end-of-run profile trees, unstamped lines of 'name: seconds' pairs:
+# 'main_loop: 64.6885', '    deserialize: 2.5305, stack: 0.2878, ...'
+_SF_PROF = re.compile(r"^\s*[A-Za-z_]+: " + NUM + r"(?:, [A-Za-z_]+: " + NUM + r")*\s*$")
+_SF_PROF_V = re.compile(r"[A-Za-z_]+: (" + NUM + r")")
+
+
+def sample_factory_values(line):
+    m = _SF_FPS.search(line)
+    if m:
+        out = [float(v) for v in m.groups() if v != "nan"]
+        t = _SF_THR.search(line)
+        if t:
+            out += [float(v) for v in _SF_THR_ONE.findall(t.group(1)) if v != "nan"]
+        return out
+    m = _SF_UPD.search(line)
+    if m:
+        return [float(m.group(1))]
+    m = _SF_COLL.search(line)
+    if m:
+        return [float(m.group(1))]
+    if not line.startswith("[") and _SF_PROF.match(line):
+        return [float(v) for v in _SF_PROF_V.findall(line)]
+    return []
+
+
+# ---------------------------------------------------------------------- pymarl
+# '[INFO 04:47:29] my_main Estimated time left: 9 hours, 50 minutes, 6 seconds.
+#  Time passed: 1 minutes, 24 seconds' -> the elapsed clock only (the estimate
+#  is an ETA and is not counted)
+_PM_PASSED = re.compile(r"Time passed: (.*)$")
+_PM_UNIT = re.compile(r"(" + NUM + r") (day|hour|minute|second)s?")
+_PM_SEC = {"day": 86400.0, "hour": 3600.0, "minute": 60.0, "second": 1.0}
+
+
+def pymarl_values(line):
+    m = _PM_PASSED.search(line)
+    if not m:
+        return []
+    parts = _PM_UNIT.findall(m.group(1))
+    if not parts:
+        return []
+    return [sum(float(v) * _PM_SEC[u] for v, u in parts)]
+
+
+# -------------------------------------------------------------- baselines-trpo
+# openai/baselines logger table row '| timelapsed      | 1.17e+03     |'
+# (this TRPO fork's name for baselines' TimeElapsed: seconds since start)
+_BT = re.compile(r"^\|\s*(?:timelapsed|TimeElapsed|time_elapsed)\s*\|\s*(" + NUM + r")\s*\|")
+
+
+def baselines_trpo_values(line):
+    m = _BT.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------- spinningup-progress
+# Spinning Up EpochLogger progress.txt: tab-separated rows whose last column
+# is 'Time' (seconds since the start of training); the header row and the
+# other columns (returns, costs, losses, TotalEnvInteracts, StopIter) are not
+# timing.
+_SU_ROW = re.compile(r"^\d+\t")
+
+
+def spinningup_progress_values(line):
+    if not _SU_ROW.match(line):
+        return []
+    last = line.rstrip("\r").split("\t")[-1]
+    if re.fullmatch(NUM, last):
+        return [float(last)]
+    return []
+
+
+# ---------------------------------------------------------------- the twenty-seventh unseen set
+def _clock27(text):
+    """'19:02:39' / '0:35:52.755528' / '1 day, 2:03:04' -> seconds."""
+    days = 0
+    m = re.match(r"\s*(\d+) days?, (.*)$", text)
+    if m:
+        days = int(m.group(1))
+        text = m.group(2)
+    parts = [float(p) for p in text.strip().split(":")]
+    sec = 0.0
+    for p in parts:
+        sec = sec * 60 + p
+    return days * 86400 + sec
+
+
+# ---------------------------------------------------------------------------
+# lufficc/SSD trainer (ssd/engine/trainer.py, its own MetricLogger):
+#   '... SSD.trainer INFO: iter: 000220, lr: 0.00049, total_loss: 7.303 (11.187),
+#    cls_loss: 5.033 (8.538), reg_loss: 2.270 (2.649), time: 1.211 (1.322), eta: 22:03:07'
+#   '... SSD.trainer INFO: Total training time: 19:02:39 (1.1426 s / it)'
+_SSD_ITER = re.compile(r"SSD\.trainer INFO: iter: \d+,.*?\btime: (" + NUM + r") \((" + NUM + r")\)")
+_SSD_TOTAL = re.compile(r"Total training time: ([\d:. ,a-z]+?) \((" + NUM + r") s / it\)")
+
+
+def lufficc_ssd_values(line):
+    m = _SSD_ITER.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = _SSD_TOTAL.search(line)
+    if m:
+        return [_clock27(m.group(1)), float(m.group(2))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# Tramac/awesome-semantic-segmentation-pytorch scripts/train.py:
+#   '... semantic_segmentation INFO: Iters: 10/440 || Lr: 0.000098 || Loss: 2.8932
+#    || Cost Time: 0:00:39 || Estimated Time: 0:28:01'      (Cost Time = elapsed clock)
+#   '... semantic_segmentation INFO: Total training time: 0:35:52.755528 (4.8926s / it)'
+_TRAMAC_ITER = re.compile(r"\|\| Cost Time: (\d+(?: days?, )?[\d:]*\d(?:\.\d+)?) \|\|")
+_TRAMAC_TOTAL = re.compile(r"Total training time: ((?:\d+ days?, )?[\d:]+(?:\.\d+)?) \((" + NUM + r")s / it\)")
+
+
+def tramac_semseg_values(line):
+    m = _TRAMAC_ITER.search(line)
+    if m:
+        return [_clock27(m.group(1))]
+    m = _TRAMAC_TOTAL.search(line)
+    if m:
+        return [_clock27(m.group(1)), float(m.group(2))]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# pytracking ltr trainer as carried by OSTrack (lib/train/trainers/ltr_trainer.py):
+#   '[train: 1, 50 / 1875] FPS: 25.8 (40.3)  ,  DataTime: 0.426 (0.055)  ,
+#    ForwardTime: 0.757  ,  TotalTime: 1.239  ,  Loss/total: 34.11631  ,  ...'
+# FPS = average and last-batch frames/s (rates); DataTime = data-loading and
+# GPU-transfer time per batch; ForwardTime and TotalTime per batch (seconds).
+_LTR = re.compile(r"^\[(?:train|val): \d+, \d+ / \d+\] FPS: (" + NUM + r") \((" + NUM + r")\)\s+,\s+"
+                  r"DataTime: (" + NUM + r") \((" + NUM + r")\)\s+,\s+ForwardTime: (" + NUM + r")\s+,\s+"
+                  r"TotalTime: (" + NUM + r")")
+
+
+def pytracking_ltr_values(line):
+    m = _LTR.search(line)
+    if m:
+        return [float(g) for g in m.groups()]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# tops (hukkelas' NTNU TDT4265 training utilities) scalar log, outputs/<cfg>/logs/scalars.json,
+# one JSON object a line:
+#   '{"stats/epoch_time": 71.26327991485596, "global_step": 50}'     (seconds, training part of an epoch)
+#   '{"stats/total_time": 3301.1210696697235, "global_step": 2550}'   (seconds, printed once at the end)
+_TOPS = re.compile(r'"stats/(?:epoch_time|total_time)": (' + NUM + r')')
+
+
+def tops_scalars_values(line):
+    return [float(v) for v in _TOPS.findall(line)]
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -2809,7 +3138,24 @@ FRAMEWORK = {
     "home-grown-restormer-paddle": home_grown_restormer_paddle_values,
     "home-grown-pointtransformer": home_grown_pointtransformer_values,
     "barlowtwins": barlowtwins_values,
-    "home-grown-flux-grpo": home_grown_flux_grpo_values
+    "home-grown-flux-grpo": home_grown_flux_grpo_values,
+    "gluonnlp-bert-classifier": gluonnlp_bert_classifier_values,
+    "gluonnlp-bert-squad": gluonnlp_bert_squad_values,
+    "gluonnlp-nmt": gluonnlp_nmt_values,
+    "gluonnlp-sentiment-cnn": gluonnlp_sentiment_cnn_values,
+    "home-grown-region-embedding": home_grown_region_embedding_values,
+    "gluonnlp-biaffine-parser": gluonnlp_biaffine_parser_values,
+    "home-grown-dsc-horovod": home_grown_dsc_horovod_values,
+    "mlperf-mllog": mlperf_mllog_values,
+    "tf-official-timehistory": tf_official_timehistory_values,
+    "sample-factory": sample_factory_values,
+    "pymarl": pymarl_values,
+    "baselines-trpo": baselines_trpo_values,
+    "spinningup-progress": spinningup_progress_values,
+    "lufficc-ssd": lufficc_ssd_values,
+    "tramac-semseg": tramac_semseg_values,
+    "pytracking-ltr": pytracking_ltr_values,
+    "tops-scalars": tops_scalars_values
 }
 
 

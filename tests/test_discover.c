@@ -1540,3 +1540,46 @@ Test(discover, a_json_key_a_qualified_time_and_time_is)
 	cr_assert_eq(on_line_count(&c, TP_TIMING, 6), 0);
 	collector_free(&c);
 }
+
+/*
+ * The twenty-fifth to twenty-eighth sets' shapes, on their real logs:
+ * - PyMARL's "Estimated time left: 9 hours, 50 minutes, 6 seconds. Time
+ *   passed: 1 minutes, 24 seconds": a compound whose parts commas join is
+ *   one time; the estimate is none, the time passed a clock;
+ * - a Python tuple's quoted label, "('time:', 11.89)";
+ * - a logger's table row "| timelapsed | 584 |" (OpenAI baselines' TRPO),
+ *   a clock;
+ * - pytracking's "DataTime: 0.426  ,  ForwardTime: 0.757  ,  TotalTime:
+ *   1.239": the total the others add up to is the step, they its parts;
+ * - a namespaced JSON key, "{\"stats/epoch_time\": 71.26, ...}".
+ */
+Test(discover, the_twenty_fifth_to_twenty_eighth_sets_shapes)
+{
+	static const struct {
+		const char *log;
+		uint64_t line;
+		size_t k;
+		const char *name;
+		enum tp_role role;
+		double seconds;
+	} v[] = {
+		{ "tests/data/unseen26/pymarl-smix-8m.log", 361, 0, "Time passed", TP_ROLE_CLOCK, 84 },
+		{ "tests/data/unseen25/region-embedding-agnews.log", 1, 0, "time", TP_ROLE_NONE, 11.890928983688354 },
+		{ "tests/data/unseen26/baselines-trpo-pickbot.log", 19, 0, "timelapsed", TP_ROLE_CLOCK, 584 },
+		{ "tests/data/unseen27/ostrack-stltrack.log", 1, 2, "ForwardTime", TP_ROLE_COMPONENT, 0.757 },
+		{ "tests/data/unseen27/ostrack-stltrack.log", 1, 3, "TotalTime", TP_ROLE_STEP, 1.239 },
+		{ "tests/data/unseen27/tops-ssd-scalars.log", 51, 0, "stats/epoch_time", TP_ROLE_NONE, 71.26327991485596 },
+	};
+	struct collector c = { 0 };
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		memset(&c, 0, sizeof(c));
+		read_log(v[i].log, NULL, &c);
+		const struct tp_record *r = on_line(&c, TP_TIMING, v[i].line, v[i].k);
+		cr_assert_str_eq(r->name, v[i].name, "%s", v[i].log);
+		cr_assert_eq(r->role, v[i].role, "%s: %s", v[i].log, r->name);
+		cr_assert_float_eq(num(r, S_SECONDS), v[i].seconds, 1e-12, "%s", v[i].log);
+		if (i == 0)
+			cr_assert_eq(on_line_count(&c, TP_TIMING, v[i].line), 1, "the estimate is no time");
+		collector_free(&c);
+	}
+}

@@ -317,7 +317,8 @@ Test(prefix, glog_and_logback_stamps)
  * 1524] Warning: ...", c10's logging: the month unpadded, no year, under
  * a rank prefix), and torchtitan's "[titan] 2026-08-13 22:59:54,830 -
  * root - INFO - ", a tag before Python logging's stamp, name and level:
- * their stamps are the lines', and the messages after them are read.
+ * their stamps are the lines', and the messages after them are read; so
+ * is PyMARL's "[INFO 04:46:18] ".
  */
 Test(prefix, c10_warnings_and_torchtitan)
 {
@@ -334,6 +335,12 @@ Test(prefix, c10_warnings_and_torchtitan)
 	cr_assert_str_eq(b->ts, "--05-09T11:40:50.076807");
 	cr_assert_eq(b->rank, 2);
 	cr_assert_str_eq(o->ts, "--11-24T09:00:01.5");
+	collector_free(&c);
+	/* PyMARL's "[INFO 04:46:18] my_main ": the level and the time of day */
+	memset(&c, 0, sizeof(c));
+	parse_str("[INFO 04:46:18] my_main [TIMING] fwd: 0.5s\n[INFO 24:46:18] my_main [TIMING] bwd: 0.5s\n", &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "fwd")->ts, "T04:46:18");
+	cr_assert(!find_rec(&c, TP_TIMING, "bwd") || !find_rec(&c, TP_TIMING, "bwd")->ts);
 	collector_free(&c);
 	/* no level letter, no caller: no stamp */
 	memset(&c, 0, sizeof(c));

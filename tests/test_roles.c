@@ -960,6 +960,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		{ "unseen5", 5, 3, 6 },	 { "unseen6", 10, 9, 9 }, { "unseen7", 7, 5, 6 },
 		{ "unseen8", 7, 7, 6 },	 { "unseen9", 6, 1, 1 }, { "unseen10", 6, 6, 5 }, { "unseen11", 5, 4, 3 }, { "unseen12", 4, 4, 4 }, { "unseen13", 2, 1, 4 }, { "unseen14", 4, 4, 4 }, { "unseen15", 3, 3, 5 }, { "unseen16", 4, 2, 3 }, { "unseen17", 1, 1, 0 }, { "unseen18", 1, 4, 3 }, { "unseen20", 3, 3, 2 },
 		{ "unseen21", 0, 2, 3 }, { "unseen22", 2, 3, 2 }, { "unseen23", 4, 4, 4 }, { "unseen24", 2, 1, 4 },
+		{ "unseen25", 1, 2, 4 }, { "unseen26", 1, 4, 3 }, { "unseen27", 3, 2, 3 }, { "unseen28", 1, 3, 1 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
 	cr_assert(v);
@@ -1343,5 +1344,23 @@ Test(roles, the_twenty_first_to_twenty_fourth_sets_runs)
 	json_free(&doc);
 	j = analyze_file(&doc, "tests/data/unseen21/nsf-hifigan-nii.log");
 	cr_expect(fabs(num_at(j, "runs.0.wall") - 20372.9) < 0.01 * 20372.9, "%g", num_at(j, "runs.0.wall"));
+	json_free(&doc);
+}
+
+/*
+ * The twenty-eighth set's Horovod run (16 ranks, SLURM's "NN: " prefix):
+ * each rank prints its copy of every epoch ("04: Epoch 0/90 - 30.284s"),
+ * one rank's copies are the phase (66,919 s of epochs before, sixteen
+ * times the run); each rank's closing "--- 2093.26 seconds ---", printed
+ * after the 90 epochs that add up to 2,089 s, is their total, which holds
+ * them: a wall of 2,093 s (the truth, 2,095 s), the epochs its training.
+ */
+Test(roles, rank_copies_and_a_closing_total)
+{
+	struct json_doc doc = JSON_DOC_INIT;
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen28/horovod-cifar10-naive-n8.log");
+	cr_expect(fabs(num_at(j, "runs.0.wall") - 2095) < 0.01 * 2095, "%g", num_at(j, "runs.0.wall"));
+	cr_expect(num_at(j, "runs.0.in_stages") <= num_at(j, "runs.0.wall") * 1.0001);
+	expect_top(j, "steps", "training ('Epoch') is 100% of the wall");
 	json_free(&doc);
 }

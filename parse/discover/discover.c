@@ -290,6 +290,13 @@ static int compound_unit_at(const struct tok *t)
 }
 
 /* "0m 53s", "1h 2m 3s": numbers with falling units become one. */
+/* Where a compound's next part starts after the part ending before j:
+ * j, or past a comma ("1 hours, 53 minutes, 14 seconds", PyMARL's). */
+static int part_after(const struct tok *t, int n, int j)
+{
+	return j + 1 < n && t[j].kind == TK_PUNCT && *t[j].s == ',' && t[j + 1].kind == TK_NUM ? j + 1 : j;
+}
+
 static int merge_compounds(struct tok *t, int n)
 {
 	int out = 0;
@@ -311,22 +318,24 @@ static int merge_compounds(struct tok *t, int n)
 			continue;
 		}
 		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 3 < n && (u1 = compound_part(&t[i + 1])) >= 60 &&
-		    compound_unit_at(&t[i + 1]) && t[i + 2].kind == TK_NUM && t[i + 2].form == CK_NO) {
+		    compound_unit_at(&t[i + 1]) && t[part_after(t, n, i + 2)].kind == TK_NUM &&
+		    t[part_after(t, n, i + 2)].form == CK_NO) {
 			double total = t[i].v * u1, last = u1, u;
-			int j = i + 2;
+			int j = part_after(t, n, i + 2), end = i + 1; /* the last part's unit */
 			while (j + 1 < n && t[j].kind == TK_NUM && t[j].form == CK_NO && compound_unit_at(&t[j + 1]) &&
 			       (u = compound_part(&t[j + 1])) > 0 && u < last) {
 				total += t[j].v * u;
 				last = u;
-				j += 2;
+				end = j + 1;
+				j = part_after(t, n, j + 2);
 			}
-			if (j > i + 2 && last == 1) {
+			if (end > i + 1 && last == 1) {
 				t[out] = t[i];
 				t[out].v = total;
 				t[out].form = CK_COMPOUND;
-				t[out].n = (unsigned short)(t[j - 1].s + t[j - 1].n - t[i].s);
+				t[out].n = (unsigned short)(t[end].s + t[end].n - t[i].s);
 				out++;
-				i = j - 1;
+				i = end;
 				continue;
 			}
 		}
@@ -572,12 +581,61 @@ static int not_a_span_word(const char *w, size_t n)
 	return 0;
 }
 
+/* A name that ends in "time" or "timer", any case ("Time", "step_time",
+ * "runtime", DSFD's "Timer: 0.6654"). */
+static int ends_in_time(const char *w, size_t n)
+{
+	if (n >= 5 && tp_lower(w[n - 1]) == 'r')
+		n--;
+	return n >= 4 && tp_lower(w[n - 4]) == 't' && tp_lower(w[n - 3]) == 'i' && tp_lower(w[n - 2]) == 'm' &&
+	       tp_lower(w[n - 1]) == 'e';
+}
+
+/* A name that says a time: one ending in "time" or "timer", or "elapsed". */
+static int time_name(const char *w, size_t n)
+{
+	return ends_in_time(w, n) || (n == 7 && !strncasecmp(w, "elapsed", 7));
+}
+
+/* A table row's key that names a time: "TimeElapsed" (OpenAI baselines'
+ * TRPO), "time_elapsed", "timelapsed", "epoch_time"; not a count of steps
+ * ("timesteps", "total_timesteps") or a stamp. */
+static int time_key(const char *w, size_t n)
+{
+	if (time_name(w, n) || (n >= 7 && !strncasecmp(w + n - 7, "elapsed", 7)))
+		return 1;
+	if (n < 5 || strncasecmp(w, "time", 4))
+		return 0;
+	for (size_t i = 4; i + 4 <= n; i++)
+		if (!strncasecmp(w + i, "step", 4) || !strncasecmp(w + i, "stam", 4))
+			return 0;
+	return 1;
+}
+
+/* A logger's table row "| TimeElapsed | 584 |" whose key holds the time
+ * word at w: the key, a '|' and a number. */
+static int table_row_at(const char *s, const char *w, const char *e)
+{
+	const char *k = tp_skip_blanks(s + 1, e), *r = k;
+	while (r < e && (tp_is_alpha(*r) || *r == '_'))
+		r++;
+	if (w < k || w >= r || !time_key(k, (size_t)(r - k)))
+		return 0;
+	r = tp_skip_blanks(r, e);
+	if (r >= e || *r != '|')
+		return 0;
+	r = tp_skip_blanks(r + 1, e);
+	return r < e && tp_is_digit(*r);
+}
+
 /* At q (q >= s + 1, "ime" or "IME" at q, in the line from s): a time word ("time", "timer"),
  * its colon and a digit? */
 static int time_word_at(const char *s, const char *q, const char *e)
 {
 	if (!(q[-1] == 't' || q[-1] == 'T'))
 		return 0;
+	if (*s == '|' && table_row_at(s, q - 1, e))
+		return 1;
 	const char *r = q + 3;
 	/* "Time Elapsed for This Epoch: 00:03:04": up to four words between
 	 * the time word and a clock */
@@ -593,8 +651,9 @@ static int time_word_at(const char *s, const char *q, const char *e)
 		r++;
 	/* a JSON key's closing quote, in an object on one line ("{... \"time\":
 	 * 99}", Barlow Twins' stats; a document's lines are no log's) */
-	if (r < e && (*r == '"' || *r == '\'') && q - 2 >= s && q[-2] == *r && memchr(s, '{', (size_t)(q - s)))
-		r++;
+	if (r < e && (*r == '"' || *r == '\'') && q - 2 >= s && (q[-2] == *r || q[-2] == '/' || q[-2] == '_') &&
+	    memchr(s, '{', (size_t)(q - s)))
+		r++; /* and "stats/epoch_time" */
 	/* "Epoch Time(s): 390.0861", "time (ms): 41": the unit in brackets;
 	 * "time (data): 0.110", a word that qualifies the time */
 	const char *b = r < e && *r == ' ' ? r + 1 : r;
@@ -646,6 +705,9 @@ static int time_word_at(const char *s, const char *q, const char *e)
 		r++; /* "cost time pnet-- 1.47   rnet-- 0.02" */
 	else if (r >= e || (*r != ':' && *r != '='))
 		return 0;
+	/* a Python tuple's quoted label: "('time:', 11.89)" */
+	if (e - r > 3 && (r[1] == '\'' || r[1] == '"') && r[2] == ',')
+		r += 2;
 	r = tp_skip_blanks(r + 1, e);
 	return r < e && tp_is_digit(*r);
 }
@@ -664,22 +726,6 @@ static double suffix_unit(const char *w, size_t n)
 			return sfx[i].unit;
 	}
 	return 0;
-}
-
-/* A name that ends in "time" or "timer", any case ("Time", "step_time",
- * "runtime", DSFD's "Timer: 0.6654"). */
-static int ends_in_time(const char *w, size_t n)
-{
-	if (n >= 5 && tp_lower(w[n - 1]) == 'r')
-		n--;
-	return n >= 4 && tp_lower(w[n - 4]) == 't' && tp_lower(w[n - 3]) == 'i' && tp_lower(w[n - 2]) == 'm' &&
-	       tp_lower(w[n - 1]) == 'e';
-}
-
-/* A name that says a time: one ending in "time" or "timer", or "elapsed". */
-static int time_name(const char *w, size_t n)
-{
-	return ends_in_time(w, n) || (n == 7 && !strncasecmp(w, "elapsed", 7));
 }
 
 /* The verbs of a span before a clock ("Epoch took 00:01:10"). */
@@ -1567,13 +1613,18 @@ static int label_of(const struct tmpl *tp, int pos)
 	int b = pos - 1;
 	if (b >= 2 && dashes_at(tp, b))
 		return b - 2;
+	/* "('time:', 11.89)": a Python tuple's quoted label, a comma after it */
+	if (b >= 3 && punct_is(tp, b, ',') && tp->kind[b - 1] == TK_PUNCT &&
+	    (*tp->tok[b - 1] == '\'' || *tp->tok[b - 1] == '"') && punct_is(tp, b - 2, ':') && is_word(tp, b - 3) &&
+	    !tp->sp[b - 1] && !tp->sp[b - 2])
+		return b - 3;
 	if (b < 1 || tp->kind[b] != TK_PUNCT || (*tp->tok[b] != ':' && *tp->tok[b] != '='))
 		return -1;
 	/* a JSON or Python key: "\"elapsed\": 0.37", "'epoch_time': 12" */
 	if (b >= 3 && tp->kind[b - 1] == TK_PUNCT && (*tp->tok[b - 1] == '"' || *tp->tok[b - 1] == '\'') &&
 	    !tp->sp[b - 1] && !tp->sp[b - 2] && is_word(tp, b - 2) && tp->kind[b - 3] == TK_PUNCT &&
-	    *tp->tok[b - 3] == *tp->tok[b - 1])
-		return b - 2;
+	    (*tp->tok[b - 3] == *tp->tok[b - 1] || (*tp->tok[b - 3] == '/' && !tp->sp[b - 2])))
+		return b - 2; /* "\"stats/epoch_time\": 71.26": its last part */
 	/* "time (data): 0.110": the word before a bracketed qualifier */
 	if (b >= 4 && punct_is(tp, b - 1, ')') && is_word(tp, b - 2) && punct_is(tp, b - 3, '(') && is_word(tp, b - 4) &&
 	    !tp->sp[b - 1] && !tp->sp[b] && time_name(tp->tok[b - 4], strlen(tp->tok[b - 4])))
@@ -1607,6 +1658,9 @@ static void name_span(struct tmpl *tp, int start, int end, struct vslot *v)
 
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
+	/* "('time:', 11.89)": the tuple's label */
+	if (punct_is(tp, pos - 1, ',') && label_of(tp, pos) == pos - 4)
+		return name_span(tp, pos - 4, pos - 4, v);
 	int i = pos - 1;
 	if (dashes_at(tp, i))
 		i -= 2; /* "pnet-- 1.47" */
@@ -1798,6 +1852,13 @@ static int rate_named(struct tmpl *tp, int pos, size_t *at)
 	return 0;
 }
 
+/* The row "| key | 584 |" (a logger's table of key and value) whose
+ * number is at pos: its key's position, or -1. */
+static int row_key_of(const struct tmpl *tp, int pos)
+{
+	return pos == 3 && punct_is(tp, 0, '|') && is_word(tp, 1) && punct_is(tp, 2, '|') ? 1 : -1;
+}
+
 /* "Time: 1.21", "data_time=0.3", "Time cost=1029.7": a number a time word
  * names, with no unit, is in seconds (what time.time() differences print);
  * "data: 0.907" too after such a time on its line (the CycleGAN trainer's
@@ -1809,6 +1870,8 @@ static int time_named(const struct tmpl *tp, int pos)
 		w = meter_label_of(tp, pos);
 	if (w < 0)
 		w = plain_label_of(tp, pos);
+	if (w < 0 && (w = row_key_of(tp, pos)) >= 0)
+		return tp->form[pos] == CK_NO && time_key(tp->tok[w], strlen(tp->tok[w]));
 	if (w < 0 || tp->form[pos] != CK_NO)
 		return 0;
 	/* "\"time\": 1607422676.03": a Unix time (after 1998), not a span */
@@ -2048,6 +2111,31 @@ static void step_roles(struct tmpl *tp)
 		    !strncasecmp(tp->names.buf + b->name, "data", 4) && tp->slots[plain[0] + 1].mean &&
 		    tp->slots[plain[1] + 1].mean) {
 			named = plain[0];
+			nnamed = 1;
+		}
+	}
+	/* "DataTime: 0.426  ,  ForwardTime: 0.757  ,  TotalTime: 1.239"
+	 * (pytracking's trainer): a total that the line's other times add
+	 * up to is their step, they its parts */
+	if (!nnamed && np >= 3) {
+		int t = -1;
+		double sum = 0;
+		for (int k = 0; k < np; k++) {
+			const struct vslot *v = &tp->slots[plain[k]];
+			if (v->per) {
+				/* "Total: 0.0402 s/iter" after detectron2's evaluator's
+				 * parts: means over the iterations, no step */
+				t = -1;
+				break;
+			}
+			if (t < 0 && v->name_len >= 5 && !strncasecmp(tp->names.buf + v->name, "total", 5))
+				t = k;
+			else
+				sum += first_seconds(tp, v);
+		}
+		double tot = t >= 0 ? first_seconds(tp, &tp->slots[plain[t]]) : NAN;
+		if (t >= 0 && tot > 0 && sum >= 0.85 * tot && sum <= 1.02 * tot) {
+			named = plain[t];
 			nnamed = 1;
 		}
 	}
