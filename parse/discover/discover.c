@@ -1659,7 +1659,7 @@ static void name_span(struct tmpl *tp, int start, int end, struct vslot *v)
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	/* "('time:', 11.89)": the tuple's label */
-	if (punct_is(tp, pos - 1, ',') && label_of(tp, pos) == pos - 4)
+	if (pos >= 4 && punct_is(tp, pos - 1, ',') && label_of(tp, pos) == pos - 4)
 		return name_span(tp, pos - 4, pos - 4, v);
 	int i = pos - 1;
 	if (dashes_at(tp, i))
@@ -1672,7 +1672,7 @@ static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 		i--;
 	int end = i, start = name_start(tp, end);
 	/* "time (data): 0.110": the time word and its bracketed qualifier */
-	if (i == pos - 2 && label_of(tp, pos) == i - 3)
+	if (i == pos - 2 && i >= 3 && label_of(tp, pos) == i - 3)
 		return name_span(tp, i - 3, end, v);
 	/* "Eval Time for 681 iters: 3.22s": named by the words before "for N" */
 	if (start == end && start >= 3 && tp->kind[start - 1] == TK_NUM && word_is(tp, start - 2, "for") &&
