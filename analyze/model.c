@@ -612,12 +612,19 @@ static void adopt_by_stamps(struct an_run *run, const struct an_stage *s, const 
 	}
 }
 
+/* Whether phase x, at the top and printed before line, is one a total s
+ * printed at line may hold. */
+static int held_by_total(const struct an_stage *x, const struct an_stage *s, uint64_t line)
+{
+	return x != s && !x->held_by[0] && !x->parent[0] && x->last_line < line;
+}
+
 /*
  * A phase printed once, after the phases at the top whose prints add up
  * to no more than it and to at least four fifths of it, three prints or
- * more, in a log of at most 64 names: their total, which holds them (a script's closing "--- 2093.26
- * seconds ---" after its 90 epochs of 23 s; stamps, where a log has them,
- * say the same through adopt_by_stamps()).
+ * more, in a log of at most 64 names: their total, which holds them (a
+ * script's closing "--- 2093.26 seconds ---" after its 90 epochs of 23 s;
+ * stamps, where a log has them, say the same through adopt_by_stamps()).
  */
 static void adopt_by_sum(struct an_run *run, const struct an_stage *s, const char *name, double sec,
 			 uint64_t line)
@@ -630,16 +637,16 @@ static void adopt_by_sum(struct an_run *run, const struct an_stage *s, const cha
 	uint64_t prints = 0;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *x = tp_map_at(&run->stages, i);
-		if (x == s || x->held_by[0] || x->parent[0] || x->last_line >= line)
-			continue;
-		sum += x->seconds;
-		prints += x->count;
+		if (held_by_total(x, s, line)) {
+			sum += x->seconds;
+			prints += x->count;
+		}
 	}
 	if (prints < 3 || !(sum <= sec * 1.001) || !(sum >= 0.8 * sec))
 		return;
 	for (size_t i = 0; i < run->stages.n; i++) {
 		struct an_stage *x = tp_map_at(&run->stages, i);
-		if (x != s && !x->held_by[0] && !x->parent[0] && x->last_line < line)
+		if (held_by_total(x, s, line))
 			snprintf(x->held_by, sizeof(x->held_by), "%s", name);
 	}
 }

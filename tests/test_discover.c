@@ -1514,28 +1514,44 @@ Test(discover, elapsed_and_remaining_clocks_and_a_value_printed_twice)
  * 29.01566457748413", a DLRM fork's). A pretty-printed JSON document's
  * "time": lines are not a log's (samples/kan-timing.json as a log).
  */
-Test(discover, a_json_key_a_qualified_time_and_time_is)
+/* A timing record a real log's line must give: the k-th of its line, its
+ * name, role and seconds. */
+struct line_value {
+	const char *log;
+	uint64_t line;
+	size_t k;
+	const char *name;
+	enum tp_role role;
+	double seconds;
+};
+
+/* Each of v's records, each log read as a user runs it; with count, the
+ * first's line gives no other timing record. */
+static void expect_line_values(const struct line_value *v, size_t n, int count)
 {
-	static const struct {
-		const char *log;
-		uint64_t line;
-		const char *name;
-		double seconds;
-	} v[] = {
-		{ "tests/data/unseen24/barlowtwins-stats.log", 16, "time", 99 },
-		{ "tests/data/unseen24/nbnet-paddle-denoise.log", 366, "time (data)", 0.110 },
-		{ "tests/data/unseen22/dlrm-kaggle-sweep.log", 765, "The MLP time", 29.01566457748413 },
-	};
 	struct collector c = { 0 };
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+	for (size_t i = 0; i < n; i++) {
 		memset(&c, 0, sizeof(c));
 		read_log(v[i].log, NULL, &c);
-		const struct tp_record *r = on_line(&c, TP_TIMING, v[i].line, 0);
+		const struct tp_record *r = on_line(&c, TP_TIMING, v[i].line, v[i].k);
 		cr_assert_str_eq(r->name, v[i].name, "%s", v[i].log);
+		cr_assert_eq(r->role, v[i].role, "%s: %s", v[i].log, r->name);
 		cr_assert_float_eq(num(r, S_SECONDS), v[i].seconds, 1e-12, "%s", v[i].log);
+		if (count && i == 0)
+			cr_assert_eq(on_line_count(&c, TP_TIMING, v[i].line), 1, "%s: one record", v[i].log);
 		collector_free(&c);
 	}
-	memset(&c, 0, sizeof(c));
+}
+
+Test(discover, a_json_key_a_qualified_time_and_time_is)
+{
+	static const struct line_value v[] = {
+		{ "tests/data/unseen24/barlowtwins-stats.log", 16, 0, "time", TP_ROLE_STEP, 99 },
+		{ "tests/data/unseen24/nbnet-paddle-denoise.log", 366, 0, "time (data)", TP_ROLE_STEP, 0.110 },
+		{ "tests/data/unseen22/dlrm-kaggle-sweep.log", 765, 0, "The MLP time", TP_ROLE_NONE, 29.01566457748413 },
+	};
+	expect_line_values(v, ARRAY_SIZE(v), 0);
+	struct collector c = { 0 };
 	read_log("samples/kan-timing.json", NULL, &c);
 	cr_assert_eq(on_line_count(&c, TP_TIMING, 6), 0);
 	collector_free(&c);
@@ -1555,14 +1571,8 @@ Test(discover, a_json_key_a_qualified_time_and_time_is)
  */
 Test(discover, the_twenty_fifth_to_twenty_eighth_sets_shapes)
 {
-	static const struct {
-		const char *log;
-		uint64_t line;
-		size_t k;
-		const char *name;
-		enum tp_role role;
-		double seconds;
-	} v[] = {
+	/* the first: the estimate before it on its line is no time */
+	static const struct line_value v[] = {
 		{ "tests/data/unseen26/pymarl-smix-8m.log", 361, 0, "Time passed", TP_ROLE_CLOCK, 84 },
 		{ "tests/data/unseen25/region-embedding-agnews.log", 1, 0, "time", TP_ROLE_NONE, 11.890928983688354 },
 		{ "tests/data/unseen26/baselines-trpo-pickbot.log", 19, 0, "timelapsed", TP_ROLE_CLOCK, 584 },
@@ -1570,16 +1580,5 @@ Test(discover, the_twenty_fifth_to_twenty_eighth_sets_shapes)
 		{ "tests/data/unseen27/ostrack-stltrack.log", 1, 3, "TotalTime", TP_ROLE_STEP, 1.239 },
 		{ "tests/data/unseen27/tops-ssd-scalars.log", 51, 0, "stats/epoch_time", TP_ROLE_NONE, 71.26327991485596 },
 	};
-	struct collector c = { 0 };
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		memset(&c, 0, sizeof(c));
-		read_log(v[i].log, NULL, &c);
-		const struct tp_record *r = on_line(&c, TP_TIMING, v[i].line, v[i].k);
-		cr_assert_str_eq(r->name, v[i].name, "%s", v[i].log);
-		cr_assert_eq(r->role, v[i].role, "%s: %s", v[i].log, r->name);
-		cr_assert_float_eq(num(r, S_SECONDS), v[i].seconds, 1e-12, "%s", v[i].log);
-		if (i == 0)
-			cr_assert_eq(on_line_count(&c, TP_TIMING, v[i].line), 1, "the estimate is no time");
-		collector_free(&c);
-	}
+	expect_line_values(v, ARRAY_SIZE(v), 1);
 }

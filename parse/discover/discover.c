@@ -289,7 +289,6 @@ static int compound_unit_at(const struct tok *t)
 	return !t->sp || t->n >= 3;
 }
 
-/* "0m 53s", "1h 2m 3s": numbers with falling units become one. */
 /* Where a compound's next part starts after the part ending before j:
  * j, or past a comma ("1 hours, 53 minutes, 14 seconds", PyMARL's). */
 static int part_after(const struct tok *t, int n, int j)
@@ -297,6 +296,7 @@ static int part_after(const struct tok *t, int n, int j)
 	return j + 1 < n && t[j].kind == TK_PUNCT && *t[j].s == ',' && t[j + 1].kind == TK_NUM ? j + 1 : j;
 }
 
+/* "0m 53s", "1h 2m 3s": numbers with falling units become one. */
 static int merge_compounds(struct tok *t, int n)
 {
 	int out = 0;
@@ -1604,9 +1604,6 @@ static void qualify(const struct tmpl *tp, struct vslot *v)
 		}
 }
 
-/* The name of the value at pos: the words before it, back to a separator. */
-/* The first token of the name that ends at end: up to five words back, to
- * a number or a mark that ends a name, its leading marks left out. */
 /* The word naming the number at pos through a ':', '=' or "--", or -1. */
 static int label_of(const struct tmpl *tp, int pos)
 {
@@ -1632,6 +1629,8 @@ static int label_of(const struct tmpl *tp, int pos)
 	return is_word(tp, b - 1) ? b - 1 : -1;
 }
 
+/* The first token of the name that ends at end: up to five words back, to
+ * a number or a mark that ends a name, its leading marks left out. */
 static int name_start(const struct tmpl *tp, int end)
 {
 	int i = end, words = 0;
@@ -1656,6 +1655,7 @@ static void name_span(struct tmpl *tp, int start, int end, struct vslot *v)
 	qualify(tp, v);
 }
 
+/* The name of the value at pos: the words before it, back to a separator. */
 static void name_before(struct tmpl *tp, int pos, struct vslot *v)
 {
 	/* "('time:', 11.89)": the tuple's label */
@@ -2720,42 +2720,50 @@ static void emit_values(struct tp_miner *m, struct tmpl *tp, const struct tok *t
 	emit_counter(m, tp, t, line, rank, ts, others, file, sink);
 }
 
-/* Whether the number at i of a line's tokens stands for seen value w: as
- * written, in seconds by the unit after it or in its name, or inverted. */
-static int seen_at(const struct tok *t, int n, int i, double w)
+/* The token before the number at i that may name it, past a ':' or '='. */
+static int label_before(const struct tok *t, int i)
 {
-	double v = t[i].v, u = 0, sec = v;
-	if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE && u > 0)
-		sec = v * u;
-	/* a unit in the name ("mean_env_wait_ms: 0.66", read by a pack in
-	 * seconds) scales the number as one after it does */
-	double named = i >= 2 && t[i - 1].kind == TK_PUNCT && (*t[i - 1].s == ':' || *t[i - 1].s == '=') &&
-				       t[i - 2].kind == TK_WORD
-			       ? suffix_unit(t[i - 2].s, t[i - 2].n)
-			       : 0;
-	/* and a unit in brackets before it ("per iteration (ms): 12465.5") */
 	int b = i - 1;
 	if (b >= 0 && t[b].kind == TK_PUNCT && (*t[b].s == ':' || *t[b].s == '='))
 		b--;
-	if (b >= 2 && t[b].kind == TK_PUNCT && *t[b].s == ')' && t[b - 1].kind == TK_WORD &&
-	    t[b - 2].kind == TK_PUNCT && *t[b - 2].s == '(' && unit_kind(t[b - 1].s, t[b - 1].n, &u) == U_DUR)
-		named = u;
-	double tol = 1e-9 * fmax(fabs(w), 1e-9);
-	return fabs(w - v) <= tol || fabs(w - sec) <= tol || (sec > 0 && fabs(w - 1 / sec) <= tol) ||
-	       (named > 0 && fabs(w - v * named) <= tol);
+	return b;
 }
 
-/* Whether the number at i reads as a time: a unit after it, or a word
- * naming a time before it ("Batch time: 0.31", "data_time: 0.000s"). */
-static int timed_at(const struct tok *t, int n, int i)
+/* What a reader may have read a line's number as: as written, in seconds
+ * by the unit after it (sec) or by one its name gives (named, 0 if none),
+ * and whether it reads as a time at all (timed). */
+struct reading {
+	double v, sec, named;
+	int timed;
+};
+
+static void reading_at(const struct tok *t, int n, int i, struct reading *r)
 {
-	double u;
-	if (i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE)
-		return 1;
-	int b = i - 1;
-	if (b >= 0 && t[b].kind == TK_PUNCT && (*t[b].s == ':' || *t[b].s == '='))
-		b--;
-	return b >= 0 && t[b].kind == TK_WORD && (time_name(t[b].s, t[b].n) || suffix_unit(t[b].s, t[b].n) > 0);
+	double u = 0, bu;
+	int unit = i + 1 < n && t[i + 1].kind == TK_WORD && unit_kind(t[i + 1].s, t[i + 1].n, &u) != U_NONE;
+	int b = label_before(t, i);
+	r->v = t[i].v;
+	r->sec = unit && u > 0 ? r->v * u : r->v;
+	/* a unit in the name ("mean_env_wait_ms: 0.66", read by a pack in
+	 * seconds) scales the number as one after it does */
+	r->named = b == i - 2 && t[b].kind == TK_WORD ? suffix_unit(t[b].s, t[b].n) : 0;
+	/* and a unit in brackets before it ("per iteration (ms): 12465.5") */
+	if (b >= 2 && t[b].kind == TK_PUNCT && *t[b].s == ')' && t[b - 1].kind == TK_WORD &&
+	    t[b - 2].kind == TK_PUNCT && *t[b - 2].s == '(' && unit_kind(t[b - 1].s, t[b - 1].n, &bu) == U_DUR)
+		r->named = bu;
+	/* a unit after it, or a word naming a time before it ("Batch time:
+	 * 0.31", "data_time: 0.000s") */
+	r->timed = unit ||
+		   (b >= 0 && t[b].kind == TK_WORD && (time_name(t[b].s, t[b].n) || suffix_unit(t[b].s, t[b].n) > 0));
+}
+
+/* Whether reading r stands for seen value w: as written, in seconds, or
+ * inverted. */
+static int reads_as(const struct reading *r, double w)
+{
+	double tol = 1e-9 * fmax(fabs(w), 1e-9);
+	return fabs(w - r->v) <= tol || fabs(w - r->sec) <= tol || (r->sec > 0 && fabs(w - 1 / r->sec) <= tol) ||
+	       (r->named > 0 && fabs(w - r->v * r->named) <= tol);
 }
 
 /*
@@ -2769,16 +2777,23 @@ static int timed_at(const struct tok *t, int n, int i)
  */
 static uint64_t seen_mask(const struct tok *t, int n, const struct tp_disc_line *ln)
 {
+	if (!ln->nseen)
+		return 0;
+	struct reading r[64];
+	int m = n < 64 ? n : 64;
+	for (int i = 0; i < m; i++)
+		if (t[i].kind == TK_NUM)
+			reading_at(t, n, i, &r[i]);
 	uint64_t mask = 0;
 	for (size_t k = 0; k < ln->nseen; k++) {
 		uint64_t all = 0;
 		int timed = -1;
-		for (int i = 0; i < n && i < 64; i++) {
-			if (t[i].kind != TK_NUM || !seen_at(t, n, i, ln->seen[k]))
+		for (int i = 0; i < m; i++) {
+			if (t[i].kind != TK_NUM || !reads_as(&r[i], ln->seen[k]))
 				continue;
 			all |= (uint64_t)1 << i;
 			int paren = i > 0 && t[i - 1].kind == TK_PUNCT && *t[i - 1].s == '(';
-			if (!paren && timed_at(t, n, i) && !(mask >> i & 1))
+			if (!paren && r[i].timed && !(mask >> i & 1))
 				timed = i;
 		}
 		mask |= timed >= 0 ? (uint64_t)1 << timed : all;

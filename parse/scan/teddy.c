@@ -164,13 +164,9 @@ static size_t td_window(const unsigned char *s, size_t n, unsigned flags)
 }
 
 /*
- * Groups the literals into TD_BUCKETS buckets: each starts alone, and the
- * two groups whose union adds the least chance of a false candidate are
- * merged until TD_BUCKETS are left (the chances from tp_byte_freq).
- */
-/*
- * Then moves single literals between the buckets while that lowers the
- * summed chance (one[x]: literal x's own group): the greedy merges leave
+ * After td_group_lits()'s greedy merges, moves single literals between
+ * the buckets g holds (grp: each literal's) while that lowers the summed
+ * chance (one[x]: literal x's own group): the greedy merges leave
  * a grouping that one more literal can make much worse (a pack's marker
  * cost the candidate search 29 M instructions on the benchmark log, where
  * it is never found), and moving a few back mends most of that.
@@ -218,6 +214,12 @@ static void td_refine(struct td_group *g, const struct td_group *one, size_t n, 
 	}
 }
 
+/*
+ * Groups the literals into TD_BUCKETS buckets: each starts alone, and the
+ * two groups whose union adds the least chance of a false candidate are
+ * merged until TD_BUCKETS are left (the chances from tp_byte_freq); then
+ * td_refine() moves single literals where that lowers the sum.
+ */
 static void td_group_lits(struct td_group *g, size_t n, int *grp, const struct td_prob *p)
 {
 	struct td_group *one = xmalloc(n * sizeof(*one));
