@@ -849,17 +849,26 @@ static double value_seconds(const struct tp_record *r)
 	return tp_has(r, S_SECONDS) ? r->num[S_SECONDS] : NAN;
 }
 
+/* Whether sec, a record's duration, is over AN_MAX_SECONDS (no run lasts
+ * that long): counted, for the record to be left out of every table and
+ * sum. */
+static int impossible(struct an_run *run, const struct tp_record *r, double sec)
+{
+	if (isnan(sec) || sec <= AN_MAX_SECONDS)
+		return 0;
+	if (!run->impossible++)
+		run->impossible_line = r->line;
+	return 1;
+}
+
 /* A time value routed by what it is: phases add up among siblings, the
  * rest is kept as series that are never summed. */
 static void feed_timed(struct an_run *run, const struct tp_record *r)
 {
 	enum tp_role role = an_role(r);
 	double sec = value_seconds(r), steps = 1;
-	if (!isnan(sec) && !(sec <= AN_MAX_SECONDS)) {
-		if (!run->impossible++)
-			run->impossible_line = r->line;
+	if (impossible(run, r, sec))
 		return;
-	}
 	if (named_clock(run, r))
 		role = TP_ROLE_CLOCK;
 	switch (role) {
@@ -1464,11 +1473,19 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 			feed_summary(run, r);
 		break;
 	case TP_BATCH:
-		feed_batch(m, run, r);
+		if (tp_has(r, S_SECONDS) && impossible(run, r, r->num[S_SECONDS])) {
+			/* its index and loss still count, its duration is none */
+			struct tp_record c = *r;
+			c.has &= ~TP_HAS(S_SECONDS);
+			feed_batch(m, run, &c);
+		} else {
+			feed_batch(m, run, r);
+		}
 		count_iterations(run, r);
 		break;
 	case TP_EPOCH:
-		feed_epoch(run, r);
+		if (!tp_has(r, S_SECONDS) || !impossible(run, r, r->num[S_SECONDS]))
+			feed_epoch(run, r);
 		break;
 	case TP_GPM:
 		feed_gpm(run, r);

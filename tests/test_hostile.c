@@ -557,6 +557,22 @@ Test(hostile, analyze_leaves_out_impossible_durations, .timeout = 20)
 	cr_assert(strstr(r.out.buf, "2 time values over 1e+12 s (more than 30,000 years) left out: no duration"),
 		  "%s", r.out.buf);
 	result_free(&r);
+	/* an epoch's and a batch's duration too: no wall of 1e35 s, no step
+	 * time of 1e14 s; the batch's index still counts */
+	WRITE_LIT(at("e.log"), "  Epoch |  Duration(s) | x\n------------\n"
+			       "      0 |  99999999999999999999999999999999999 | 1\n");
+	r = run("timeout 15 $B/tprof-analyze -q %s", at("e.log"));
+	cr_assert(strstr(r.out.buf, "read 1 epoch (1 time value over 1e+12 s left out: no duration)"), "%s",
+		  r.out.buf);
+	cr_assert_null(strstr(r.out.buf, "1e+35"), "%s", r.out.buf);
+	result_free(&r);
+	WRITE_LIT(at("b.log"), "Epoch 1[1/50]: loss:0.5, lr:0.1, batch time:99999999999999, data time:0.1\n"
+			       "Epoch 1[2/50]: loss:0.5, lr:0.1, batch time:0.4, data time:0.1\n"
+			       "Epoch 1[3/50]: loss:0.5, lr:0.1, batch time:0.5, data time:0.1\n");
+	r = run("timeout 15 $B/tprof-analyze -q %s", at("b.log"));
+	cr_assert(strstr(r.out.buf, "batch time 0.45 s"), "%s", r.out.buf);
+	cr_assert_null(strstr(r.out.buf, "99999999999998"), "%s", r.out.buf);
+	result_free(&r);
 }
 
 /* ---- JSON and CSV documents ------------------------------------------- */
