@@ -392,13 +392,6 @@ static void stage_tables(struct report *rep, const struct an_opts *o, const stru
 		if (!isnan(wall) && wall > 0 && wall < sum * 0.5)
 			report_finding(rep, SEV_WARNING, "breakdown", "clock", run->label, run->file, 0, NULL,
 				       "the timestamps span %.0f s but the stages add up to %.2f s", wall, sum);
-		if (run->impossible)
-			report_finding(rep, SEV_WARNING, "breakdown", "impossible", run->label, run->file,
-				       run->impossible_line, NULL,
-				       "%llu time value%s over %.0e s (more than 30,000 years) left out: no "
-				       "duration",
-				       (unsigned long long)run->impossible, run->impossible == 1 ? "" : "s",
-				       AN_MAX_SECONDS);
 	}
 	for (size_t i = 0; i < run->tables.n; i++) {
 		const struct an_table *tab = tp_map_at(&run->tables, i);

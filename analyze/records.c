@@ -307,11 +307,30 @@ static void stamps_read(const struct an_model *m, struct strbuf *sb)
 		    (double)(run->max_ts - run->first_ts));
 }
 
+/* Time values no run lasts, left out of every table and sum: said once per
+ * run whatever the analyses chosen (a batch series' shows in no breakdown). */
+static void left_out(const struct an_model *m, struct report *rep)
+{
+	int said = 0;
+	for (size_t r = 0; r < m->nruns; r++) {
+		const struct an_run *run = m->runs[r];
+		if (!run->impossible)
+			continue;
+		if (!said++)
+			report_section(rep, "input", "Input");
+		report_finding(rep, SEV_WARNING, "input", "impossible", run->label, run->file, run->impossible_line,
+			       NULL, "%llu time value%s over %.0e s (more than 30,000 years) left out: no duration",
+			       (unsigned long long)run->impossible, run->impossible == 1 ? "" : "s", AN_MAX_SECONDS);
+	}
+}
+
 void an_nothing(const struct an_model *m, const struct an_opts *o, struct report *rep)
 {
 	if (m->records) {
 		if (report_is_empty(rep))
-			nothing_applies(m, o, rep);
+			nothing_applies(m, o, rep); /* it says what was left out */
+		else
+			left_out(m, rep);
 		return;
 	}
 	/* the wall from the time stamps fills the summary: still nothing read */

@@ -572,6 +572,17 @@ Test(hostile, analyze_leaves_out_impossible_durations, .timeout = 20)
 	r = run("timeout 15 $B/tprof-analyze -q %s", at("b.log"));
 	cr_assert(strstr(r.out.buf, "batch time 0.45 s"), "%s", r.out.buf);
 	cr_assert_null(strstr(r.out.buf, "99999999999998"), "%s", r.out.buf);
+	/* no breakdown is printed, and what was left out is said all the same */
+	cr_assert(strstr(r.out.buf, "1 time value over 1e+12 s (more than 30,000 years) left out: no "
+				    "duration ("),
+		  "%s", r.out.buf);
+	cr_assert(strstr(r.out.buf, "b.log:1)"), "%s", r.out.buf);
+	result_free(&r);
+	/* a pack's number with an exponent is read whole: 2.5e-1 is 0.25, not 2.5 */
+	WRITE_LIT(at("x.log"), "Epoch 1[1/50]: loss:0.5, batch time:2.5e-1, data time:1e-2\n");
+	r = run("timeout 15 $B/tprof-parse %s", at("x.log"));
+	cr_assert(strstr(r.out.buf, "\"line\":1,\"seconds\":0.25}"), "%s", r.out.buf);
+	cr_assert(strstr(r.out.buf, "\"name\":\"data time\",\"seconds\":0.01}"), "%s", r.out.buf);
 	result_free(&r);
 }
 

@@ -206,6 +206,33 @@ static double bare_unit(const struct attempt *a, const struct capture *c)
 	return 0;
 }
 
+/*
+ * A pack's number pattern that knows no exponent ("\d+(?:\.\d+)?") stops
+ * at the 'e' of "2.5e-1" and would make it 2.5: a numeric capture that
+ * ends in a digit and that the line goes on with an exponent takes the
+ * exponent too, and a time unit right after it ("1e-3s"), as the number
+ * readers would.
+ */
+static void widen_exponent(const struct attempt *a, const char *p, size_t *n)
+{
+	const char *q = p + *n, *end = a->line + a->n;
+	if (!*n || !tp_is_digit(q[-1]) || memchr(p, 'e', *n) || memchr(p, 'E', *n) || q >= end ||
+	    (*q != 'e' && *q != 'E'))
+		return;
+	const char *d = q + 1;
+	if (d < end && (*d == '-' || *d == '+'))
+		d++;
+	if (d >= end || !tp_is_digit(*d))
+		return;
+	while (d < end && tp_is_digit(*d))
+		d++;
+	double u;
+	const char *after;
+	if (tp_read_time_unit(d, end, &u, &after) && (after == end || !tp_is_word(*after)))
+		d = after;
+	*n = (size_t)(d - p);
+}
+
 /* Is [p, p + n) a number and nothing else (a duration with no unit of its own)? */
 static int plain_number(const char *p, size_t n)
 {
@@ -234,6 +261,8 @@ static int fill_captures(const struct attempt *a, struct tp_record *r, int *drop
 		struct value v;
 		if ((done >> c->f.id) & 1u || !group_text(a, c->group, &p, &n))
 			continue;
+		if (is_numeric(c->f.conv))
+			widen_exponent(a, p, &n);
 		double unit = bare_unit(a, c);
 		if (!tp_rules_read_value(&c->f, p, n, unit, &v, a->s->ts)) {
 			warn_value(a, &c->f, p, n);
