@@ -167,6 +167,7 @@ enum an_series_kind {
 	AK_UNACCOUNTED,
 	AK_TOTAL,
 	AK_OVERALL,      /* a summary over the other rows (the geometric mean of ratios) */
+	AK_STEP_TIME,    /* the run's step, its values a timing's (no batch carries it) */
 	AK_NKINDS
 };
 
@@ -273,7 +274,8 @@ enum an_wall_from {
 	AW_GPM,       /* GPM windows added */
 	AW_RUN_TIME,  /* a run time printed (a step metric's total) */
 	AW_STAMPS,
-	AW_STEPS      /* the steps that ran times the median step: a bound */
+	AW_STEPS,     /* the steps that ran times the median step: a bound */
+	AW_BARS       /* a progress bar's clock over its runs */
 };
 const char *an_wall_from_name(enum an_wall_from from);
 

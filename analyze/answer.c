@@ -159,8 +159,18 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 	/* a mean over the run (evaluations in it) says less than the redraws */
 	if ((best = an_progress_steps(run->progress, what)))
 		return best;
-	if ((p = step_part(run, 3, 3, what)))
+	if ((p = step_part(run, 3, 3, what))) {
+		/* a mean over the whole run printed once or twice (Hugging Face's
+		 * train_steps_per_second, evaluations in it) says less than ten
+		 * windows between a clock's or the stamps' readings */
+		const char *w_what;
+		const struct an_part *win = p->s.n < 3 ? step_part(run, 4, 4, &w_what) : NULL;
+		if (win && win->s.n >= 10) {
+			*what = w_what;
+			return &win->s;
+		}
 		return &p->s;
+	}
 	if ((best = slowest_rank(run, 1, what)))
 		return best;
 	if (run->gpm_total_ms.n >= 2) {
@@ -239,7 +249,7 @@ const char *an_wall_from_name(enum an_wall_from from)
 		[AW_NONE] = NULL,		   [AW_PHASES] = "phases", [AW_CLOCK] = "clock",
 		[AW_TABLE_TOTAL] = "table TOTAL", [AW_BATCHES] = "batches", [AW_EPOCHS] = "epochs",
 		[AW_GPM] = "GPM windows",	   [AW_RUN_TIME] = "run time printed", [AW_STAMPS] = "timestamps",
-		[AW_STEPS] = "steps that ran",
+		[AW_STEPS] = "steps that ran", [AW_BARS] = "progress bars",
 	};
 	return (unsigned)from < ARRAY_SIZE(names) ? names[from] : NULL;
 }
@@ -290,8 +300,12 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
 			      ? (double)(run->max_ts - run->first_ts) : NAN;
 	for (size_t i = 0; i < run->parts.n; i++) {
 		const struct an_part *x = tp_map_at(&run->parts, i);
-		if (x->role == TP_ROLE_CLOCK)
-			wall_candidate(&wall, from, x->s.max, AW_CLOCK);
+		if (x->role != TP_ROLE_CLOCK)
+			continue;
+		/* its last reading, or all it covered where it started again */
+		const char *name = tp_map_key(&run->parts, i);
+		const struct an_named_series *d = tp_map_find(&run->spans, name, strlen(name));
+		wall_candidate(&wall, from, d && d->sum_aux > x->s.max ? d->sum_aux : x->s.max, AW_CLOCK);
 	}
 	for (size_t i = 0; i < run->stages.n; i++) {
 		const struct an_stage *s = tp_map_at(&run->stages, i);
@@ -331,6 +345,11 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
 		if (*from != AW_PHASES || !training_phase(run) || in > 5 * wall)
 			wall_candidate(&wall, from, in, AW_STEPS);
 	}
+	/* where only steps say it, a bar drawn once over the run: its clock
+	 * holds all its loop ran (the epoch bar over the training and
+	 * evaluation bars each epoch draws again) */
+	if (*from == AW_NONE || *from == AW_BATCHES || *from == AW_EPOCHS || *from == AW_STEPS)
+		wall_candidate(&wall, from, an_progress_clock(run->progress), AW_BARS);
 	/* stamps from the log's first lines to its last span the whole run:
 	 * what adds up to more (window times summed as phases) is no span */
 	uint64_t lines = run->last_line > run->first_line ? run->last_line - run->first_line : 0;

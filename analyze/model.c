@@ -815,8 +815,15 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		/* the time between a clock's prints (an epoch's, where it is
 		 * printed once an epoch), for a log that prints nothing finer */
 		struct an_named_series *d = named_series(&run->spans, r->name, r->name_len, r->line);
-		if (sec > d->last_total)
+		if (sec > d->last_total) {
 			tp_series_add(&d->s, sec - d->last_total, r->line);
+			d->sum_aux += sec - d->last_total;
+		} else if (isnan(d->last_total) || sec < 0.5 * d->last_total) {
+			/* its first reading, or it started again (an epoch's
+			 * clock, a launch's; two ranks' readings never fall so
+			 * far): the time since its start */
+			d->sum_aux += sec;
+		}
 		d->last_total = sec;
 		/* on the index's line, or a few lines after it in the same
 		 * table (stable-baselines3's iterations, then time_elapsed) */

@@ -157,7 +157,7 @@ struct an_named_series {
 	struct tp_series s;
 	double last_total, last_count; /* metric: the run's time so far and its count */
 	uint64_t repeats;              /* metric: prints that repeated a known count */
-	double sum_aux;                /* e.g. GPM: graphs */
+	double sum_aux;                /* e.g. GPM: graphs; a clock: the time it covered, over its restarts */
 	uint64_t line;
 };
 

@@ -243,14 +243,34 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 		end_run(b);
 }
 
-/* The bar whose windows cover the most time, or NULL. */
+/* Does another bar run once per step of b (an epoch bar over the
+ * training bar that starts again each epoch)? Then b's steps are epochs. */
+static int holds_runs(const struct an_progress *pg, const struct an_bar *b)
+{
+	for (size_t i = 0; i < pg->bars.n; i++) {
+		const struct an_bar *o = tp_map_at(&pg->bars, i);
+		if (o != b && o->instances >= 2 && fabs((double)o->instances - b->steps) <= 1 &&
+		    o->step.n >= MIN_WINDOWS && o->time < b->time)
+			return 1;
+	}
+	return 0;
+}
+
+/* The bar whose windows cover the most time, or NULL; a bar that holds
+ * the runs of another only where no other can stand for the step. */
 static const struct an_bar *step_bar(const struct an_progress *pg)
 {
 	const struct an_bar *best = NULL;
+	int outer = 0;
 	for (size_t i = 0; pg && i < pg->bars.n; i++) {
 		const struct an_bar *b = tp_map_at(&pg->bars, i);
-		if (b->step.n >= MIN_WINDOWS && (!best || b->time > best->time))
+		if (b->step.n < MIN_WINDOWS)
+			continue;
+		int holds = holds_runs(pg, b);
+		if (!best || (outer && !holds) || (outer == holds && b->time > best->time)) {
 			best = b;
+			outer = holds;
+		}
 	}
 	return best;
 }
@@ -261,6 +281,17 @@ const struct tp_series *an_progress_steps(const struct an_progress *pg, const ch
 	if (best)
 		*what = *best->name ? best->name : "progress bar";
 	return best ? &best->step : NULL;
+}
+
+double an_progress_clock(const struct an_progress *pg)
+{
+	double most = NAN;
+	for (size_t i = 0; pg && i < pg->bars.n; i++) {
+		const struct an_bar *b = tp_map_at(&pg->bars, i);
+		if (b->step.n >= MIN_WINDOWS && b->instances == 1 && !(b->time <= most))
+			most = b->time;
+	}
+	return most;
 }
 
 double an_progress_step_count(const struct an_progress *pg)

@@ -19,6 +19,10 @@ void an_progress_free(struct an_progress *pg);
 const struct tp_series *an_progress_steps(const struct an_progress *pg, const char **what);
 /* The steps that bar's windows hold (0: no such bar). */
 double an_progress_step_count(const struct an_progress *pg);
+
+/* The longest time the clock of a bar drawn once covered (an epoch bar's
+ * holds all its loop ran), or NAN. */
+double an_progress_clock(const struct an_progress *pg);
 /* Table progress and the findings stall and eta-off (with --throughput). */
 void an_progress_report(const struct an_model *m, const struct an_opts *o, struct report *rep);
 

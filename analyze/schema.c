@@ -158,6 +158,7 @@ const char *an_series_name(enum an_series_kind kind)
 		[AK_CPU_MEMORY] = "CPU memory",	    [AK_GPU_MEMORY] = "GPU memory",
 		[AK_LOSS] = "loss",		    [AK_GPM_TOTAL] = "GPM window total",
 		[AK_GPM_PATTERN] = "GPM window pattern gen", [AK_GPM_AVG_NODES] = "GPM window avg nodes",
+		[AK_STEP_TIME] = "step time",
 	};
 	return kind > AK_NONE && kind < AK_NKINDS ? names[kind] : NULL;
 }

@@ -107,7 +107,9 @@ static const char *read_compact(const char *p, const char *e, enum tp_ts_frac fr
 }
 
 /* "Mon Dec  1 22:54:11 2025", C's asctime() and Python's time.asctime()
- * (VAC's print_log: "[ Mon Dec  1 22:54:11 2025 ] "). */
+ * (VAC's print_log: "[ Mon Dec  1 22:54:11 2025 ] "), and date(1)'s, the
+ * zone's letters before the year ("Sat Jun 27 00:50:26 UTC 2026", a job
+ * script's echo "Start: $(date)"): the time as printed. */
 static const char *read_asctime(const char *p, const char *e, char out[TP_TS_MAX])
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
@@ -125,13 +127,20 @@ static const char *read_asctime(const char *p, const char *e, char out[TP_TS_MAX
 	if (!day_ok || !mon || !tp_is_digit(d[0]) || !tp_is_digit(d[1]) || !field(d, 1, 31) || !field(p + 11, 0, 23) ||
 	    !field(p + 14, 0, 59) || !field(p + 17, 0, 60))
 		return NULL;
-	for (int i = 20; i < 24; i++)
-		if (!tp_is_digit(p[i]))
-			return NULL;
-	if (e - p > 24 && tp_is_digit(p[24]))
+	const char *y = p + 20;
+	int zone = 0;
+	while (zone < 6 && y + zone < e && *(y + zone) >= 'A' && *(y + zone) <= 'Z')
+		zone++;
+	if (zone >= 6 || (zone && (e - y < zone + 5 || y[zone] != ' ')))
 		return NULL;
-	snprintf(out, TP_TS_MAX, "%.4s-%02d-%.2sT%.8s", p + 20, mon, d, p + 11);
-	return p + 24;
+	y += zone ? zone + 1 : 0;
+	for (int i = 0; i < 4; i++)
+		if (!tp_is_digit(y[i]))
+			return NULL;
+	if (e - y > 4 && tp_is_digit(y[4]))
+		return NULL;
+	snprintf(out, TP_TS_MAX, "%.4s-%02d-%.2sT%.8s", y, mon, d, p + 11);
+	return y + 4;
 }
 
 const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])

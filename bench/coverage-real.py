@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen28 (no unseen19); TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen33 (no unseen19); TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -2993,6 +2993,297 @@ def tops_scalars_values(line):
     return [float(v) for v in _TOPS.findall(line)]
 
 
+# ---------------------------------------------------------------- the thirtieth unseen set
+# --- LightGBM CLI (src/boosting/gbdt.cpp, src/io/dataset_loader.cpp) ---------
+# [LightGBM] [Info] Finished loading data in 13.771155 seconds
+# [LightGBM] [Warning] Auto-choosing row-wise multi-threading, the overhead of testing was 0.074453 seconds.
+# [LightGBM] [Info] 0.445865 seconds elapsed, finished iteration 1   (cumulative training time)
+S30_LGB_LOAD = re.compile(r"Finished loading data in (" + NUM + r") seconds")
+S30_LGB_OVERHEAD = re.compile(r"the overhead of testing was (" + NUM + r") seconds")
+S30_LGB_ELAPSED = re.compile(r"\] (" + NUM + r") seconds elapsed, finished iteration \d+")
+
+
+def lightgbm_cli_values(line):
+    out = []
+    for rx in (S30_LGB_LOAD, S30_LGB_OVERHEAD, S30_LGB_ELAPSED):
+        m = rx.search(line)
+        if m:
+            out.append(float(m.group(1)))
+    return out
+
+
+# --- XGBoost CLI (src/cli_main.cc) -------------------------------------------
+# [11:30:19] INFO: src/cli_main.cc:205: boosting round 1, 7.6851 sec elapsed   (cumulative)
+# [11:32:57] INFO: src/cli_main.cc:243: Complete Training loop time: 165.764 sec
+# [11:32:57] INFO: src/cli_main.cc:262: update end, 165.779 sec in all
+# The leading [hh:mm:ss] is a logger stamp, not a value.
+S30_XGB_ROUND = re.compile(r"boosting round \d+, (" + NUM + r") sec elapsed")
+S30_XGB_LOOP = re.compile(r"Complete Training loop time: (" + NUM + r") sec")
+S30_XGB_END = re.compile(r"update end, (" + NUM + r") sec in all")
+
+
+def xgboost_cli_values(line):
+    out = []
+    for rx in (S30_XGB_ROUND, S30_XGB_LOOP, S30_XGB_END):
+        m = rx.search(line)
+        if m:
+            out.append(float(m.group(1)))
+    return out
+
+
+# --- CatBoost catboost_info/catboost_training.json ---------------------------
+# {"learn":[0.39],"iteration":0,"passed_time":0.2405312257,"remaining_time":192.18,"test":[0.39]},
+# passed_time = seconds since training start (counted); remaining_time is an ETA (not counted).
+S30_CB_PASSED = re.compile(r'"passed_time":(' + NUM + r")")
+
+
+def catboost_training_json_values(line):
+    m = S30_CB_PASSED.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# --- skorch NeuralNet epoch table (skorch.callbacks.PrintLog) ----------------
+#   epoch    auprc    train_loss    valid_acc    valid_loss    cp     dur
+#       1   \x1b[36m0.1936\x1b[0m  ...  \x1b[31m0.2481\x1b[0m     +  0.9262
+# Only the last column, dur (seconds the epoch took, train + validation), is timing.
+S30_SKORCH_ROW = re.compile(r"^\s*\d+\s+\S.*\s(" + NUM + r")\s*$")
+
+
+def skorch_values(line):
+    m = S30_SKORCH_ROW.match(line)
+    return [float(m.group(1))] if m else []
+
+
+# --- GluonTS (MXNet) Trainer, gluonts/trainer/_base.py ------------------------
+# 2019-11-01 14:55:24 INFO     _base               : Epoch[0] Elapsed time 2.637 seconds
+# Learning rates, 'epoch_loss' and the final metrics dict are not timing.
+S30_GTS_EPOCH = re.compile(r"Epoch\[\d+\] Elapsed time (" + NUM + r") seconds")
+
+
+def gluonts_mx_trainer_values(line):
+    m = S30_GTS_EPOCH.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# ---------------------------------------------------------------- the thirty-first unseen set
+# '[step  3/20] loss=12.0948 step_time=1511.1ms throughput=43369 tok/s'
+S31_QWEN_STEP = re.compile(r"^\[step\s+\d+/\d+\] loss=" + NUM + r" step_time=(" + NUM +
+                           r")ms throughput=(" + NUM + r") tok/s\s*$")
+# 'avg throughput        : 43354 tok/s (5419/chip)'
+S31_QWEN_AVG = re.compile(r"^avg throughput\s*:\s*(" + NUM + r") tok/s \((" + NUM + r")/chip\)\s*$")
+
+
+def home_grown_qwen3_jax_xpk_values(line):
+    """A home-grown JAX/Flax-NNX trainer (/app/trainer/train.py) run under
+    XPK on a 2-host TPU v6e-8 slice; both hosts' stdout are concatenated.
+    '[step  i/20] loss=L step_time=T ms throughput=R tok/s' gives the step
+    time (ms -> s) and the tokens/s of that step; the closing summary's
+    'avg throughput : R tok/s (r/chip)' gives the run's mean tokens/s and
+    the per-chip tokens/s.  'XPK Start:/XPK End:' dates are stamps, 'steps
+    measured : 18' a count, 'approx MFU : 31.1%' a utilisation, the
+    '[splash] bq=2048 ...' block sizes configuration."""
+    m = S31_QWEN_STEP.match(line)
+    if m:
+        return [float(m.group(1)) / 1000.0, float(m.group(2))]
+    m = S31_QWEN_AVG.match(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    return []
+
+
+# ---------------------------------------------------------------- the thirty-third unseen set
+# ---------------------------------------------------------------------------
+# ms-swift (ModelScope SWIFT) logging.jsonl: one JSON object a line, written
+# by swift's trainer callback.  Newer swift (3.x) adds "elapsed_time": "1m 42s"
+# (swift's own compact clock: d/h/m/s parts) and "remaining_time" (an ETA, not
+# counted); every line carries "train_speed(iter/s)": 0.193342 (a running
+# rate); evaluation lines carry HF's "eval_runtime" (s) and
+# "eval_samples_per_second" / "eval_steps_per_second"; the closing line
+# "train_runtime" (s) and "train_samples_per_second" / "train_steps_per_second".
+# The summary line at the end repeats the log history (every key above that
+# it holds is counted again, as printed there) and swift 2.x's summary adds
+# "train_time": {"train_runtime": 30049.8413, ..., "train_samples_per_second": 0.98}.
+S33_SWIFT = re.compile(
+    r'"(train_speed\(iter/s\)|eval_runtime|eval_samples_per_second|eval_steps_per_second|'
+    r'train_runtime|train_samples_per_second|train_steps_per_second)": (' + NUM + r')'
+    r'|"elapsed_time": "((?:\d+[dhms] ?)+)"')
+S33_SWIFT_PART = re.compile(r"(\d+)([dhms])")
+S33_SWIFT_UNIT = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+
+
+def ms_swift_values(line):
+    out = []
+    for m in S33_SWIFT.finditer(line):
+        if m.group(2) is not None:
+            out.append(float(m.group(2)))
+        else:
+            out.append(sum(int(n) * S33_SWIFT_UNIT[u] for n, u in S33_SWIFT_PART.findall(m.group(3))))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# LLaMA-Factory trainer_log.jsonl (its LogCallback): {"current_steps": 10,
+# "total_steps": 6750, "loss": 2.219, "lr": 1.3e-06, "epoch": 0.004,
+# "percentage": 0.15, "elapsed_time": "0:00:32", "remaining_time": "6:01:13"}.
+# elapsed_time is str(timedelta) of the time since training began (counted,
+# 'h:mm:ss', possibly 'N day(s), h:mm:ss'); remaining_time is an ETA (not
+# counted).  Other LLaMA-Factory versions add "throughput": "123.45"
+# (tokens/s, counted).
+S33_LF_ELAPSED = re.compile(r'"elapsed_time": "(?:(\d+) days?, )?(\d+):(\d\d):(\d\d)(?:\.(\d+))?"')
+S33_LF_THROUGHPUT = re.compile(r'"throughput": "?(' + NUM + r')"?')
+
+
+def llamafactory_values(line):
+    out = []
+    for m in S33_LF_ELAPSED.finditer(line):
+        d, h, mi, s, frac = m.groups()
+        v = (int(d) * 86400 if d else 0) + int(h) * 3600 + int(mi) * 60 + int(s)
+        if frac:
+            v += float("0." + frac)
+        out.append(float(v))
+    for m in S33_LF_THROUGHPUT.finditer(line):
+        out.append(float(m.group(1)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# PEFT method_comparison (MetaMathQA run.py) result JSON, pretty-printed, one
+# key a line: "total_time": 1153.30 (the whole run, s), "train_time": 941.96
+# (training loop less validation, s), and per 250-step block "train time"
+# (sum of the block's step durations, s), "eval time" (the validation pass,
+# s), "tokens / sec" (training tokens per second of step time) and
+# "elapsed time" (seconds since training began).
+S33_PEFT = re.compile(r'^\s*"(?:total_time|train_time|train time|eval time|tokens / sec|elapsed time)": (' +
+                      NUM + r'),?\s*$')
+
+
+def peft_method_comparison_values(line):
+    m = S33_PEFT.match(line)
+    return [float(m.group(1))] if m else []
+
+
+
+FILES_33 = {
+    "swift-qwen3-8b-lora-climate.log": "ms-swift",
+    "swift-v2-two-rank-sft.log": "ms-swift",
+    "llamafactory-qwen25-7b-medical.log": "llamafactory",
+    "peft-metamathqa-lora-r32.log": "peft-method-comparison",
+}
+
+
+# ---------------------------------------------------------------- the twenty-ninth unseen set
+# PyTorch-StudioGAN's logger (POSTECH-CVLab), both the 2020 (v0.2) and the 2021 (v0.3) trainers:
+#   [INFO] 2020-11-18 15:33:13 > Step:    7200 Progress: 3.6% Elapsed: 1 day, 0:10:38 temperature: no ...
+#   [INFO] 2021-10-18 00:41:34 > Step:    100 Progress: 0.1% Elapsed: 0:00:46 Gen_loss: 4.107 Dis_loss: ...
+# 'Elapsed' is str(datetime.timedelta) of the seconds since this (re)start of training: one value.
+S29_STUDIOGAN_STEP = re.compile(r"^\[INFO\] \d{4}-\d\d-\d\d \d\d:\d\d:\d\d > Step:\s*\d+ Progress:\s*" + NUM +
+                                r"% Elapsed: (?:(\d+) days?, )?(\d+):(\d\d):(\d\d)(?:\.(\d+))? ")
+
+
+def studiogan_values(line):
+    """PyTorch-StudioGAN: the step line's 'Elapsed: [D day(s), ]H:MM:SS' (training time since this start or
+    resume, in seconds). 'Progress: 3.6%' is a fraction of the steps; the '[INFO] 2020-11-17 15:17:48 >'
+    logger stamp is a stamp; evaluation lines ('FID score (Step: 2000, ...): 8.1', 'Inception score
+    (Step: ..., 50000 generated images): 87.6'), 'Save model to ...' and the config dumps print no time."""
+    m = S29_STUDIOGAN_STEP.match(line)
+    if not m:
+        return []
+    days = int(m.group(1) or 0)
+    secs = days * 86400 + int(m.group(2)) * 3600 + int(m.group(3)) * 60 + int(m.group(4))
+    if m.group(5):
+        secs += float("0." + m.group(5))
+    return [secs]
+
+
+# AOT-GAN (inpainting) PaddlePaddle port, ctkindle/AOT_GAN_Paddle train.py's log.txt, one tab-separated line
+# per logged step:
+#   current_step:[1]\tg_l1:[0.6234078]\t...\td_total:[0.28612092]\tfilename:[...jpg]\ttime:[2022-08-26 21:35:14]
+
+def home_grown_aot_gan_paddle_values(line):
+    """AOT-GAN-for-Inpainting on PaddlePaddle (a home-grown loop): every line is the step number, eight losses
+    in brackets, the image file name and 'time:[YYYY-MM-DD HH:MM:SS]', a wall-clock stamp written at the end
+    of the line. No line prints a duration or a rate, so there is nothing to count (the stamps give the step
+    time and the wall)."""
+    return []
+
+
+# A DTU 02456 course DDPM (czekluk/02456_Group_44_DDPM_Project) run on the DTU HPC, stdout with nested tqdm
+# bars (epoch bar 'N/30 [..., 600.66s/epoch]', train bar 'n/469 [..., 1.42minibatch/s]\x1b[A', validation bar
+# 'n/79 [...]'), each redraw '\r...' on its own physical line; its own prints are
+#   Epoch: 0 | Train Loss: 32.06753347677463
+#   Epoch: 1 | Validation Loss: 22.342445373535156 | Approx. FID Score: 22.79208755493164
+
+
+def home_grown_dtu_ddpm_values(line):
+    """DTU DDPM: the program's own lines print losses and an FID only; all timing is in the tqdm bars
+    ('[05:33<00:00,  1.41minibatch/s]', '[04:32<00:00,  3.45s/minibatch]', '[5:00:32<00:00, 601.08s/epoch]'),
+    which the common code counts at their final redraws; TensorFlow's '2024-11-23 10:54:29.131104: I ...'
+    lines (one glued after a bar redraw) are stamps. So no line adds a value of its own."""
+    return []
+
+
+# ---------------------------------------------------------------- the thirty-second unseen set
+# --- randla-net-tf ---------------------------------------------------------
+# RandLA-Net (TensorFlow) RandLANet.train(): every 50th step
+#   'Step 00000050 L_out=14.854 Acc=0.42 ---  379.50 ms/batch'
+# the time of that one sess.run (one training step), in milliseconds.
+S32_RANDLA_STEP = re.compile(r"^Step \d+ L_out=\S+ Acc=\S+ ---\s*(" + NUM + r") ms/batch\s*$")
+
+
+def randla_net_tf_values(line):
+    m = S32_RANDLA_STEP.match(line)
+    if m:
+        return [float(m.group(1)) / 1000.0]
+    return []
+
+
+# --- home-grown-spinesegformer3d --------------------------------------------
+# SpineSegFormer3D (MONAI, LOOCV) trainer:
+#   '  Cache ready in 0.0s'                 phase time (s)
+#   '  elapsed 18min  |  ETA ~12min'        run time so far (min); the ETA is not a value
+#   '  Fold done in 0.49h'                  fold time (h)
+#   '  LOOCV complete in 2.37h'             run time (h)
+# '[fold_0] 001/200: 100%|...| 4/4 [00:17<00:00,  2.98s/it, loss=3.8402]' are
+# tqdm bars (each redraw on its own line): left to the common code.
+S32_SPINE_TQDM = re.compile(r"\d+%\|")
+S32_SPINE_CACHE = re.compile(r"^\s*Cache ready in (" + NUM + r")s\s*$")
+S32_SPINE_ELAPSED = re.compile(r"^\s*elapsed (" + NUM + r")min\s*\|\s*ETA ~" + NUM + r"min\s*$")
+S32_SPINE_FOLD = re.compile(r"^\s*Fold done in (" + NUM + r")h\s*$")
+S32_SPINE_LOOCV = re.compile(r"^\s*LOOCV complete in (" + NUM + r")h\s*$")
+
+
+def home_grown_spinesegformer3d_values(line):
+    if S32_SPINE_TQDM.search(line):
+        return []
+    m = S32_SPINE_CACHE.match(line)
+    if m:
+        return [float(m.group(1))]
+    m = S32_SPINE_ELAPSED.match(line)
+    if m:
+        return [float(m.group(1)) * 60.0]
+    m = S32_SPINE_FOLD.match(line)
+    if m:
+        return [float(m.group(1)) * 3600.0]
+    m = S32_SPINE_LOOCV.match(line)
+    if m:
+        return [float(m.group(1)) * 3600.0]
+    return []
+
+
+# --- nnunet-v2 ----------------------------------------------------------------
+# nnU-Net v2 nnUNetTrainer.print_to_log_file: '<stamp>: Epoch time: 224.93 s '
+# (the epoch's training + validation iterations).  The leading
+# 'YYYY-MM-DD HH:MM:SS.ffffff: ' stamp is not a value.
+S32_NNUNETV2_EPOCH = re.compile(r"Epoch time: (" + NUM + r") s\s*$")
+
+
+def nnunet_v2_values(line):
+    m = S32_NNUNETV2_EPOCH.search(line)
+    if m:
+        return [float(m.group(1))]
+    return []
+
+
 FRAMEWORK = {
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
@@ -3155,7 +3446,22 @@ FRAMEWORK = {
     "lufficc-ssd": lufficc_ssd_values,
     "tramac-semseg": tramac_semseg_values,
     "pytracking-ltr": pytracking_ltr_values,
-    "tops-scalars": tops_scalars_values
+    "tops-scalars": tops_scalars_values,
+    "lightgbm-cli": lightgbm_cli_values,
+    "xgboost-cli": xgboost_cli_values,
+    "catboost-training-json": catboost_training_json_values,
+    "skorch": skorch_values,
+    "gluonts-mx-trainer": gluonts_mx_trainer_values,
+    "home-grown-qwen3-jax-xpk": home_grown_qwen3_jax_xpk_values,
+    "ms-swift": ms_swift_values,
+    "llamafactory": llamafactory_values,
+    "peft-method-comparison": peft_method_comparison_values,
+    "studiogan": studiogan_values,
+    "home-grown-aot-gan-paddle": home_grown_aot_gan_paddle_values,
+    "home-grown-dtu-ddpm": home_grown_dtu_ddpm_values,
+    "randla-net-tf": randla_net_tf_values,
+    "home-grown-spinesegformer3d": home_grown_spinesegformer3d_values,
+    "nnunet-v2": nnunet_v2_values
 }
 
 

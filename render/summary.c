@@ -42,6 +42,7 @@ static const char *wall_words(const char *from)
 		{ AW_TABLE_TOTAL, "a printed TOTAL" }, { AW_BATCHES, "the printed steps" },
 		{ AW_EPOCHS, "the epochs, added" }, { AW_GPM, "the GPM windows" },
 		{ AW_RUN_TIME, "a printed run time" }, { AW_STEPS, "the steps that ran" },
+		{ AW_BARS, "a progress bar's clock" },
 	};
 	for (size_t i = 0; from && i < sizeof(w) / sizeof(w[0]); i++)
 		if (!strcmp(from, an_wall_from_name(w[i].from)))

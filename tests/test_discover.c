@@ -871,7 +871,12 @@ Test(discover, the_fourth_sets_shapes)
 
 	memset(&c, 0, sizeof(c));
 	read_log("tests/data/unseen4/mindformers-llama3-lora.log", NULL, &c);
+	/* the first, "0.03080 samples/s/p  28 days, 4:11:01 }", has the same
+	 * template as the rest: the days are the clock's */
 	r = nth_named(&c, TP_RATE, "samples", 0);
+	cr_assert_float_eq(num(r, S_RATE_VALUE), 0.0308, 1e-9);
+	cr_assert_eq(r->line, 838);
+	r = nth_named(&c, TP_RATE, "samples", 1);
 	cr_assert_float_eq(num(r, S_RATE_VALUE), 5.42694, 1e-9);
 	cr_assert(r->text_len == 11 && !memcmp(r->text, "samples/s/p", 11));
 	cr_assert_eq(count_named(&c, TP_TIMING, "samples/s/p"), 0, "'3:50:14 }' after the rate is what remains");
@@ -1581,4 +1586,45 @@ Test(discover, the_twenty_fifth_to_twenty_eighth_sets_shapes)
 		{ "tests/data/unseen27/tops-ssd-scalars.log", 51, 0, "stats/epoch_time", TP_ROLE_NONE, 71.26327991485596 },
 	};
 	expect_line_values(v, ARRAY_SIZE(v), 1);
+}
+
+/*
+ * What the twenty-ninth to thirty-third sets taught the miner, on their
+ * real logs:
+ * - Python's timedelta past a day, "Elapsed: 1 day, 0:10:38" (StudioGAN,
+ *   whose line before printed "Elapsed: 23:50:43"), is one clock, and the
+ *   line keeps its template (it was read as 1 s, a step); the rules
+ *   --discover writes read it too;
+ * - a value that rose by steady steps on the lines before its template
+ *   qualified is a clock though it did not double (CatBoost's
+ *   "passed_time": 0.2405, 0.3521, 0.4523: a step of 48 s before);
+ * - tqdm's close() redraws a nested bar in place with the run's mean rate
+ *   ("| 469/469 [05:33<00:00, 1.51minibatch/s]\x1b[A\r100%|...| 469/469
+ *   [05:33<00:00, 1.41minibatch/s]"): only that last redraw's rate is the
+ *   bar's.
+ */
+Test(discover, the_twenty_ninth_to_thirty_third_sets_shapes)
+{
+	static const struct line_value v[] = {
+		{ "tests/data/unseen29/studiogan-biggan2048-imagenet.log", 285, 0, "Elapsed", TP_ROLE_CLOCK, 87038 },
+		{ "tests/data/unseen29/studiogan-biggan2048-imagenet.log", 284, 0, "Elapsed", TP_ROLE_CLOCK, 85843 },
+		{ "tests/data/unseen30/catboost-training-json-loan-payback.log", 4, 0, "passed_time", TP_ROLE_CLOCK,
+		  0.2405312257 },
+	};
+	expect_line_values(v, ARRAY_SIZE(v), 1);
+	char *dir = tu_tmpdir("days");
+	cr_assert(dir);
+	struct tu_result t = tu_run("$B/tprof-parse --discover tests/data/unseen29/studiogan-biggan2048-imagenet.log "
+				    "> %s/studiogan.rules && $B/tprof-parse --no-discovery --rules %s/studiogan.rules "
+				    "tests/data/unseen29/studiogan-biggan2048-imagenet.log | grep -c '\"seconds\":87038}'",
+				    dir, dir);
+	cr_assert_eq(t.status, 0, "%s", t.err.buf);
+	cr_expect_str_eq(t.out.buf, "1\n");
+	tu_result_free(&t);
+	tu_rmtree(dir);
+	struct collector c = { 0 };
+	read_log("tests/data/unseen29/ddpm-mnist-dtu-hpc.log", NULL, &c);
+	cr_assert_eq(on_line_count(&c, TP_RATE, 478), 1);
+	cr_expect_float_eq(num(on_line(&c, TP_RATE, 478, 0), S_RATE_VALUE), 1.41, 1e-12);
+	collector_free(&c);
 }

@@ -1257,3 +1257,33 @@ Test(packs, trainer_runtime_is_not_summed_with_the_stages)
 	cr_expect_null(strstr(r.out.buf, "-97.0"), "no negative unaccounted time: %s", r.out.buf);
 	tu_result_free(&r);
 }
+
+/*
+ * The packs of the thirtieth and thirty-third sets, on their real logs:
+ * skorch's epoch tables (300 of them, one per cross-validation fit, rows
+ * in ANSI colours and some without the checkpoint's '+'): every row's dur;
+ * ms-swift's JSON lines: the global step, elapsed_time ("1m 42s") a
+ * clock, train_speed(iter/s); LLaMA-Factory's trainer_log.jsonl: the step
+ * and elapsed_time ("0:29:27"), a clock whose rises give the step.
+ */
+Test(packs, skorch_ms_swift_and_llamafactory)
+{
+	struct tu_result r = tu_run("$B/tprof-parse -q -c tests/data/unseen30/skorch-ffnn-sepsis-tune.log");
+	cr_expect(strstr(r.out.buf, "epoch      5868\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -q -t timing tests/data/unseen33/swift-qwen3-8b-lora-climate.log");
+	cr_expect(strstr(r.out.buf, "\"line\":3,\"role\":\"clock\",\"name\":\"elapsed_time\",\"seconds\":102}"), "%s",
+		  r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -q -t rate tests/data/unseen33/swift-qwen3-8b-lora-climate.log");
+	cr_expect(strstr(r.out.buf, "\"line\":3,\"role\":\"average\",\"name\":\"train_speed\",\"value\":0.195626,"
+				    "\"unit\":\"it/s\"}"),
+		  "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-parse -q -c tests/data/unseen33/llamafactory-qwen25-7b-medical.log");
+	cr_expect(strstr(r.out.buf, "timing     689\nbatch      689\n"), "%s", r.out.buf);
+	tu_result_free(&r);
+	r = tu_run("$B/tprof-analyze -q -f json tests/data/unseen33/llamafactory-qwen25-7b-medical.log");
+	cr_expect(strstr(r.out.buf, "\"wall\":24486,\"wall_from\":\"clock\""), "%.300s", strstr(r.out.buf, "\"runs\""));
+	tu_result_free(&r);
+}

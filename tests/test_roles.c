@@ -961,6 +961,8 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		{ "unseen8", 7, 7, 6 },	 { "unseen9", 6, 1, 1 }, { "unseen10", 6, 6, 5 }, { "unseen11", 5, 4, 3 }, { "unseen12", 4, 4, 4 }, { "unseen13", 2, 1, 4 }, { "unseen14", 4, 4, 4 }, { "unseen15", 3, 3, 5 }, { "unseen16", 4, 2, 3 }, { "unseen17", 1, 1, 0 }, { "unseen18", 1, 4, 3 }, { "unseen20", 3, 3, 2 },
 		{ "unseen21", 0, 2, 3 }, { "unseen22", 2, 3, 2 }, { "unseen23", 4, 4, 4 }, { "unseen24", 2, 1, 4 },
 		{ "unseen25", 1, 2, 4 }, { "unseen26", 1, 4, 3 }, { "unseen27", 3, 2, 3 }, { "unseen28", 1, 3, 1 },
+		{ "unseen29", 3, 2, 3 }, { "unseen30", 3, 4, 4 }, { "unseen31", 1, 1, 0 }, { "unseen32", 2, 2, 2 },
+		{ "unseen33", 3, 3, 2 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
 	cr_assert(v);
@@ -1362,5 +1364,54 @@ Test(roles, rank_copies_and_a_closing_total)
 	cr_expect(fabs(num_at(j, "runs.0.wall") - 2095) < 0.01 * 2095, "%g", num_at(j, "runs.0.wall"));
 	cr_expect(num_at(j, "runs.0.in_stages") <= num_at(j, "runs.0.wall") * 1.0001);
 	expect_top(j, "steps", "training ('Epoch') is 100% of the wall");
+	json_free(&doc);
+}
+
+/*
+ * What the twenty-ninth to thirty-third sets taught the analysis, on their
+ * real logs:
+ * - an epoch bar over a training bar that starts again each epoch holds
+ *   its runs: the step is the inner bar's (a DDPM's 0.7153 s a minibatch;
+ *   601 s, the epoch, before), and the epoch bar, drawn once, gives the
+ *   wall by its clock (18,032 s; the truth, 18,076 s);
+ * - a clock found by its steady rise (CatBoost's passed_time) gives the
+ *   step by its rises (0.1218 s; the truth 0.1217 s) and the wall by its
+ *   last reading (97.8 s of 97.9 s; 38,451 s before);
+ * - a warmup cut past a quarter of many steps is a trend, not a warmup:
+ *   LightGBM's rounds get cheaper over the run (0.46 s to 0.21 s), and
+ *   the step is the median of all (0.2801 s; 0.2257 s after a "warmup" of
+ *   173 rounds before);
+ * - a clock's windows (ms-swift's elapsed_time each ten steps) say the step
+ *   better than a mean over the whole run printed once (Hugging Face's
+ *   train_steps_per_second, its evaluations in it: 6.76 s; the truth 5.05 s).
+ */
+Test(roles, the_twenty_ninth_to_thirty_third_sets_runs)
+{
+	static const struct steps_run runs[] = {
+		{ "tests/data/unseen29/ddpm-mnist-dtu-hpc.log", "progress bar", 0.70 },
+		{ "tests/data/unseen30/catboost-training-json-loan-payback.log", "step (clock)", 0.1217 },
+		{ "tests/data/unseen30/lightgbm-cli-higgs-accuracy.log", "step (clock)", 0.2805 },
+		{ "tests/data/unseen33/llamafactory-qwen25-7b-medical.log", "step (clock)", 3.2 },
+	};
+	expect_steps_runs(runs, ARRAY_SIZE(runs));
+	static const struct {
+		const char *log, *from;
+		double wall;
+	} walls[] = {
+		{ "tests/data/unseen29/ddpm-mnist-dtu-hpc.log", "progress bars", 18076 },
+		{ "tests/data/unseen30/catboost-training-json-loan-payback.log", "clock", 97.925 },
+		{ "tests/data/unseen33/llamafactory-qwen25-7b-medical.log", "clock", 24486 },
+	};
+	struct json_doc doc = JSON_DOC_INIT;
+	for (size_t i = 0; i < ARRAY_SIZE(walls); i++) {
+		const struct json_value *j = analyze_file(&doc, walls[i].log);
+		cr_expect_str_eq(str_at(j, "runs.0.wall_from"), walls[i].from, "%s", walls[i].log);
+		cr_expect(fabs(num_at(j, "runs.0.wall") - walls[i].wall) < 0.01 * walls[i].wall, "%s: %g", walls[i].log,
+			  num_at(j, "runs.0.wall"));
+		json_free(&doc);
+	}
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen33/swift-qwen3-8b-lora-climate.log");
+	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (clock)");
+	cr_expect(fabs(num_at(j, "runs.0.step_median") - 5.05) < 0.05 * 5.05, "%g", num_at(j, "runs.0.step_median"));
 	json_free(&doc);
 }

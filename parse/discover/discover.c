@@ -124,6 +124,7 @@ struct tmpl {
 	unsigned short len[TP_DISC_MAX_TOKENS];
 	double first[TP_DISC_MAX_TOKENS];
 	double last[TP_DISC_MAX_TOKENS];
+	double before[TP_DISC_MAX_TOKENS]; /* the value before the last */
 	uint64_t rose;     /* positions whose number rose on every line */
 	uint64_t clock;    /* positions read as clocks, set when it qualified */
 	uint64_t varied;   /* positions whose number changed */
@@ -296,25 +297,46 @@ static int part_after(const struct tok *t, int n, int j)
 	return j + 1 < n && t[j].kind == TK_PUNCT && *t[j].s == ',' && t[j + 1].kind == TK_NUM ? j + 1 : j;
 }
 
+/*
+ * At i, a count of days before a clock: "0-00:21:40" (XNMT's, Slurm's
+ * days-hours:minutes:seconds) or "1 day, 0:10:38" (Python's timedelta,
+ * which prints "23:50:43" the line before): the clock's index, else 0.
+ * The clock then stands for both, so that the line keeps its template.
+ */
+static int days_before_clock(const struct tok *t, int n, int i)
+{
+	if (t[i].kind != TK_NUM || t[i].form != CK_NO || !(t[i].v >= 0 && t[i].v < 100000) || t[i].v != floor(t[i].v))
+		return 0;
+	int c = 0;
+	if (i + 2 < n && t[i + 1].kind == TK_PUNCT && *t[i + 1].s == '-' && !t[i + 1].sp && !t[i + 2].sp &&
+	    t[i].v < 1000)
+		c = i + 2;
+	else if (i + 3 < n && t[i + 1].kind == TK_WORD && t[i + 1].sp &&
+		 ((t[i + 1].n == 3 && !memcmp(t[i + 1].s, "day", 3)) || (t[i + 1].n == 4 && !memcmp(t[i + 1].s, "days", 4))) &&
+		 t[i + 2].kind == TK_PUNCT && *t[i + 2].s == ',' && !t[i + 2].sp && t[i + 3].sp)
+		c = i + 3;
+	if (!c || t[c].kind != TK_NUM || t[c].form != CK_CLOCK || t[c].n < 7 || t[c].s[t[c].n - 3] != ':' ||
+	    t[c].s[t[c].n - 6] != ':')
+		return 0;
+	return c;
+}
+
 /* "0m 53s", "1h 2m 3s": numbers with falling units become one. */
 static int merge_compounds(struct tok *t, int n)
 {
 	int out = 0;
 	for (int i = 0; i < n; i++) {
 		double u1;
-		/* "0-00:21:40" (XNMT's, Slurm's days-hours:minutes:seconds) */
-		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 2 < n && t[i].v >= 0 && t[i].v < 1000 &&
-		    t[i].v == floor(t[i].v) && t[i + 1].kind == TK_PUNCT && *t[i + 1].s == '-' && !t[i + 1].sp &&
-		    t[i + 2].kind == TK_NUM && t[i + 2].form == CK_CLOCK && !t[i + 2].sp && t[i + 2].n >= 8 &&
-		    t[i + 2].s[2] == ':' && t[i + 2].s[5] == ':') {
-			struct tok d = t[i + 2];
+		int c = days_before_clock(t, n, i);
+		if (c) {
+			struct tok d = t[c];
 			d.v += t[i].v * 86400;
 			d.s = t[i].s;
 			d.sp = t[i].sp;
-			d.n = (unsigned short)(t[i + 2].s + t[i + 2].n - t[i].s);
+			d.n = (unsigned short)(t[c].s + t[c].n - t[i].s);
 			t[out] = d;
 			out++;
-			i += 2;
+			i = c;
 			continue;
 		}
 		if (t[i].kind == TK_NUM && t[i].form == CK_NO && i + 3 < n && (u1 = compound_part(&t[i + 1])) >= 60 &&
@@ -1448,6 +1470,7 @@ static int new_tmpl(struct tp_miner *m, uint32_t key, const struct tok *t, int n
 		tp->form[k] = t[k].form;
 		tp->first[k] = t[k].v;
 		tp->last[k] = t[k].v;
+		tp->before[k] = t[k].v;
 		tp->tok[k] = t[k].kind == TK_NUM ? NULL : xmemdup(t[k].s, t[k].n);
 		tp->len[k] = t[k].n;
 		if (k >= 2 && names_time(t, n, k))
@@ -1476,6 +1499,7 @@ static void merge(struct tmpl *tp, const struct tok *t)
 					tp->varied |= (uint64_t)1 << i;
 				if (!(t[i].v > tp->last[i]))
 					tp->rose &= ~((uint64_t)1 << i);
+				tp->before[i] = tp->last[i];
 				tp->last[i] = t[i].v;
 			}
 			continue;
@@ -1918,12 +1942,28 @@ static int time_named(const struct tmpl *tp, int pos)
 /* The positions of a qualifying template whose number rose on every line
  * and at least doubled: a cumulative time ("train_time:487ms", then 16482ms,
  * 34703ms), not a span of each line; fixed from then on. */
+/*
+ * Whether the number at k rose by steady steps on the lines before its
+ * template qualified, each a quarter of its first value or more, the
+ * larger at most twice the smaller: a clock that started late (CatBoost's
+ * "passed_time": 0.2405, 0.3521, 0.4523), not a step time that rose by
+ * chance (1.00, 1.10, 1.25).
+ */
+static int steady_rise(const struct tmpl *tp, int k)
+{
+	if (tp->count < 3 || !(tp->first[k] > 0))
+		return 0;
+	double a = tp->first[k], b = tp->before[k], c = tp->last[k];
+	double d1 = (b - a) / (double)(tp->count - 2), d2 = c - b, lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
+	return lo >= 0.25 * a && hi <= 2 * lo;
+}
+
 static uint64_t clocks(const struct tmpl *tp)
 {
 	uint64_t c = 0;
 	for (int k = 0; k < tp->ntok; k++) {
 		if (tp->kind[k] != TK_NUM || !(tp->rose >> k & 1) || !(tp->last[k] > 0) ||
-		    !(tp->last[k] >= 2 * tp->first[k]))
+		    !(tp->last[k] >= 2 * tp->first[k] || steady_rise(tp, k)))
 			continue;
 		/* a loop's clock moves by a tenth of a second or more in its
 		 * first prints, not by the noise of a wait ("reader_cost:
@@ -2962,7 +3002,7 @@ int tp_miner_template(struct tp_miner *m, size_t k, struct tp_template_info *out
 /* ---- a template as rules (tprof-parse --discover) -------------------- */
 
 #define RE_NUM "[-+]?(?:\\d[\\d,]*\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?"
-#define RE_CLOCK "\\d+(?::\\d+)+(?:\\.\\d+)?"
+#define RE_CLOCK "(?:\\d+ days?, )?\\d+(?::\\d+)+(?:\\.\\d+)?"
 #define RE_COMPOUND "\\d+(?:\\.\\d+)?[a-z]+(?:\\s*\\d+(?:\\.\\d+)?[a-z]+)+"
 
 static void add_re_literal(struct strbuf *sb, const char *s)

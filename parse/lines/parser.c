@@ -578,11 +578,33 @@ static const char *strip_ts(struct tp_parser *p, const char *t, const char *e)
 	return r;
 }
 
+/* date(1)'s stamp ending a line that says what it marks ("XPK End: Sat
+ * Jun 27 00:57:51 UTC 2026", a job script's echo of its start and end),
+ * into buf. A date alone on its line (a script's bare `date`, between
+ * commands run days apart) stays no stamp of the run's. */
+static int trailing_date(const char *t, const char *e, char buf[TP_TS_MAX])
+{
+	for (const char *o = e - 24; o > t && e - o <= 30; o--)
+		if (o[3] == ' ' && o[0] >= 'A' && o[0] <= 'Z' && o[-1] == ' ' &&
+		    tp_ts_read(o, e, TP_TS_AS_PRINTED, buf) == e)
+			return 1;
+	return 0;
+}
+
 /* A full date-time in parentheses ending the line, its stamp: Coqui
  * TTS's trainer opens each epoch with " > TRAINING (2022-11-03 10:47:31)"
- * and stamps nothing else. A date without a year there is left alone. */
+ * and stamps nothing else; or date(1)'s. A date without a year there is
+ * left alone. */
 static void trailing_stamp(struct tp_parser *p, const char *t, const char *e)
 {
+	if (e - t >= 24 && tp_is_digit(e[-1]) && e[-5] == ' ') { /* " 2026" */
+		char buf[TP_TS_MAX];
+		if (trailing_date(t, e, buf)) {
+			memcpy(p->tsbuf, buf, sizeof(buf));
+			p->cur_ts = p->tsbuf;
+		}
+		return;
+	}
 	if (e - t < 21 || e[-1] != ')')
 		return;
 	const char *o = e - 2;
@@ -689,7 +711,47 @@ static void bar_rules(struct tp_parser *p, const char *s, const char *e, int ran
 			return;
 }
 
-static void segment(struct tp_parser *p, const char *s, const char *e, int last)
+/* Only blanks and escape sequences in [s, e): the cursor moved, nothing printed. */
+static int only_escapes(const char *s, const char *e)
+{
+	while (s < e) {
+		if (tp_is_blank(*s)) {
+			s++;
+		} else if (*s == '\x1b' && s + 1 < e && s[1] == '[') {
+			s += 2;
+			while (s < e && !(*s >= '@' && *s <= '~'))
+				s++;
+			s += s < e;
+		} else {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * A finished bar [b, be) that only cursor moves follow, redrawn finished in
+ * the next segment [n, ne) with the same count and elapsed time: tqdm's
+ * close() redraws a nested bar in place with the run's mean rate
+ * ("| 469/469 [05:33<00:00, 1.51it/s]\x1b[A\r100%|…| 469/469
+ * [05:33<00:00, 1.41it/s]"), and only that last redraw stands.
+ */
+static int redrawn_next(const char *b, const char *be, const char *e, const char *n, const char *ne)
+{
+	if (!n || !only_escapes(be, e))
+		return 0;
+	const char *lt = memchr(b, '<', (size_t)(be - b));
+	const char *c = lt;
+	while (c && c > b && c[-1] != '|')
+		c--;
+	if (!c || c == b || lt - c < 5 || ne - n < lt - c)
+		return 0;
+	size_t k = (size_t)(lt - c + 1), look = (size_t)(ne - n) < 400 ? (size_t)(ne - n) : 400;
+	return bar_done(n, ne) && memmem(n, look, c, k) != NULL;
+}
+
+static void segment(struct tp_parser *p, const char *s, const char *e, int last, const char *next,
+		    const char *next_e)
 {
 	const char *lastbar;
 	p->cur_rank = -1;
@@ -733,7 +795,8 @@ static void segment(struct tp_parser *p, const char *s, const char *e, int last)
 		s = tp_progress_tqdm(p, s, e, 1, &lastbar);
 	/* the final redraw, or one a print() follows (not blanks a redraw pads
 	 * itself with over a longer one) */
-	if (s > bar && p->rules && (last || tp_skip_blanks(s, e) < e) && bar_done(lastbar, s))
+	if (s > bar && p->rules && (last || tp_skip_blanks(s, e) < e) && bar_done(lastbar, s) &&
+	    !redrawn_next(lastbar, s, e, next, next_e))
 		bar_rules(p, lastbar, s, bar_rank);
 	if (s >= e)
 		return;
@@ -834,8 +897,14 @@ void tp_parser_feed(struct tp_parser *p, const char *s, size_t n, int flags)
 		int rest = p->seg_open;
 		p->seg_open = 0;
 		/* every segment (a progress bar's redraw) on its first TP_MAX_LINE bytes */
+		const char *next = cr && cr + 1 < e ? cr + 1 : NULL, *next_e = NULL;
+		if (next) {
+			next_e = memchr(next, '\r', (size_t)(e - next));
+			next_e = next_e ? next_e : e;
+		}
 		if (se > s && !rest)
-			segment(p, s, se - s > TP_MAX_LINE ? s + TP_MAX_LINE : se, !cr && (flags & TP_LINE_END));
+			segment(p, s, se - s > TP_MAX_LINE ? s + TP_MAX_LINE : se, !cr && (flags & TP_LINE_END), next,
+				next_e);
 		s = cr ? cr + 1 : e;
 	}
 	if (n > 0)
