@@ -167,4 +167,8 @@ const struct an_part *an_part_find(const struct an_run *run, const char *name);
 /* The iterations the run's batch indices say ran (0: none). */
 double an_run_iters(const struct an_run *run);
 
+/* The seconds of the evaluations found by their steps' stamps (eval_span()
+ * in model.c), and in *runs how many. */
+double an_run_eval_stamped(const struct an_run *run, uint64_t *runs);
+
 #endif

@@ -79,11 +79,13 @@ static struct an_run *run_new(const char *file)
 	r->ts_rank = -1;
 	r->rank_ts[0] = r->rank_ts[1] = r->rank_ts[2] = INT64_MIN;
 	r->first_step_ts = INT64_MIN;
+	r->train_ts = r->eval_from = r->eval_to = INT64_MIN;
 	r->first_step_index = NAN;
 	r->last_step_ts = INT64_MIN;
 	r->last_value_ts = INT64_MIN;
 	r->iter_index = NAN;
 	r->iter_start = NAN;
+	r->iter_peak = NAN;
 	r->clock_step = r->clock_total = NAN;
 	r->tokens_per_step = NAN;
 	r->launch_ts = INT64_MIN;
@@ -1392,6 +1394,26 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 	if ((!starts && i < run->iter_index) || r->line < run->iter_line)
 		return;
 	run->iter_line = r->line;
+	/* past where it fell from, after a count that stayed below half of
+	 * that: the first count goes on, and the other was a loop within it
+	 * (a validation's "Val Step 10" to 60 between a global "Train Step
+	 * 600" and 610): its steps are no training's */
+	if (!starts && !isnan(run->iter_peak) && i > run->iter_peak && run->iter_seg_max < 0.5 * run->iter_peak) {
+		run->iters = run->iters_at_fall + (i - run->iter_peak);
+		run->iter_start = NAN;
+		run->iter_peak = NAN;
+		run->iter_index = i;
+		return;
+	}
+	if (starts) {
+		if (isnan(run->iter_peak) || run->iter_index > run->iter_peak || run->iter_seg_max >= 0.5 * run->iter_peak) {
+			run->iter_peak = run->iter_index;
+			run->iters_at_fall = run->iters;
+		}
+		run->iter_seg_max = i;
+	} else if (i > run->iter_seg_max) {
+		run->iter_seg_max = i;
+	}
 	if (starts) {
 		if (!isnan(run->iter_start))
 			run->iters += run->iter_start; /* one print of the last count */
@@ -1407,6 +1429,47 @@ static void count_iterations(struct an_run *run, const struct tp_record *r)
 double an_run_iters(const struct an_run *run)
 {
 	return run->iters + (isnan(run->iter_start) ? 0 : run->iter_start);
+}
+
+/*
+ * An evaluation by its steps' stamps: a run of values printed at a step and
+ * named as an evaluation's ("Eval batch_cost", PaddleClas's), after a
+ * training step, spans from that step's stamp to its own last one (the
+ * evaluation's time, where no reader prints it).
+ */
+static void eval_span(struct an_run *run, const struct tp_record *r, int64_t t)
+{
+	char name[128];
+	size_t k = r->name_len < sizeof(name) - 1 ? r->name_len : sizeof(name) - 1;
+	memcpy(name, r->name, k);
+	name[k] = '\0';
+	if (strcmp(an_phase_kind(name), "evaluation")) {
+		if (run->eval_open && run->eval_to > run->eval_from) {
+			run->eval_stamped += (double)(run->eval_to - run->eval_from);
+			run->eval_runs++;
+		}
+		run->eval_open = 0;
+		run->train_ts = t;
+		return;
+	}
+	if (run->train_ts == INT64_MIN)
+		return; /* no training before it: an evaluation-only launch's */
+	if (!run->eval_open) {
+		run->eval_open = 1;
+		run->eval_from = run->train_ts;
+		if (!run->eval_line) {
+			run->eval_line = r->line;
+			snprintf(run->eval_name, sizeof(run->eval_name), "%.63s", name);
+		}
+	}
+	run->eval_to = t;
+}
+
+double an_run_eval_stamped(const struct an_run *run, uint64_t *runs)
+{
+	int open = run->eval_open && run->eval_to > run->eval_from;
+	*runs = run->eval_runs + (uint64_t)open;
+	return run->eval_stamped + (open ? (double)(run->eval_to - run->eval_from) : 0);
 }
 
 void an_feed(struct an_model *m, const struct tp_record *r)
@@ -1462,6 +1525,8 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 								: NAN;
 			}
 			run->last_step_ts = t;
+			if (r->name && r->type != TP_BATCH)
+				eval_span(run, r, t);
 		}
 	}
 	switch (r->type) {

@@ -251,6 +251,13 @@ struct an_run {
 	int64_t first_step_ts, last_step_ts; /* time stamps of the first and last value printed at a step */
 	int64_t last_value_ts;    /* of the last value read (no span meta), or INT64_MIN */
 	uint64_t first_step_line;            /* the first value printed at a step's line, 0: none yet */
+	/* evaluations by their steps' stamps (an_run_eval_stamped()): a run of
+	 * values named as an evaluation's between training steps */
+	int64_t train_ts, eval_from, eval_to; /* INT64_MIN: none yet */
+	int eval_open;
+	double eval_stamped;      /* the closed ones' seconds */
+	uint64_t eval_runs, eval_line;
+	char eval_name[64];       /* the first one's value's name */
 	double first_step_index;  /* the iteration the first step printed is at (a batch's index), or NAN */
 	/* iterations the batch indices count (of rank 0 or none): each rise of
 	 * the index, and a fall to half or less as a new epoch's count from 0
@@ -259,6 +266,9 @@ struct an_run {
 	double iter_start;        /* the index a count began at, until the next print says
 				   * how many steps it stands for (settle_start), or NAN */
 	int iter_rose;            /* the index rose from one print to the next once */
+	double iter_peak;         /* where the count fell from last, NAN: it has not */
+	double iter_seg_max;      /* the highest index since that fall */
+	double iters_at_fall;     /* iters when it fell */
 	uint64_t iter_line;
 	/* the line being read: its step's parts so far (a step printed only as
 	 * its parts is their sum), its clock's reading and the step index it

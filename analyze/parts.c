@@ -277,6 +277,16 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 			if (!first)
 				first = name, line = s->line;
 		}
+		/* no evaluation printed its time, but its steps' stamps say it */
+		char more[96];
+		snprintf(more, sizeof(more), "%s", names > 1 ? " and others" : "");
+		uint64_t evals = 0;
+		if (!first && k == 0 && (sec = an_run_eval_stamped(run, &evals)) > 0) {
+			snprintf(more, sizeof(more), ": its steps' time stamps, %llu run%s", (unsigned long long)evals,
+				 evals == 1 ? "" : "s");
+			first = run->eval_name;
+			line = run->eval_line;
+		}
 		if (!first || !(wall > 0))
 			continue;
 		double pct = 100 * sec / wall;
@@ -288,12 +298,12 @@ static int phase_overheads(struct report *rep, const struct an_opts *o, const st
 				       pct >= 5 ? kind_advice(kinds[k]) : NULL,
 				       "%s ('%s'%s) took %.4g s, %.1f%% of the %.4g s the run was active (the wall "
 				       "%.4g s less %.4g s idle in %llu gap%s of more than %d minutes)",
-				       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall, full, idle,
+				       kinds[k], first, more, sec, pct, wall, full, idle,
 				       (unsigned long long)n, n == 1 ? "" : "s", AN_IDLE_GAP / 60);
 		else
 			report_finding(rep, sev, "bottlenecks", kinds[k], run->label, run->file, line,
 				       pct >= 5 ? kind_advice(kinds[k]) : NULL, "%s ('%s'%s) took %.4g s, %.1f%% of the wall %.4g s",
-				       kinds[k], first, names > 1 ? " and others" : "", sec, pct, wall);
+				       kinds[k], first, more, sec, pct, wall);
 		report_stake(rep, sec / 2);
 		startup |= k == 2;
 	}
