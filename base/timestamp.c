@@ -11,6 +11,9 @@
 
 static int field(const char *p, int lo, int hi)
 {
+	/* two digits: a shape with a blank or a dot there is no time ("00:5.:51") */
+	if (!tp_is_digit(p[0]) || !tp_is_digit(p[1]))
+		return 0;
 	int v = (p[0] - '0') * 10 + (p[1] - '0');
 	return v >= lo && v <= hi;
 }
