@@ -43,6 +43,9 @@ const char *an_advice(const char *kind)
 			      "(GradScaler), and free unused gradients" },
 		{ "first-batch", "add a warmup batch before timing, or exclude the first batch: GPU "
 				 "initialisation, JIT compilation and memory allocation happen there" },
+		{ "first-step", "the first step compiles and initialises: cache the compilation between runs "
+				"(JAX's persistent compilation cache, torch.compile's cache, CUDA graphs "
+				"captured once) and keep the run long enough to amortise it" },
 		{ "high-variance", "check for variable-sized inputs (pad or sort batches by size), cache "
 				   "thrashing (pinned memory) and expensive random augmentations" },
 		{ "optimizer", "profile the optimizer step; fused optimizers or fewer parameter groups help" },

@@ -1628,3 +1628,28 @@ Test(discover, the_twenty_ninth_to_thirty_third_sets_shapes)
 	cr_expect_float_eq(num(on_line(&c, TP_RATE, 478, 0), S_RATE_VALUE), 1.41, 1e-12);
 	collector_free(&c);
 }
+
+/*
+ * Stamps where the lines put them: IMON's "*Dec01-2035*  2019-12-01
+ * 12:59:29 Steps 10, Total time 5.99, ..." (a run's tag in asterisks
+ * before the stamp) and an AOT-GAN trainer's "... time:[2022-08-26
+ * 21:35:14]" ending each line: the IMON run's wall is 3,115 s (1,306 s,
+ * its steps, before) and its 1,439 s before the first step its start-up;
+ * the AOT-GAN run's 361,425 s (nothing read before).
+ */
+Test(discover, a_tag_before_the_stamp_and_a_stamp_in_brackets_at_the_end)
+{
+	struct collector c = { 0 };
+	read_log("tests/data/unseen14/imon-rcn-registration.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_TIMING, 152, 0);
+	cr_assert_str_eq(r->ts, "2019-12-01T12:59:29");
+	cr_expect_float_eq(num(r, S_SECONDS), 5.99, 1e-12);
+	collector_free(&c);
+	struct tu_result t = tu_run("$B/tprof-analyze -q -f json tests/data/unseen14/imon-rcn-registration.log");
+	cr_expect(strstr(t.out.buf, "\"wall\":3115,\"wall_from\":\"timestamps\""), "%.300s", strstr(t.out.buf, "\"runs\""));
+	cr_expect(strstr(t.out.buf, "\"kind\":\"startup\""), "%.600s", t.out.buf);
+	tu_result_free(&t);
+	t = tu_run("$B/tprof-analyze -q -f json tests/data/unseen29/aot-gan-paddle-places2.log");
+	cr_expect(strstr(t.out.buf, "\"wall\":361425,\"wall_from\":\"timestamps\""), "%.300s", strstr(t.out.buf, "\"runs\""));
+	tu_result_free(&t);
+}

@@ -958,10 +958,10 @@ Test(roles, the_unseen_sets, .timeout = 600)
 	} sets[] = {
 		{ "unseen2", 10, 5, 8 }, { "unseen3", 7, 7, 6 }, { "unseen4", 9, 8, 8 },
 		{ "unseen5", 5, 4, 6 },	 { "unseen6", 10, 9, 9 }, { "unseen7", 7, 5, 6 },
-		{ "unseen8", 7, 7, 6 },	 { "unseen9", 6, 1, 1 }, { "unseen10", 6, 6, 6 }, { "unseen11", 5, 4, 4 }, { "unseen12", 4, 4, 4 }, { "unseen13", 2, 1, 4 }, { "unseen14", 4, 4, 4 }, { "unseen15", 3, 3, 5 }, { "unseen16", 4, 2, 3 }, { "unseen17", 1, 1, 0 }, { "unseen18", 1, 4, 3 }, { "unseen20", 3, 3, 2 },
+		{ "unseen8", 7, 7, 6 },	 { "unseen9", 6, 1, 1 }, { "unseen10", 6, 6, 6 }, { "unseen11", 5, 4, 4 }, { "unseen12", 4, 4, 4 }, { "unseen13", 2, 1, 4 }, { "unseen14", 4, 5, 5 }, { "unseen15", 3, 3, 5 }, { "unseen16", 4, 2, 3 }, { "unseen17", 1, 1, 0 }, { "unseen18", 1, 4, 3 }, { "unseen20", 3, 3, 2 },
 		{ "unseen21", 0, 2, 3 }, { "unseen22", 2, 3, 2 }, { "unseen23", 4, 4, 4 }, { "unseen24", 2, 1, 4 },
 		{ "unseen25", 1, 2, 4 }, { "unseen26", 1, 4, 3 }, { "unseen27", 3, 2, 3 }, { "unseen28", 1, 3, 1 },
-		{ "unseen29", 3, 2, 3 }, { "unseen30", 3, 4, 4 }, { "unseen31", 1, 1, 0 }, { "unseen32", 2, 2, 2 },
+		{ "unseen29", 3, 3, 3 }, { "unseen30", 3, 4, 4 }, { "unseen31", 1, 1, 1 }, { "unseen32", 2, 2, 2 },
 		{ "unseen33", 3, 3, 2 },
 	};
 	struct answer *v = calloc(16, sizeof(*v));
@@ -1383,7 +1383,9 @@ Test(roles, rank_copies_and_a_closing_total)
  *   173 rounds before);
  * - a clock's windows (ms-swift's elapsed_time each ten steps) say the step
  *   better than a mean over the whole run printed once (Hugging Face's
- *   train_steps_per_second, its evaluations in it: 6.76 s; the truth 5.05 s).
+ *   train_steps_per_second, its evaluations in it: 6.76 s; the truth 5.05 s);
+ * - a first step whose excess is a tenth of the stamps' wall or more is the
+ *   run's start-up (a JAX step 0 of 315 s in a 446 s run; the truth's top).
  */
 Test(roles, the_twenty_ninth_to_thirty_third_sets_runs)
 {
@@ -1410,7 +1412,11 @@ Test(roles, the_twenty_ninth_to_thirty_third_sets_runs)
 			  num_at(j, "runs.0.wall"));
 		json_free(&doc);
 	}
-	const struct json_value *j = analyze_file(&doc, "tests/data/unseen33/swift-qwen3-8b-lora-climate.log");
+	/* a first step of 315 s (XLA compilation) in a 446 s run: start-up */
+	const struct json_value *j = analyze_file(&doc, "tests/data/unseen31/qwen3-jax-nnx-v6e-xpk.log");
+	expect_top(j, "startup", "start-up: the first step (step_time) took 315.4 s");
+	json_free(&doc);
+	j = analyze_file(&doc, "tests/data/unseen33/swift-qwen3-8b-lora-climate.log");
 	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (clock)");
 	cr_expect(fabs(num_at(j, "runs.0.step_median") - 5.05) < 0.05 * 5.05, "%g", num_at(j, "runs.0.step_median"));
 	json_free(&doc);

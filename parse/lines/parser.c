@@ -593,8 +593,9 @@ static int trailing_date(const char *t, const char *e, char buf[TP_TS_MAX])
 
 /* A full date-time in parentheses ending the line, its stamp: Coqui
  * TTS's trainer opens each epoch with " > TRAINING (2022-11-03 10:47:31)"
- * and stamps nothing else; or date(1)'s. A date without a year there is
- * left alone. */
+ * and stamps nothing else; or in brackets after a key (a PaddlePaddle
+ * AOT-GAN trainer's "... time:[2022-08-26 21:35:14]"); or date(1)'s. A
+ * date without a year there is left alone. */
 static void trailing_stamp(struct tp_parser *p, const char *t, const char *e)
 {
 	if (e - t >= 24 && tp_is_digit(e[-1]) && e[-5] == ' ') { /* " 2026" */
@@ -605,13 +606,15 @@ static void trailing_stamp(struct tp_parser *p, const char *t, const char *e)
 		}
 		return;
 	}
-	if (e - t < 21 || e[-1] != ')')
+	if (e - t < 21 || (e[-1] != ')' && e[-1] != ']'))
 		return;
+	char open = e[-1] == ')' ? '(' : '[';
 	const char *o = e - 2;
-	while (o > t && *o != '(' && e - o < 36)
+	while (o > t && *o != open && e - o < 36)
 		o--;
 	char buf[TP_TS_MAX];
-	if (*o != '(' || tp_ts_read(o + 1, e - 1, TP_TS_AS_PRINTED, buf) != e - 1 || tp_ts_rank(buf) < 2)
+	if (*o != open || (open == '[' && (o == t || (o[-1] != ':' && o[-1] != '=' && o[-1] != ' '))) ||
+	    tp_ts_read(o + 1, e - 1, TP_TS_AS_PRINTED, buf) != e - 1 || tp_ts_rank(buf) < 2)
 		return;
 	memcpy(p->tsbuf, buf, sizeof(buf));
 	p->cur_ts = p->tsbuf;

@@ -469,13 +469,37 @@ static const char *bare_time_of_day(struct tp_parser *p, const char *t, const ch
 	return r;
 }
 
+/* *TAG*  YYYY-MM-DD HH:MM:SS (a trainer's run tag in asterisks before its
+ * stamp: IMON's "*Dec01-2035*  2019-12-01 12:59:29 Steps 10, ..."); the
+ * stamp is the line's. */
+static const char *star_tag_stamp(struct tp_parser *p, const char *t, const char **e)
+{
+	const char *q = t + 1;
+	if (*t != '*')
+		return NULL;
+	while (q < *e && q - t < 40 && *q != '*' && !tp_is_blank(*q))
+		q++;
+	if (q == t + 1 || q >= *e || *q != '*')
+		return NULL;
+	q = tp_skip_blanks(q + 1, *e);
+	if (q >= *e || !tp_is_digit(*q))
+		return NULL;
+	char buf[TP_TS_MAX];
+	const char *r = tp_ts_read(q, *e, TP_TS_AS_PRINTED, buf);
+	if (!r || tp_ts_rank(buf) < 2 || r >= *e || !tp_is_blank(*r))
+		return NULL;
+	memcpy(p->tsbuf, buf, sizeof(buf));
+	p->cur_ts = p->tsbuf;
+	return r;
+}
+
 typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char **e);
 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, file_line_level, rich, time_of_day, tag_stamp, c10,
 					 level_time, NULL };
 static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, vllm, ray, loguru, rich, absl, py_space, NULL };
-static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, NULL };
+static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, star_tag_stamp, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
 {
