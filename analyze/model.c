@@ -1310,6 +1310,7 @@ static void feed_rate(struct an_run *run, const struct tp_record *r)
 		n = (int)sizeof(key) - 1;
 	struct an_named_series *s = named_series(&run->rates, key, (size_t)n, r->line);
 	tp_series_add(&s->s, r->num[S_RATE_VALUE], r->line);
+	s->average |= r->role == TP_ROLE_AVERAGE;
 	/* updates or steps per second (fairseq's ups) say how long a training
 	 * step takes, and samples per second do with the batch size a reader
 	 * declared; a rate of items (it/s) may be a validation bar's, and an

@@ -158,6 +158,7 @@ struct an_named_series {
 	double last_total, last_count; /* metric: the run's time so far and its count */
 	uint64_t repeats;              /* metric: prints that repeated a known count */
 	double sum_aux;                /* e.g. GPM: graphs; a clock: the time it covered, over its restarts */
+	int average;                   /* a rate: its reader said it is a mean over the run so far */
 	uint64_t line;
 };
 

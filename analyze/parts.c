@@ -380,7 +380,11 @@ static int throughput_drift(struct report *rep, const struct an_opts *o, const s
 		while (k < ARRAY_SIZE(skip) && !strcasestr(key, skip[k]))
 			k++;
 		struct tp_fit f;
-		if (k < ARRAY_SIZE(skip) || x->s.n < 10 || tp_series_trend(&x->s, &f) < 0 || !(f.intercept > 0))
+		/* nor a mean its reader declared (stable-baselines3's fps, ms-swift's
+		 * train_speed: the first rollout's, or the steps before the first
+		 * evaluation, lift the mean's start) */
+		if (k < ARRAY_SIZE(skip) || x->average || x->s.n < 10 || tp_series_trend(&x->s, &f) < 0 ||
+		    !(f.intercept > 0))
 			continue;
 		double start = f.intercept, end = f.intercept + f.slope * (double)(x->s.n - 1);
 		if (!(f.p < o->alpha / 10) || !(end < 0.8 * start))

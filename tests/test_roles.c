@@ -956,7 +956,7 @@ Test(roles, the_unseen_sets, .timeout = 600)
 		const char *name;
 		size_t steps, walls, tops;
 	} sets[] = {
-		{ "unseen2", 10, 5, 8 }, { "unseen3", 7, 7, 6 }, { "unseen4", 9, 8, 8 },
+		{ "unseen2", 10, 5, 8 }, { "unseen3", 7, 7, 6 }, { "unseen4", 9, 8, 9 },
 		{ "unseen5", 5, 4, 6 },	 { "unseen6", 10, 9, 9 }, { "unseen7", 7, 5, 6 },
 		{ "unseen8", 7, 7, 6 },	 { "unseen9", 6, 1, 1 }, { "unseen10", 6, 6, 6 }, { "unseen11", 5, 4, 4 }, { "unseen12", 4, 4, 4 }, { "unseen13", 2, 1, 4 }, { "unseen14", 4, 5, 5 }, { "unseen15", 3, 3, 5 }, { "unseen16", 4, 2, 3 }, { "unseen17", 1, 1, 0 }, { "unseen18", 1, 4, 3 }, { "unseen20", 3, 3, 2 },
 		{ "unseen21", 0, 2, 3 }, { "unseen22", 2, 3, 2 }, { "unseen23", 4, 4, 4 }, { "unseen24", 2, 1, 4 },
