@@ -180,8 +180,38 @@ static void keep_nums(struct tp_map *map, const struct tp_record *r, const char 
 static int named_clock(const struct an_run *run, const struct tp_record *r)
 {
 	const struct an_part *x;
-	return r->role == TP_ROLE_NONE && r->type == TP_TIMING && r->name &&
-	       (x = tp_map_find(&run->parts, r->name, r->name_len)) && x->role == TP_ROLE_CLOCK;
+	return (r->role == TP_ROLE_NONE || r->role == TP_ROLE_STEP) && r->type == TP_TIMING && r->name &&
+	       (x = tp_map_find(&run->parts, r->name, r->name_len)) && x->role == TP_ROLE_CLOCK &&
+	       (r->role == TP_ROLE_NONE || x->became_clock);
+}
+
+/*
+ * A step's values that rise as a clock's: ten or more, rising from one to
+ * the next four times in five or more, falling to half or less (a new
+ * launch's clock) but to more than half once in twenty at the most, and
+ * four times the first since the last fall (Barlow
+ * Twins' stats.txt: "time" the seconds since its process started, 6, 6,
+ * ..., 138,705, named on a line that counts steps). A step that slows
+ * down rises by a little and seldom doubles. From then on its values are
+ * a clock's: their rises over the steps between are the step.
+ */
+static void clock_by_values(struct an_part *x, double sec)
+{
+	if (x->role != TP_ROLE_STEP || x->derived || x->parent[0])
+		return;
+	x->pairs++;
+	if (sec > x->last)
+		x->rises++;
+	else if (sec < x->last && sec > 0.5 * x->last)
+		x->small_falls++;
+	if (sec <= 0.5 * x->last)
+		x->seg_first = sec;
+	x->last = sec;
+	if (x->pairs >= 9 && x->small_falls * 20 <= x->pairs && x->rises * 5 >= x->pairs * 4 && x->seg_first > 0 &&
+	    sec >= 4 * x->seg_first) {
+		x->role = TP_ROLE_CLOCK;
+		x->became_clock = 1;
+	}
 }
 
 static void clock_issue(struct an_run *run, int kind, const struct tp_record *r, double a,
@@ -842,6 +872,9 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		x->role = role;
 		x->line = r->line;
 		copy_parent(x->parent, r);
+		x->last = x->seg_first = sec;
+	} else if (role == TP_ROLE_STEP) {
+		clock_by_values(x, sec);
 	}
 	tp_series_add(&x->s, sec, r->line);
 	x->steps += steps;

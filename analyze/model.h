@@ -77,6 +77,11 @@ struct an_part {
 	double steps;               /* the steps its values stand for: a window's count each, else 1 */
 	char parent[AN_PARENT_MAX]; /* the step it is part of / the series it averages; "" the step */
 	uint64_t line;              /* first occurrence */
+	/* a step's values that behave as a clock's (clock_by_values() in model.c) */
+	double seg_first, last;     /* the first value since it last fell, the last value */
+	uint64_t pairs, rises;      /* consecutive values, and those that rose */
+	uint64_t small_falls;       /* falls to more than half: a time's, no clock's */
+	int became_clock;           /* its values made it a clock */
 };
 
 /*
