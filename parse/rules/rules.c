@@ -1095,6 +1095,7 @@ static int load_line(struct loading *ld, const struct src *s, const char *end)
 	ru.origin = o.buf;
 	uint32_t groups = 0;
 	pcre2_pattern_info(ru.code, PCRE2_INFO_CAPTURECOUNT, &groups);
+	ru.npairs = groups + 1;
 	if (groups + 1 > rs->max_pairs)
 		rs->max_pairs = groups + 1;
 	ALLOC_GROW(rs->rules, rs->n + 1, rs->alloc);

@@ -121,6 +121,7 @@ struct rule {
 	unsigned lineno; /* in the rules file, for messages */
 	int name_id;     /* schema index of the type's name field, -1 if none */
 	pcre2_code *code;
+	uint32_t npairs; /* its groups + 1: the ovector pairs its matches set */
 	atomic_int jitted; /* JIT-compiled, on its first match (rules_match.c) */
 	struct capture *caps;
 	size_t ncaps;

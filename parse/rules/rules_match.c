@@ -163,7 +163,10 @@ static void record_init(struct tp_record *r, const struct attempt *a)
 static int group_text(const struct attempt *a, uint32_t g, const char **p, size_t *n)
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(a->s->md);
-	if (g >= pcre2_get_ovector_count(a->s->md))
+	/* the scratch's match data is sized for the rules' largest pattern:
+	 * a pair past this rule's groups holds another rule's last match
+	 * ("{1}" in a rule with no group 1) */
+	if (g >= pcre2_get_ovector_count(a->s->md) || g >= a->ru->npairs)
 		return 0;
 	PCRE2_SIZE b = ov[2 * g], e = ov[2 * g + 1];
 	if (b == PCRE2_UNSET || e == PCRE2_UNSET || e <= b || e > a->n)
