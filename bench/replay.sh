@@ -15,7 +15,7 @@
 # 1000-graph batch only unless SEED_GRAPHS says otherwise), and on a GPU
 # once more with the own projection kernel instead of cuBLAS. Their last
 # column is PyTorch 2.11 on an H100 80GB HBM3 at the same shapes (measured
-# 2026-11-26, issue 24): the figure a fair replay must reach.
+# 2026-11-27 in the same call as the replay, issue 24): the figure a fair replay must reach.
 #
 # Environment:
 #   BACKENDS          backends to run (default: cpu, plus cuda if a device answers)
@@ -78,12 +78,15 @@ run() {
 	rows "$tmp/out.csv" | sed "s/^/$be|$size|/"
 }
 
-# PyTorch 2.11 on an H100 (ms) for the seed rows, by graphs and precision.
+# PyTorch 2.11 on an H100 80GB HBM3 (ms, 2026-11-27: x @ W_qkv then
+# scaled_dot_product_attention, median of 50) for the seed rows, by graphs and precision.
 pytorch_ms() {
 	case "$1 $2" in
-	"1000 fp32") echo "0.77-0.81" ;;
-	"1000 tf32") echo "0.50" ;;
-	"20000 fp32") echo "14.2-14.3" ;;
+	"1000 fp32") echo "0.791" ;;
+	"1000 tf32") echo "0.520" ;;
+	"1000 bf16") echo "0.342" ;;
+	"20000 fp32") echo "14.371" ;;
+	"20000 tf32") echo "7.827" ;;
 	*) echo "not measured" ;;
 	esac
 }
