@@ -3284,7 +3284,182 @@ def nnunet_v2_values(line):
     return []
 
 
+# --- Live output of today's frameworks (tests/data/live, issue 25) -------------------
+# A torchrun job's script logging every 5 steps through Python's logging, the launcher's
+# '[defaultN]:' before each line (bench/live/ddp_dev.py):
+# [default2]:2026-11-27 18:26:54,934 - INFO - train - step    5 | loss 0.1996 | step_time 2.7 ms | data 0.14 ms | samples/s 23562
+LIVE_DDP = re.compile(r"\| step_time (" + NUM + r") ms \| data (" + NUM + r") ms \| samples/s (" + NUM + r")\s*$")
+
+
+def live_ddp_logging_values(line):
+    m = LIVE_DDP.search(line)
+    return [float(m.group(1)) / 1e3, float(m.group(2)) / 1e3, float(m.group(3))] if m else []
+
+
+# Lightning 2.6's Rich bar written to a file (not a terminal): drawn once, wrapped at 80
+# columns, the rate after blanks, the remaining time on the next line; its SimpleProfiler's
+# 'Total' row, whose mean is '-', holds the total time (bench/live/lightning_dev.py):
+# Epoch 2/2  ━━━━━━━━━━━━━━━━ 100/100 0:00:00 •       242.37it/s v_num: 0.000
+# |  Total   \t|  -   \t|  11823   \t|  2.2427   \t|  100 %   \t|
+LIVE_RICH = re.compile(r"━[━╸╺\s]*\s(\d+)/(\d+) (\d+:\d\d:\d\d) •(?:\s+[-\d:]+)?\s+(" + NUM + r")it/s")
+LIVE_SIMPLE_TOTAL = re.compile(r"^\|\s*Total\s*\|\s*-\s*\|\s*\d+\s*\|\s*(" + NUM + r")\s*\|")
+
+
+def live_lightning_values(line):
+    m = LIVE_RICH.search(line)
+    if m and m.group(1) == m.group(2):
+        h, mi, se = (int(x) for x in m.group(3).split(":"))
+        return [h * 3600 + mi * 60 + se, float(m.group(4))]
+    m = LIVE_SIMPLE_TOTAL.match(line)
+    return [float(m.group(1))] if m else lightning_values(line)
+
+
+# --- Live output of today's frameworks, held out (tests/data/live-held, issue 25) ------
+# Written by reading the five logs, before tprof read them (bench/live/*_held.py made them
+# on an H100, 2026-11-27). The percentages of a profiler row are counted as the harness
+# counts them elsewhere (profiler_values).
+LH_UNIT_S = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "ms": 1e-3, "s": 1.0}
+LH_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+# ---- torch.profiler table ------------------------------------------------
+LH_PROF_TIME = re.compile(r"^(" + NUM + r")(ns|us|\u00b5s|ms|s)$")
+LH_PROF_PCT = re.compile(r"^" + NUM + r"%$")
+LH_PROF_TOTAL = re.compile(r"^Self (?:CPU|CUDA|[A-Z][A-Z0-9]*) time total:\s+(" + NUM + r")(ns|us|\u00b5s|ms|s)\s*$")
+
+
+def live_held_profiler_values(line):
+    m = LH_PROF_TOTAL.match(line)
+    if m:
+        return [float(m.group(1)) * LH_UNIT_S[m.group(2)]]
+    cells = re.split(r"\s{2,}|\t", line.strip())
+    if len(cells) < 3:
+        return []
+    rest = cells[1:]                      # cells[0] is the Name column
+    if not any(LH_PROF_PCT.match(c) for c in rest):
+        return []                         # not a row of the table
+    out = []
+    for c in rest:
+        m = LH_PROF_TIME.match(c)
+        if m:
+            out.append(float(m.group(1)) * LH_UNIT_S[m.group(2)])
+        elif LH_PROF_PCT.match(c):        # the harness counts a row's shares too (records' *_pct)
+            out.append(float(c[:-1]))
+    return out
+
+
+# ---- torch.utils.benchmark Measurements and Compare ----------------------
+LH_BENCH_OBJ = re.compile(r"<torch\.utils\.benchmark\.utils\.common\.Measurement object at 0x[0-9a-fA-F]+>\s*$")
+LH_BENCH_MEDIAN = re.compile(r"^\s+(?:Median:\s+)?(" + NUM + r") (ns|us|\u00b5s|ms|s)\s*$")
+LH_BENCH_IQR = re.compile(r"^\s+IQR:\s+(" + NUM + r") (ns|us|\u00b5s|ms|s) \((" + NUM + r") to (" + NUM + r")\)\s*$")
+LH_BENCH_END = re.compile(r"^\s+\d+ measurements?, \d+ runs")
+LH_COMPARE_TITLE = re.compile(r"^\[-+.*-+\]\s*$")
+LH_COMPARE_UNIT = re.compile(r"^Times are in \w+ \((ns|us|\u00b5s|ms|s)\)\.\s*$")
+LH_COMPARE_CELL = re.compile(r"^\s*(" + NUM + r")(?:\s*\(.*\))?\s*$")
+
+
+def live_held_benchmark_values(lines):
+    """{line_no (1-based): [values]} for the whole log (lines without newlines)."""
+    out = {}
+    inside = False
+    for n, line in enumerate(lines, 1):
+        if LH_BENCH_OBJ.search(line):
+            inside = True
+            continue
+        if not inside:
+            continue
+        m = LH_BENCH_MEDIAN.match(line)
+        if m:
+            out.setdefault(n, []).append(float(m.group(1)) * LH_UNIT_S[m.group(2)])
+            continue
+        m = LH_BENCH_IQR.match(line)
+        if m:
+            u = LH_UNIT_S[m.group(2)]
+            out.setdefault(n, []).extend(float(m.group(i)) * u for i in (1, 3, 4))
+            continue
+        if LH_BENCH_END.match(line):
+            inside = False
+    start = None
+    for n, line in enumerate(lines, 1):
+        if LH_COMPARE_TITLE.match(line):
+            start = n
+            continue
+        if start is None:
+            continue
+        m = LH_COMPARE_UNIT.match(line)
+        if not m:
+            continue
+        u = LH_UNIT_S[m.group(1)]
+        # rows between the column header (start + 1) and the footer
+        for k in range(start + 2, n):
+            row = LH_ANSI.sub("", lines[k - 1])
+            if "|" not in row:
+                continue                  # '1 threads: ----', blank lines
+            for cell in row.split("|")[1:]:
+                c = LH_COMPARE_CELL.match(cell)
+                if c:
+                    out.setdefault(k, []).append(float(c.group(1)) * u)
+        start = None
+    return out
+
+
+# ---- Hugging Face Trainer -------------------------------------------------
+LH_HF_KEY = re.compile(r"['\"](\w*(?:_runtime|_per_second))['\"]\s*:\s*['\"]?(" + NUM + r")")
+LH_HF_TABLE = re.compile(r"^\s*(\w*(?:_runtime|_per_second))\s*=\s*([\d:.]+)\s*$")
+
+
+def live_held_hf_values(line):
+    out = [float(m.group(2)) for m in LH_HF_KEY.finditer(line)]
+    m = LH_HF_TABLE.match(line)
+    if m:
+        secs = 0.0
+        for part in m.group(2).split(":"):
+            secs = secs * 60 + float(part)
+        out.append(secs)
+    return out
+
+
+# ---- Lightning SimpleProfiler ---------------------------------------------
+LH_SIMPLE_CELL = re.compile(r"^\s*(" + NUM + r"|-)\s*$")
+LH_SIMPLE_PCT = re.compile(r"^\s*" + NUM + r"\s*%?\s*$")     # '77.587', the Total row's '100 %'
+
+
+def live_held_lightning_values(line):
+    """'|  run_training_epoch  \\t|  0.50423  \\t|  4  \\t|  2.0169  \\t|  77.587  \\t|'"""
+    if not line.startswith("|"):
+        return []
+    cells = line.split("|")
+    # '', action, mean, num calls, total, percentage, ''
+    if len(cells) != 7 or cells[-1].strip():
+        return []
+    mean, calls, total = (LH_SIMPLE_CELL.match(c) for c in cells[2:5])
+    if not (mean and calls and total and LH_SIMPLE_PCT.match(cells[5])) or not re.fullmatch(r"\s*\d+\s*", cells[3]):
+        return []
+    out = []
+    for m in (mean, total):
+        if m.group(1) != "-":
+            out.append(float(m.group(1)))
+    return out
+
+
+# ---- home-grown torchrun loop ---------------------------------------------
+LH_LOOP_DONE = re.compile(r"(?<![\w])epoch \d+ done in (" + NUM + r")s \((" + NUM + r") it/s\)")
+
+
+def live_held_loop_values(line):
+    # the line begins '\r<spaces>\x1b[A' (tqdm clearing its bar): drop the escapes
+    m = LH_LOOP_DONE.search(LH_ANSI.sub("", line))
+    return [float(m.group(1)), float(m.group(2))] if m else []
+
+
+
 FRAMEWORK = {
+    "live-held-profiler": live_held_profiler_values,
+    "live-held-benchmark": None,  # whole-log truth: live_held_benchmark_values
+    "live-held-hf": live_held_hf_values,
+    "live-held-lightning": live_held_lightning_values,
+    "live-held-loop": live_held_loop_values,
+    "live-lightning": live_lightning_values,
+    "live-ddp-logging": live_ddp_logging_values,
     "deepspeed-chat": deepspeed_chat_values,
     "keras1": keras1_values,
     "home-grown": home_grown_values,
@@ -3465,13 +3640,17 @@ FRAMEWORK = {
 }
 
 
+# Truths read from the whole log (a Compare table's unit is in its footer)
+WHOLE_LOG = {"torch-benchmark": benchmark_truth, "live-held-benchmark": live_held_benchmark_values}
+
+
 def truth(path, framework):
     """[(line, class, values)] for every physical line of the log."""
     extract = FRAMEWORK[framework]
     out = []
     with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
         lines = [raw.rstrip("\n") for raw in f]
-    whole = benchmark_truth(lines) if framework == "torch-benchmark" else {}
+    whole = WHOLE_LOG[framework](lines) if framework in WHOLE_LOG else {}
     for n, line in enumerate(lines, 1):
         if True:
             vals = (extract(line) if extract else whole.get(n, [])) + tqdm_values(line)
