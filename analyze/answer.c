@@ -70,10 +70,12 @@ static const struct an_part *step_part(const struct an_run *run, size_t from, si
 			int is_eval = !strcmp(an_phase_kind(tp_map_key(&run->parts, i)), "evaluation");
 			if (is_eval != eval)
 				continue;
-			/* a mean of a component is no step */
+			/* a mean of a component is no step; a step may sit in a
+			 * phase (Lightning's run_training_batch in its epochs) */
 			if (x->parent[0] && strcmp(x->parent, "step")) {
 				const struct an_part *of = an_part_find(run, x->parent);
-				if (!of || of->role != TP_ROLE_STEP)
+				if (of ? of->role != TP_ROLE_STEP
+				       : x->role != TP_ROLE_STEP || !tp_map_find(&run->stages, x->parent, strlen(x->parent)))
 					continue;
 			}
 			if (!best || x->s.sum / (double)x->s.n > best->s.sum / (double)best->s.n) {
@@ -225,13 +227,15 @@ static int coarse_series(const struct an_run *run, const struct tp_series *st)
 const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale)
 {
 	const struct tp_series *st = an_step_series(run, what, scale);
-	if (!st || st->n < 3 || coarse_series(run, st))
+	const struct an_part *p = st ? an_part_find(run, *what) : NULL;
+	/* a value is a window of many steps (a profiler's mean over its calls) */
+	int windows = p && &p->s == st && p->steps >= 10;
+	if (!st || (st->n < 3 && !windows) || coarse_series(run, st))
 		return NULL;
 	const char *bar;
 	*iters = an_run_iters(run);
 	/* else its values, each a window's count of steps where it was one
 	 * (EDSR's model and data seconds over 100 batches a print) */
-	const struct an_part *p = an_part_find(run, *what);
 	if (!(*iters >= 10))
 		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
 			 : p && &p->s == st && p->steps > st->n    ? p->steps
@@ -387,7 +391,9 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		rt_text(t, what);
 		num_sig(t, s ? scale * st.median : NAN);
 		num_sig(t, s ? scale * st.spread : NAN);
-		rt_num(t, s ? (double)s->n : NAN, 0);
+		/* the steps it stands for: a profiler's mean over its calls is many */
+		const struct an_part *win = s ? an_part_find(run, what) : NULL;
+		rt_num(t, s ? (win && &win->s == s && win->steps > (double)s->n ? win->steps : (double)s->n) : NAN, 0);
 		/* a phase's spans (an epoch's time) stand for the steps where
 		 * the log prints nothing finer: no step rate of theirs */
 		int span = s && s == an_span_steps(run, &(const char *){ NULL });

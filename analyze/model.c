@@ -74,6 +74,7 @@ static struct an_run *run_new(const char *file)
 	tp_trace_init(&r->t_gpm_total_ms);
 	tp_trace_init(&r->t_gpm_avg_nodes);
 	r->last_ts = INT64_MIN;
+	r->last_ts_prank = -1;
 	r->first_ts = INT64_MIN;
 	r->max_ts = INT64_MIN;
 	r->ts_rank = -1;
@@ -337,7 +338,10 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 	if (run->last_ts != INT64_MIN && r->line < run->last_ts_line)
 		return t;
 	if (last != INT64_MIN) {
-		if (t < last) {
+		/* ranks' lines interleaved by the launcher (each rank's output in
+		 * blocks, "[default2]:..." then "[default1]:..."): a stamp behind
+		 * another rank's is no clock going back */
+		if (t < last && !(r->rank >= 0 && run->last_ts_prank >= 0 && r->rank != run->last_ts_prank)) {
 			clock_issue(run, 0, r, (double)(last - t), 0, run->last_ts_line);
 		} else if (r->type == TP_TIMING && tp_has(r, S_SECONDS) && r->role == TP_ROLE_NONE &&
 			   an_role(r) == TP_ROLE_PHASE && !r->parent && !named_clock(run, r) && !run->last_ts_step) {
@@ -358,6 +362,7 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 	run->last_ts = t;
 	run->rank_ts[rank] = t;
 	run->last_ts_line = r->line;
+	run->last_ts_prank = r->rank;
 	run->last_ts_step = at_a_step(r);
 	return t;
 }
@@ -943,6 +948,45 @@ static void feed_timed(struct an_run *run, const struct tp_record *r)
 		run->not_time++;
 		break;
 	}
+}
+
+/*
+ * A profiler's row whose reader said what it is (Lightning's SimpleProfiler:
+ * the Total a phase, run_training_epoch a phase within it, run_training_batch
+ * the step, the batch's fetch and optimizer step its parts): the run's phase
+ * or step, as a timing of its total over its calls, and no row of a table
+ * whose rows would add up (they nest). A part is taken only of a step
+ * declared so; other roles (torch.profiler's rows, parts of its footer's
+ * total) stay the table's rows. Returns whether it was taken (a phase of
+ * no parent, the table's Total, is its total too).
+ */
+static int feed_declared_aggregate(struct an_run *run, const struct tp_record *r)
+{
+	enum tp_role role = r->role;
+	const struct an_part *p;
+	if (role == TP_ROLE_COMPONENT &&
+	    !(r->parent && (p = tp_map_find(&run->parts, r->parent, r->parent_len)) && p->role == TP_ROLE_STEP))
+		return 0;
+	if (role != TP_ROLE_PHASE && role != TP_ROLE_STEP && role != TP_ROLE_COMPONENT)
+		return 0;
+	double n = tp_has(r, S_AGG_COUNT) ? r->num[S_AGG_COUNT] : NAN;
+	double sec = tp_has(r, S_AGG_TOTAL_S) ? r->num[S_AGG_TOTAL_S]
+		     : tp_has(r, S_AGG_MEAN_S) && n >= 1 ? r->num[S_AGG_MEAN_S] * n : NAN;
+	if (isnan(sec) || (role != TP_ROLE_PHASE && !(n >= 1)))
+		return 0;
+	struct tp_record t = *r;
+	t.type = TP_TIMING;
+	t.has = TP_HAS(S_SECONDS);
+	memset(t.num, 0, sizeof(t.num));
+	t.num[S_SECONDS] = sec;
+	if (role != TP_ROLE_PHASE) { /* a window of n steps: each step's mean */
+		t.num[S_TIM_COUNT] = n;
+		t.has |= TP_HAS(S_TIM_COUNT);
+	}
+	feed_timed(run, &t);
+	/* the table's total stays its rows' total (the rows no reader placed
+	 * are shares of it) */
+	return role != TP_ROLE_PHASE || r->parent;
 }
 
 static void feed_summary(struct an_run *run, const struct tp_record *r)
@@ -1604,10 +1648,12 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		break;
 	case TP_AGGREGATE:
 		/* a profiler's Total row has a total but no count */
-		if (tp_has(r, S_AGG_COUNT) || tp_has(r, S_AGG_TOTAL_S))
-			feed_named(&run->aggregates, r);
-		else
+		if (tp_has(r, S_AGG_COUNT) || tp_has(r, S_AGG_TOTAL_S)) {
+			if (!feed_declared_aggregate(run, r))
+				feed_named(&run->aggregates, r);
+		} else {
 			feed_batch_timing(run, r);
+		}
 		break;
 	case TP_LATENCY:
 		feed_named(&run->latencies, r);

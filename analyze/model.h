@@ -237,6 +237,7 @@ struct an_run {
 	int64_t last_ts;          /* INT64_MIN if none yet */
 	int64_t rank_ts[3];       /* the last stamp of each tp_ts_rank, INT64_MIN if none */
 	uint64_t last_ts_line;
+	int last_ts_prank; /* the process rank of that line's record (-1: none) */
 	int last_ts_step;         /* the line of last_ts printed a step */
 	int ts_rank;              /* how complete the span's stamps are (tp_ts_rank), -1: none yet */
 	/* gaps of more than AN_IDLE_GAP s between stamped lines that no phase

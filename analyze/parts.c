@@ -753,8 +753,11 @@ static double steps_time(const struct an_run *run, double wall, enum an_wall_fro
 		return !(in <= wall) ? in : wall;
 	/* a share of each step is one of the time in steps, not of what ran
 	 * around them (start-up, evaluations), where the log counts the
-	 * iterations that ran */
-	return an_run_iters(run) >= 10 && in < wall ? in : wall;
+	 * iterations that ran, or its values count the steps they stand for
+	 * (a profiler's mean over its calls) */
+	const struct an_part *p = an_part_find(run, what);
+	int counted = an_run_iters(run) >= 10 || (p && &p->s == st && p->steps > (double)st->n);
+	return counted && in < wall ? in : wall;
 }
 
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks)

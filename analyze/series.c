@@ -428,9 +428,12 @@ static void drift(const struct an_run *run, const struct named *v, size_t n, con
 
 static void ranks(const struct an_run *run, const struct an_opts *o, struct report *rep)
 {
+	/* ranks with batch times: a rank known only from its other lines
+	 * (a rate, a step logged as a timing) has no row to show */
 	size_t nr = 0;
 	for (size_t i = 0; i < run->ranks.n; i++)
-		nr += strcmp(tp_map_key(&run->ranks, i), "-") != 0;
+		nr += strcmp(tp_map_key(&run->ranks, i), "-") != 0 &&
+		      ((const struct an_batches *)tp_map_at(&run->ranks, i))->seconds.n > 0;
 	if (nr < 2)
 		return;
 	double *med = xcalloc(run->ranks.n, sizeof(*med));

@@ -318,3 +318,58 @@ Test(livelogs, torchrun_logging_every_rank_its_steps)
 	cr_expect_eq(named_count(&l.c, TP_RATE, "samples"), 48);
 	live_close(&l);
 }
+
+/* tprof-analyze -f json on a live log: the run's wall, step and top finding. */
+struct answer {
+	double wall, step;
+	char wall_from[32], top[32];
+	size_t clock_warnings;
+};
+
+static struct answer analyze_live(const char *name)
+{
+	struct answer a = { NAN, NAN, "", "", 0 };
+	struct tu_result r = tu_run("$B/tprof-analyze -q -f json tests/data/live/%s.log", name);
+	cr_assert_eq(r.status, 0, "%s: %s", name, r.err.buf);
+	struct json_doc doc = JSON_DOC_INIT;
+	struct json_error je;
+	cr_assert_eq(json_parse(r.out.buf, r.out.len, &doc, &je), 0, "%s", je.msg);
+	const struct json_value *run = &json_get(doc.root, "runs")->arr.items[0], *v;
+	if ((v = json_get(run, "wall")) && v->kind == JSON_NUM)
+		a.wall = v->num.v;
+	if ((v = json_get(run, "step_median")) && v->kind == JSON_NUM)
+		a.step = v->num.v;
+	if ((v = json_get(run, "wall_from")) && v->kind == JSON_STR)
+		snprintf(a.wall_from, sizeof(a.wall_from), "%s", v->str.s);
+	const struct json_value *top = json_get(json_get(doc.root, "summary"), "top");
+	if (top && top->arr.n && (v = json_get(&top->arr.items[0], "kind")) && v->kind == JSON_STR)
+		snprintf(a.top, sizeof(a.top), "%s", v->str.s);
+	a.clock_warnings = strstr(r.out.buf, "timestamp goes back") != NULL;
+	json_free(&doc);
+	tu_result_free(&r);
+	return a;
+}
+
+/*
+ * The SimpleProfiler's rows nest (an epoch holds its batches, a batch its
+ * optimizer step): the wall is the Total (2.2427 s), the step the batch's
+ * mean over its 300 calls, and the top cost the batch fetch's share of it
+ * (0.0006249 of 0.0035722 s), never "BOTTLENECK: run_training_epoch".
+ */
+Test(livelogs, lightning_answers_from_nested_profiler_rows)
+{
+	struct answer a = analyze_live("lightning_dev");
+	EQ(a.wall, 2.2427);
+	cr_expect_str_eq(a.wall_from, "phases");
+	cr_expect(fabs(a.step - 1.0717 / 300) < 1e-9, "step %.9g: the total over the calls", a.step);
+	cr_expect_str_eq(a.top, "data-loading");
+}
+
+/* Four ranks' lines interleaved by the launcher: no clock goes back; each step 2.4 ms. */
+Test(livelogs, torchrun_ranks_interleaved_are_no_clock_going_back)
+{
+	struct answer a = analyze_live("ddp_dev");
+	cr_expect_eq(a.clock_warnings, 0, "a rank's stamp behind another's is no clock going back");
+	cr_expect(fabs(a.step - 0.0024) < 0.00005, "step %.9g", a.step);
+	cr_expect_str_eq(a.wall_from, "timestamps");
+}
