@@ -593,7 +593,7 @@ static void nothing_found(const struct an_model *m, struct report *rep)
 		for (size_t i = 0; i < rep->nfindings && !said; i++)
 			said = rep->findings[i].run && !strcmp(rep->findings[i].run, run->label);
 		if (said || run->stages.n || run->parts.n || run->ranks.n || run->tables.n || run->gpm_total_ms.n || run->metrics.n ||
-		    run->scaling.n || run->perfs.n || an_progress_steps(run->progress, &(const char *){ NULL }))
+		    run->scaling.n || run->perfs.n || run->runtimes.n || an_progress_steps(run->progress, &(const char *){ NULL }))
 			continue;
 		struct strbuf sb = STRBUF_INIT;
 		uint64_t total = 0;

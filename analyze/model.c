@@ -58,6 +58,7 @@ static struct an_run *run_new(const char *file)
 	tp_map_init(&r->warmups, sizeof(struct an_nums));
 	tp_map_init(&r->speedups, sizeof(struct an_nums));
 	tp_map_init(&r->runtimes, sizeof(struct an_nums));
+	tp_map_init(&r->measured, 1);
 	tp_map_init(&r->scaling, sizeof(struct an_nums));
 	tp_map_init(&r->memory, sizeof(struct an_nums));
 	tp_map_init(&r->flops, sizeof(struct an_nums));
@@ -110,6 +111,7 @@ static void run_free(struct an_run *r)
 	tp_map_free(&r->warmups, NULL);
 	tp_map_free(&r->speedups, NULL);
 	tp_map_free(&r->runtimes, NULL);
+	tp_map_free(&r->measured, NULL);
 	tp_map_free(&r->scaling, NULL);
 	tp_map_free(&r->memory, NULL);
 	tp_map_free(&r->flops, NULL);
@@ -1409,6 +1411,42 @@ static void feed_named(struct tp_map *map, const struct tp_record *r)
 		keep_nums(map, r, r->name, r->name_len);
 }
 
+/*
+ * A runtime: one per name, and per case and threads where it has them (a
+ * benchmark's statement at each size: "matmul: x @ y (64)", "cpu ops:
+ * n=128 (a.matmul(b), 4 threads)"). A Compare table's cell repeats a
+ * Measurement printed above it, rounded and without its runs or quartiles:
+ * it does not replace one.
+ */
+static void feed_runtime(struct an_run *run, const struct tp_record *r)
+{
+	if (!r->name)
+		return;
+	char key[300], threads[32] = "";
+	int nl = (int)(r->name_len > 200 ? 200 : r->name_len), n;
+	if (tp_has(r, S_RT_THREADS) && r->num[S_RT_THREADS] != 1)
+		snprintf(threads, sizeof(threads), ", %.0f threads", r->num[S_RT_THREADS]);
+	if (r->text && r->text_len)
+		n = snprintf(key, sizeof(key), "%.*s (%.*s%s)", nl, r->name, (int)(r->text_len > 60 ? 60 : r->text_len),
+			     r->text, threads);
+	else if (threads[0])
+		n = snprintf(key, sizeof(key), "%.*s (%s)", nl, r->name, threads + 2);
+	else
+		n = snprintf(key, sizeof(key), "%.*s", nl, r->name);
+	/* a Compare cell (no runs) names no threads: a measurement of its
+	 * name and case, on any threads, was printed above it */
+	if (r->text && r->text_len) {
+		char nc[300];
+		int m = snprintf(nc, sizeof(nc), "%.*s\x1f%.*s", nl, r->name, (int)(r->text_len > 60 ? 60 : r->text_len),
+				 r->text);
+		if (tp_has(r, S_RT_RUNS))
+			tp_map_get(&run->measured, nc, (size_t)m, NULL);
+		else if (tp_map_find(&run->measured, nc, (size_t)m))
+			return;
+	}
+	keep_nums(&run->runtimes, r, key, (size_t)n);
+}
+
 /* A SPEEDUP ANALYSIS row: the same name recurs in blocks against other
  * baselines, so a row is kept per baseline (name, time) and row name. */
 static void feed_speedup(struct an_run *run, const struct tp_record *r)
@@ -1668,7 +1706,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 		if (r->role != TP_ROLE_NONE)
 			feed_timed(run, r);
 		else
-			feed_named(&run->runtimes, r);
+			feed_runtime(run, r);
 		break;
 	case TP_MEMORY:
 		feed_named(&run->memory, r);

@@ -214,6 +214,7 @@ struct an_run {
 	struct tp_map warmups;    /* name -> record numbers */
 	struct tp_map speedups;   /* "baseline\x1fbaseline_s\x1fname" -> record numbers, baseline in text */
 	struct tp_map runtimes;   /* name -> record numbers */
+	struct tp_map measured;  /* "name\x1fcase" of the runtimes with runs (feed_runtime) */
 	struct tp_map scaling;    /* "param\x1fvalue" -> record numbers */
 	struct tp_map memory;     /* name -> record numbers */
 	struct tp_map flops;      /* name -> record numbers */

@@ -47,6 +47,124 @@ static const char *const FWD_PEAK[] = { "forward.peak", "forward", "peak memory"
 static const char *const BWD_PEAK[] = { "backward.peak", "backward", NULL };
 static const char *const PARAMS[] = { "parameter_memory", "parameters", NULL };
 
+/* A runtime's typical time: the median a benchmark prints, else the mean. */
+static double typical_ms(const struct an_nums *x)
+{
+	return tp_has_slot(x->has, S_RT_MEDIAN_MS) ? x->num[S_RT_MEDIAN_MS]
+	       : tp_has_slot(x->has, S_RT_MEAN_MS) ? x->num[S_RT_MEAN_MS]
+						   : NAN;
+}
+
+/* The threads a benchmark ran on; 1 where it does not say. */
+static double threads(const struct an_nums *x)
+{
+	return tp_has_slot(x->has, S_RT_THREADS) ? x->num[S_RT_THREADS] : 1;
+}
+
+/* Whether a and b are the same text but for their digits ("n=128 (x)", "n=512 (x)"). */
+static int same_but_numbers(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (tp_is_digit(*a) && tp_is_digit(*b)) {
+			while (tp_is_digit(*a) || *a == '.')
+				a++;
+			while (tp_is_digit(*b) || *b == '.')
+				b++;
+		} else if (*a++ != *b++) {
+			return 0;
+		}
+	}
+	return !*a && !*b;
+}
+
+/*
+ * One statement at one case on several thread counts (a Measurement's
+ * "..., 4 threads"): the most threads against one, once per statement.
+ */
+static void thread_counts(const struct an_run *run, struct report *rep)
+{
+	for (size_t i = 0; i < run->runtimes.n; i++) {
+		const struct an_nums *one = tp_map_at(&run->runtimes, i), *most = NULL;
+		const char *k1 = tp_map_key(&run->runtimes, i);
+		if (!tp_has_slot(one->has, S_RT_THREADS) || threads(one) != 1 || !(typical_ms(one) > 0))
+			continue;
+		size_t stem = strlen(k1) - (k1[strlen(k1) - 1] == ')'); /* "name (case" */
+		for (size_t k = 0; k < run->runtimes.n; k++) {
+			const struct an_nums *b = tp_map_at(&run->runtimes, k);
+			const char *kb = tp_map_key(&run->runtimes, k);
+			if (threads(b) > 1 && typical_ms(b) > 0 && !strncmp(kb, k1, stem) && !strcmp(b->text, one->text) &&
+			    (kb[stem] == ',' || kb[stem] == ' ') && (!most || threads(b) > threads(most)))
+				most = b;
+		}
+		if (!most)
+			continue;
+		double r = typical_ms(one) / typical_ms(most);
+		/* worth saying: threads that pay well, or that cost */
+		report_finding(rep, r >= 1.2 || r < 1 / 1.05 ? SEV_NOTICE : SEV_INFO, "breakdown", "variants", run->label, run->file, most->line, NULL,
+			       "'%s' on %.0f threads takes %.4g ms against %.4g ms on one: %.2fx %s", k1, threads(most),
+			       typical_ms(most), typical_ms(one), r >= 1 ? r : 1 / r,
+			       r >= 1 ? "faster" : "slower (the threads cost more than they share)");
+	}
+}
+
+/* Whether two benchmarks share their label, the name's part before ": "
+ * ("softmax: dense" and "softmax: sparsity 0.5"; not "bmm: dense"). */
+static int same_label(const char *a, const char *b)
+{
+	const char *ca = strstr(a, ": "), *cb = strstr(b, ": ");
+	size_t na = ca ? (size_t)(ca - a) : 0, nb = cb ? (size_t)(cb - b) : 0;
+	return na == nb && !strncmp(a, b, na);
+}
+
+/*
+ * Benchmarks of several statements at one case (torch.utils.benchmark's
+ * Measurements: "x @ y" and "torch.mm(x, y)" at size 64, under one label)
+ * are alternatives: per label and case, the fastest against the slowest,
+ * and whether their spreads (the interquartile ranges, where printed) part.
+ */
+static void variants(const struct an_run *run, struct report *rep)
+{
+	for (size_t i = 0; i < run->runtimes.n; i++) {
+		const struct an_nums *a = tp_map_at(&run->runtimes, i);
+		if (!a->text[0])
+			continue;
+		size_t lo = i, hi = i, n = 0, first = SIZE_MAX;
+		for (size_t k = 0; k < run->runtimes.n; k++) {
+			const struct an_nums *b = tp_map_at(&run->runtimes, k);
+			if (strcmp(b->text, a->text) || !(typical_ms(b) > 0) || threads(b) != threads(a) ||
+			    !same_label(tp_map_key(&run->runtimes, i), tp_map_key(&run->runtimes, k)))
+				continue;
+			first = first == SIZE_MAX ? k : first;
+			n++;
+			if (typical_ms(b) < typical_ms(tp_map_at(&run->runtimes, lo)))
+				lo = k;
+			if (typical_ms(b) > typical_ms(tp_map_at(&run->runtimes, hi)))
+				hi = k;
+		}
+		if (n < 2 || first != i) /* once per case, at its first runtime */
+			continue;
+		const struct an_nums *f = tp_map_at(&run->runtimes, lo), *s = tp_map_at(&run->runtimes, hi);
+		double fm = typical_ms(f), sm = typical_ms(s), ratio = sm / fm;
+		/* names that differ in their numbers alone ("n=128", "n=512") are
+		 * sizes of one statement, no alternatives */
+		if (same_but_numbers(tp_map_key(&run->runtimes, lo), tp_map_key(&run->runtimes, hi)))
+			continue;
+		/* apart: the slower's first quartile above the faster's third */
+		int quartiles = tp_has_slot(f->has, S_RT_Q3_MS) && tp_has_slot(s->has, S_RT_Q1_MS);
+		int apart = quartiles ? s->num[S_RT_Q1_MS] > f->num[S_RT_Q3_MS] : ratio >= 1.05;
+		if (ratio >= 1.05 && apart)
+			report_finding(rep, SEV_NOTICE, "breakdown", "variants", run->label, run->file, f->line,
+				       "use the faster statement where the two compute the same",
+				       "'%s' is %.2fx faster than '%s' (median %.4g ms against %.4g ms%s)",
+				       tp_map_key(&run->runtimes, lo), ratio, tp_map_key(&run->runtimes, hi), fm, sm,
+				       quartiles ? "; their interquartile ranges do not overlap" : "");
+		else
+			report_finding(rep, SEV_INFO, "breakdown", "variants", run->label, run->file, f->line, NULL,
+				       "at %s%s the %zu statements take the same time within their spread (median %.4g "
+				       "to %.4g ms)", a->text, threads(a) != 1 ? " (threads as printed)" : "", n, fm, sm);
+	}
+}
+
 static void runtime_table(const struct an_run *run, struct report *rep)
 {
 	struct rtable *t = report_table(rep, "breakdown", "model-runtime", "Model runtime (profiling report)",
@@ -61,8 +179,16 @@ static void runtime_table(const struct an_run *run, struct report *rep)
 		rt_num(t, mean, 3);
 		rt_num(t, sd, 3);
 		rt_num(t, mean > 0 ? 100 * sd / mean : NAN, 1);
+		/* a benchmark's times are microseconds: significant digits, not 0.000 ms */
 		for (int s = S_RT_MIN_MS; s <= S_RT_IQR_MS; s++)
-			rt_num(t, tp_has_slot(x->has, s) ? x->num[s] : NAN, s == S_RT_RUNS ? 0 : 3);
+			rt_num(t, tp_has_slot(x->has, s) ? x->num[s] : NAN,
+			       s == S_RT_RUNS ? 0 : s >= S_RT_MEDIAN_MS ? -1 : 3);
+	}
+	/* pairs are sought by scanning: a benchmark's few hundred, not a
+	 * report's 400,000 operations */
+	if (run->runtimes.n <= 4096) {
+		variants(run, rep);
+		thread_counts(run, rep);
 	}
 	double fwd = named_value(&run->runtimes, FORWARD, S_RT_MEAN_MS);
 	double bwd = named_value(&run->runtimes, BACKWARD, S_RT_MEAN_MS);

@@ -98,6 +98,7 @@ enum {
 	/* runtime */
 	S_RT_MEAN_MS = 0, S_RT_STD_MS = 1, S_RT_MIN_MS = 2, S_RT_MAX_MS = 3, S_RT_RUNS = 4,
 	S_RT_MEDIAN_MS = 5, S_RT_IQR_MS = 6, S_RT_Q1_MS = 7, S_RT_Q3_MS = 8,
+	S_RT_THREADS = 9, /* a benchmark's threads ("..., 4 threads") */
 	/* scaling */
 	S_SC_VALUE = 0, S_SC_MEAN_MS = 1, S_SC_STD_MS = 2, S_SC_PEAK_MB = 3, S_SC_GFLOPS = 4,
 	/* memory / flops */

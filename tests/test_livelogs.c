@@ -181,6 +181,7 @@ Test(livelogs, torch_benchmark_2_11_measurements_and_compare)
 		const struct tp_record *r = measurement(&l.c, name, desc, 0);
 		expect_sig(num(r, S_RT_MEDIAN_MS) * 1e-3, jnum(m, "median"), 4, name);
 		cr_expect_eq(num(r, S_RT_RUNS), jnum(m, "runs"), "%s %s: measurements", name, desc);
+		cr_expect_eq(num(r, S_RT_THREADS), 1, "%s %s: '..., 1 thread'", name, desc);
 		if (jnum(m, "runs") >= 4) {
 			/* printed as "%.2f us" beside the median's unit */
 			cr_expect(fabs(num(r, S_RT_IQR_MS) * 1e-3 - jnum(m, "iqr")) <= 0.0051e-6, "%s %s: IQR", name,
@@ -372,4 +373,17 @@ Test(livelogs, torchrun_ranks_interleaved_are_no_clock_going_back)
 	cr_expect_eq(a.clock_warnings, 0, "a rank's stamp behind another's is no clock going back");
 	cr_expect(fabs(a.step - 0.0024) < 0.00005, "step %.9g", a.step);
 	cr_expect_str_eq(a.wall_from, "timestamps");
+}
+
+/* Two statements at three sizes: at 64 one is faster beyond the spread, at 256 and 1024 not. */
+Test(livelogs, benchmark_answers_the_faster_statement)
+{
+	struct answer a = analyze_live("benchmark_dev");
+	cr_expect_str_eq(a.top, "variants");
+	struct tu_result r = tu_run("COLUMNS=100 $B/tprof-analyze -q tests/data/live/benchmark_dev.log");
+	cr_expect(strstr(r.out.buf, "'matmul: torch.mm(x, y) (64)' is 1.41x faster than 'matmul: x @ y (64)'"), "%s",
+		  r.out.buf);
+	cr_expect(strstr(r.out.buf, "at 256 the 2 statements take the same time within their spread"), "%s", r.out.buf);
+	cr_expect(!strstr(r.out.buf, "no stage, batch, epoch"), "%s", r.out.buf);
+	tu_result_free(&r);
 }
