@@ -227,7 +227,9 @@ void an_progress_feed(struct an_progress **pgp, const struct tp_record *r)
 		b->p_n++;
 	}
 	double dt = e - b->a_e, dn = n - b->a_n;
-	if (dn > 0 && (dt >= WINDOW_S || (!isnan(total) && n >= total))) {
+	/* a bar that filled within its clock's last digit (an evaluation's
+	 * 20 batches at 00:00) measured no time: no window of 0 s a step */
+	if (dn > 0 && dt > 0 && (dt >= WINDOW_S || (!isnan(total) && n >= total))) {
 		tp_series_add(&b->step, dt / dn, r->line);
 		b->time += dt;
 		/* a bar that waited while another ran (the evaluation bar drawn

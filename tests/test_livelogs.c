@@ -387,3 +387,16 @@ Test(livelogs, benchmark_answers_the_faster_statement)
 	cr_expect(!strstr(r.out.buf, "no stage, batch, epoch"), "%s", r.out.buf);
 	tu_result_free(&r);
 }
+
+/*
+ * 300 steps in 3.6 s: the bars' whole seconds measure nothing of a step
+ * (the evaluation bars fill at 00:00), so the step is the Trainer's own
+ * train_steps_per_second (83.12), not "0 s" from four evaluation bars.
+ */
+Test(livelogs, hf_trainer_short_run_step_from_its_own_rate)
+{
+	struct answer a = analyze_live("hf_trainer_dev");
+	cr_expect(fabs(a.step - 1 / 83.12) < 1e-6, "step %.9g", a.step);
+	EQ(a.wall, 3.609);
+	cr_expect_str_eq(a.top, "steps");
+}
