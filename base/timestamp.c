@@ -84,6 +84,30 @@ static const char *read_short_date(const char *p, const char *e, enum tp_ts_frac
 	return q;
 }
 
+/* "YY-MM-DD HH:MM:SS", Python's "%y-%m-%d %H:%M:%S" (Conv-TasNet's logger:
+ * "20-02-03 21:36:55 [train_Tasnet.py:66 - INFO ]"): ISO 8601's order with
+ * a two-digit year, of this century. */
+static const char *read_yy_mm_dd(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
+{
+	static const char shape[] = "dd-dd-dd dd:dd:dd";
+	if (e - p < 17)
+		return NULL;
+	for (int i = 0; i < 17; i++)
+		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
+			return NULL;
+	if (!field(p + 3, 1, 12) || !field(p + 6, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
+	    !field(p + 15, 0, 60))
+		return NULL;
+	char buf[TP_TS_MAX] = "20";
+	memcpy(buf + 2, p, 8);
+	buf[10] = 'T';
+	memcpy(buf + 11, p + 9, 8);
+	size_t n = 19;
+	const char *q = fraction(p + 17, e, frac, buf, &n);
+	memcpy(out, buf, n + 1);
+	return q;
+}
+
 /* "20200204-20:09:01" and "20221127 22:45:09": time.strftime('%Y%m%d-%H:%M:%S')
  * or '%Y%m%d %H:%M:%S', a date with no separators before the time of day. */
 static const char *read_compact(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
@@ -157,6 +181,8 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
 	if (e - p >= 14 && p[2] == '-' && p[5] == ' ')
 		return read_month_day(p, e, frac, out);
+	if (e - p >= 17 && p[2] == '-' && p[5] == '-' && p[8] == ' ')
+		return read_yy_mm_dd(p, e, frac, out);
 	if (e - p >= 17 && (p[8] == '-' || p[8] == ' ') && p[11] == ':')
 		return read_compact(p, e, frac, out);
 	/* nearly every line of a log fails here, before the loop; the date's
