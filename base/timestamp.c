@@ -60,47 +60,30 @@ static const char *read_month_day(const char *p, const char *e, enum tp_ts_frac 
 	return q;
 }
 
-/* "MM/DD/YY HH:MM:SS", the C locale's "%x %X" that rich's log handler
- * prints by default ("[04/12/24 16:45:17]"): a year of this century. */
-static const char *read_short_date(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
+/*
+ * A date with a two-digit year, of this century, then the time: "MM/DD/YY
+ * HH:MM:SS", the C locale's "%x %X" that rich's log handler prints by
+ * default ("[04/12/24 16:45:17]"), with sep '/'; "YY-MM-DD HH:MM:SS",
+ * Python's "%y-%m-%d %H:%M:%S" (Conv-TasNet's logger: "20-02-03 21:36:55
+ * [train_Tasnet.py:66 - INFO ]"), with sep '-', the year first.
+ */
+static const char *read_two_digit_year(const char *p, const char *e, enum tp_ts_frac frac, char sep,
+				       char out[TP_TS_MAX])
 {
-	static const char shape[] = "dd/dd/dd dd:dd:dd";
 	if (e - p < 17)
 		return NULL;
 	for (int i = 0; i < 17; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
+		if (i == 2 || i == 5 ? p[i] != sep : i == 8 ? p[i] != ' ' : i == 11 || i == 14 ? p[i] != ':' : !tp_is_digit(p[i]))
 			return NULL;
-	if (!field(p, 1, 12) || !field(p + 3, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
+	int year_first = sep == '-';
+	const char *y = year_first ? p : p + 6, *m = year_first ? p + 3 : p, *d = year_first ? p + 6 : p + 3;
+	if (!field(m, 1, 12) || !field(d, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
 	    !field(p + 15, 0, 60))
 		return NULL;
 	char buf[TP_TS_MAX] = "20YY-MM-DDT";
-	memcpy(buf + 2, p + 6, 2);
-	memcpy(buf + 5, p, 2);
-	memcpy(buf + 8, p + 3, 2);
-	memcpy(buf + 11, p + 9, 8);
-	size_t n = 19;
-	const char *q = fraction(p + 17, e, frac, buf, &n);
-	memcpy(out, buf, n + 1);
-	return q;
-}
-
-/* "YY-MM-DD HH:MM:SS", Python's "%y-%m-%d %H:%M:%S" (Conv-TasNet's logger:
- * "20-02-03 21:36:55 [train_Tasnet.py:66 - INFO ]"): ISO 8601's order with
- * a two-digit year, of this century. */
-static const char *read_yy_mm_dd(const char *p, const char *e, enum tp_ts_frac frac, char out[TP_TS_MAX])
-{
-	static const char shape[] = "dd-dd-dd dd:dd:dd";
-	if (e - p < 17)
-		return NULL;
-	for (int i = 0; i < 17; i++)
-		if (shape[i] == 'd' ? !tp_is_digit(p[i]) : p[i] != shape[i])
-			return NULL;
-	if (!field(p + 3, 1, 12) || !field(p + 6, 1, 31) || !field(p + 9, 0, 23) || !field(p + 12, 0, 59) ||
-	    !field(p + 15, 0, 60))
-		return NULL;
-	char buf[TP_TS_MAX] = "20";
-	memcpy(buf + 2, p, 8);
-	buf[10] = 'T';
+	memcpy(buf + 2, y, 2);
+	memcpy(buf + 5, m, 2);
+	memcpy(buf + 8, d, 2);
 	memcpy(buf + 11, p + 9, 8);
 	size_t n = 19;
 	const char *q = fraction(p + 17, e, frac, buf, &n);
@@ -178,11 +161,11 @@ const char *tp_ts_read(const char *p, const char *e, enum tp_ts_frac frac, char 
 	 * datefmt "%Y-%m-%d:%H:%M:%S" prints it */
 	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
 	if (e - p >= 14 && p[2] == '/')
-		return p[5] == '/' ? read_short_date(p, e, frac, out) : read_month_day(p, e, frac, out);
+		return p[5] == '/' ? read_two_digit_year(p, e, frac, '/', out) : read_month_day(p, e, frac, out);
 	if (e - p >= 14 && p[2] == '-' && p[5] == ' ')
 		return read_month_day(p, e, frac, out);
 	if (e - p >= 17 && p[2] == '-' && p[5] == '-' && p[8] == ' ')
-		return read_yy_mm_dd(p, e, frac, out);
+		return read_two_digit_year(p, e, frac, '-', out);
 	if (e - p >= 17 && (p[8] == '-' || p[8] == ' ') && p[11] == ':')
 		return read_compact(p, e, frac, out);
 	/* nearly every line of a log fails here, before the loop; the date's
