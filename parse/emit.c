@@ -119,7 +119,8 @@ void tp_record_to_json(const struct tp_record *r, struct strbuf *sb)
 	strbuf_addch(sb, '}');
 }
 
-/* Every schema field, first appearance order; tests check it is complete. */
+/* Every schema field, in the order the types added them; test_docs checks that
+ * every field of tp_schemas has its column. */
 static const char *const csv_columns[] = {
 	"type", "file", "line", "ts", "rank", "section", "name", "key", "param", "value",
 	"seconds", "percent", "cpu_mb", "gpu_mb", "gpu_peak_mb", "graphs", "pattern_gen_ms",
@@ -127,7 +128,9 @@ static const char *const csv_columns[] = {
 	"min_ms", "max_ms", "throughput", "first_s", "steady_s", "overhead_s", "overhead_pct",
 	"std_ms", "runs", "mb", "gflops", "step", "avg_s", "total_s", "count", "index", "loss",
 	"reserved_mb", "mean_s", "min_s", "max_s", "cpu_delta_mb", "gpu_delta_mb", "n", "total",
-	"elapsed_s", "remaining_s", "rate", "unit", "role", "parent",
+	"elapsed_s", "remaining_s", "rate", "unit", "median_ms", "iqr_ms", "q1_ms", "q3_ms", "case",
+	"threads", "self_s", "self_pct", "total_pct", "device_self_s", "device_self_pct", "device_total_s",
+	"device_total_pct", "device_mean_s", "role", "parent",
 };
 /* The two last columns, every type's: what a value is and what it belongs to. */
 #define CSV_ROLE (ARRAY_SIZE(csv_columns) - 2)

@@ -543,6 +543,22 @@ Test(docs, exit_codes_agree_across_tools)
 	strbuf_release(&all);
 }
 
+/* Every field of every record type has its CSV column (a benchmark's median
+ * and a profiler row's device cells were once left out of the CSV). */
+Test(docs, every_record_field_has_a_csv_column)
+{
+	const char *const *cols;
+	size_t n = tp_csv_columns(&cols);
+	for (int t = 0; t < TP_NTYPES; t++)
+		for (int f = 0; f < tp_schemas[t].nfields; f++) {
+			const char *name = tp_schemas[t].fields[f].name;
+			int found = 0;
+			for (size_t c = 0; c < n && !found; c++)
+				found = !strcmp(cols[c], name);
+			cr_expect(found, "field '%s' of type '%s' has no CSV column", name, tp_schemas[t].type_name);
+		}
+}
+
 /* The column list under OUTPUT FORMATS / CSV is emit.c's, in order. */
 Test(docs, csv_columns_are_documented)
 {
