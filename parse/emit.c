@@ -4,6 +4,7 @@
 #include "emit.h"
 
 #include <csv.h>
+#include <math.h>
 #include <string.h>
 
 void tp_out_format_names(struct strbuf *sb)
@@ -282,7 +283,14 @@ static void table_record(const struct tp_record *r, struct strbuf *sb)
 		if (!tp_has(r, f->slot))
 			continue;
 		strbuf_addf(sb, " %s=", f->name);
-		strbuf_add_num(sb, r->num[f->slot]);
+		/* for people: ten significant digits, so that "31.68 us" read as
+		 * milliseconds shows 0.03168, not the double's 0.03167999999999999
+		 * that NDJSON and CSV keep for a reader that round-trips it */
+		double v = r->num[f->slot];
+		if (isfinite(v))
+			strbuf_addf(sb, "%.10g", v);
+		else
+			strbuf_add_num(sb, v);
 	}
 	strbuf_addch(sb, '\n');
 }
