@@ -107,6 +107,11 @@ double an_run_wall(const struct an_run *run, double *in_stages, enum an_wall_fro
  * than ten, or an epochs' or GPM windows' one. */
 const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale);
 
+/* The steps a step series named what stands for: a part's count of steps
+ * where its values are windows' means (EDSR's prints every 100 batches, a
+ * profiler's mean over its calls), else its values (answer.c). */
+double an_series_steps(const struct an_run *run, const char *what, const struct tp_series *s);
+
 /* The step's parts as shares of its step, and evaluation, checkpoint and
  * start-up phases as shares of the wall, with their findings (parts.c). */
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);

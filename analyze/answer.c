@@ -224,13 +224,18 @@ static int coarse_series(const struct an_run *run, const struct tp_series *st)
 	return st == &run->gpm_total_ms || st == an_span_steps(run, &what);
 }
 
+double an_series_steps(const struct an_run *run, const char *what, const struct tp_series *s)
+{
+	const struct an_part *p = an_part_find(run, what);
+	return p && &p->s == s && p->steps > (double)s->n ? p->steps : (double)s->n;
+}
+
 const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale)
 {
 	const struct tp_series *st = an_step_series(run, what, scale);
-	const struct an_part *p = st ? an_part_find(run, *what) : NULL;
-	/* a value is a window of many steps (a profiler's mean over its calls) */
-	int windows = p && &p->s == st && p->steps >= 10;
-	if (!st || (st->n < 3 && !windows) || coarse_series(run, st))
+	/* fewer than three values stand for the steps where each is a window
+	 * of many (a profiler's mean over its calls) */
+	if (!st || (st->n < 3 && !(an_series_steps(run, *what, st) >= 10)) || coarse_series(run, st))
 		return NULL;
 	const char *bar;
 	*iters = an_run_iters(run);
@@ -238,8 +243,7 @@ const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, co
 	 * (EDSR's model and data seconds over 100 batches a print) */
 	if (!(*iters >= 10))
 		*iters = st == an_progress_steps(run->progress, &bar) ? an_progress_step_count(run->progress)
-			 : p && &p->s == st && p->steps > st->n    ? p->steps
-								    : (double)st->n;
+								       : an_series_steps(run, *what, st);
 	/* a handful of steps that each take minutes (a diffusion model's
 	 * GRPO, ten steps of 690 s) are a run's time as much as thousands */
 	if (*iters >= 5 && *iters < 10 && (double)st->n >= *iters && tp_series_quantile(st, 0.5) * *scale >= 60)
@@ -391,9 +395,7 @@ static void runs_table(const struct an_model *m, struct report *rep, double *wal
 		rt_text(t, what);
 		num_sig(t, s ? scale * st.median : NAN);
 		num_sig(t, s ? scale * st.spread : NAN);
-		/* the steps it stands for: a profiler's mean over its calls is many */
-		const struct an_part *win = s ? an_part_find(run, what) : NULL;
-		rt_num(t, s ? (win && &win->s == s && win->steps > (double)s->n ? win->steps : (double)s->n) : NAN, 0);
+		rt_num(t, s ? an_series_steps(run, what, s) : NAN, 0);
 		/* a phase's spans (an epoch's time) stand for the steps where
 		 * the log prints nothing finer: no step rate of theirs */
 		int span = s && s == an_span_steps(run, &(const char *){ NULL });

@@ -966,10 +966,10 @@ static int feed_declared_aggregate(struct an_run *run, const struct tp_record *r
 {
 	enum tp_role role = r->role;
 	const struct an_part *p;
+	if (role != TP_ROLE_PHASE && role != TP_ROLE_STEP && role != TP_ROLE_COMPONENT)
+		return 0;
 	if (role == TP_ROLE_COMPONENT &&
 	    !(r->parent && (p = tp_map_find(&run->parts, r->parent, r->parent_len)) && p->role == TP_ROLE_STEP))
-		return 0;
-	if (role != TP_ROLE_PHASE && role != TP_ROLE_STEP && role != TP_ROLE_COMPONENT)
 		return 0;
 	double n = tp_has(r, S_AGG_COUNT) ? r->num[S_AGG_COUNT] : NAN;
 	double sec = tp_has(r, S_AGG_TOTAL_S) ? r->num[S_AGG_TOTAL_S]
@@ -1423,12 +1423,11 @@ static void feed_runtime(struct an_run *run, const struct tp_record *r)
 	if (!r->name)
 		return;
 	char key[300], threads[32] = "";
-	int nl = (int)(r->name_len > 200 ? 200 : r->name_len), n;
+	int nl = (int)(r->name_len > 200 ? 200 : r->name_len), cl = (int)(r->text_len > 60 ? 60 : r->text_len), n;
 	if (tp_has(r, S_RT_THREADS) && r->num[S_RT_THREADS] != 1)
 		snprintf(threads, sizeof(threads), ", %.0f threads", r->num[S_RT_THREADS]);
 	if (r->text && r->text_len)
-		n = snprintf(key, sizeof(key), "%.*s (%.*s%s)", nl, r->name, (int)(r->text_len > 60 ? 60 : r->text_len),
-			     r->text, threads);
+		n = snprintf(key, sizeof(key), "%.*s (%.*s%s)", nl, r->name, cl, r->text, threads);
 	else if (threads[0])
 		n = snprintf(key, sizeof(key), "%.*s (%s)", nl, r->name, threads + 2);
 	else
@@ -1437,8 +1436,7 @@ static void feed_runtime(struct an_run *run, const struct tp_record *r)
 	 * name and case, on any threads, was printed above it */
 	if (r->text && r->text_len) {
 		char nc[300];
-		int m = snprintf(nc, sizeof(nc), "%.*s\x1f%.*s", nl, r->name, (int)(r->text_len > 60 ? 60 : r->text_len),
-				 r->text);
+		int m = snprintf(nc, sizeof(nc), "%.*s\x1f%.*s", nl, r->name, cl, r->text);
 		if (tp_has(r, S_RT_RUNS))
 			tp_map_get(&run->measured, nc, (size_t)m, NULL);
 		else if (tp_map_find(&run->measured, nc, (size_t)m))

@@ -755,8 +755,7 @@ static double steps_time(const struct an_run *run, double wall, enum an_wall_fro
 	 * around them (start-up, evaluations), where the log counts the
 	 * iterations that ran, or its values count the steps they stand for
 	 * (a profiler's mean over its calls) */
-	const struct an_part *p = an_part_find(run, what);
-	int counted = an_run_iters(run) >= 10 || (p && &p->s == st && p->steps > (double)st->n);
+	int counted = an_run_iters(run) >= 10 || an_series_steps(run, what, st) > (double)st->n;
 	return counted && in < wall ? in : wall;
 }
 

@@ -88,7 +88,7 @@ static void thread_counts(const struct an_run *run, struct report *rep)
 		const char *k1 = tp_map_key(&run->runtimes, i);
 		if (!tp_has_slot(one->has, S_RT_THREADS) || threads(one) != 1 || !(typical_ms(one) > 0))
 			continue;
-		size_t stem = strlen(k1) - (k1[strlen(k1) - 1] == ')'); /* "name (case" */
+		size_t len = strlen(k1), stem = len && k1[len - 1] == ')' ? len - 1 : len; /* "name (case" */
 		for (size_t k = 0; k < run->runtimes.n; k++) {
 			const struct an_nums *b = tp_map_at(&run->runtimes, k);
 			const char *kb = tp_map_key(&run->runtimes, k);

@@ -400,3 +400,18 @@ Test(livelogs, hf_trainer_short_run_step_from_its_own_rate)
 	EQ(a.wall, 3.609);
 	cr_expect_str_eq(a.top, "steps");
 }
+
+/* A benchmark record with an empty name (NDJSON from elsewhere) on two thread counts: compared, not read before its key. */
+Test(livelogs, threads_of_a_runtime_with_an_empty_name)
+{
+	char *d = tu_tmpdir("live-empty");
+	struct tu_result r = tu_run("printf '%%s\\n' "
+				    "'{\"type\":\"runtime\",\"file\":\"x\",\"line\":1,\"name\":\"\",\"median_ms\":1,\"runs\":4,\"threads\":1}' "
+				    "'{\"type\":\"runtime\",\"file\":\"x\",\"line\":2,\"name\":\"\",\"median_ms\":0.5,\"runs\":4,\"threads\":4}' "
+				    "> %s/e.ndjson && $B/tprof-analyze -q %s/e.ndjson",
+				    d, d);
+	cr_expect_eq(r.status, 0, "%s", r.err.buf);
+	cr_expect(strstr(r.out.buf, "'' on 4 threads takes 0.5 ms against 1 ms on one: 2.00x faster"), "%s", r.out.buf);
+	tu_result_free(&r);
+	tu_rmtree(d);
+}
