@@ -112,6 +112,20 @@ const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, co
  * profiler's mean over its calls), else its values (answer.c). */
 double an_series_steps(const struct an_run *run, const char *what, const struct tp_series *s);
 
+/* Samples far slower than the others at a fixed period of the series (an
+ * evaluation inside every Nth step): the period in samples, how many such
+ * samples the series holds (estimated past the kept extremes), their mean
+ * and the series' median; 0 if none (parts.c). */
+struct an_periodic {
+	uint64_t period;
+	double count, mean, median;
+	uint64_t line; /* the slowest one's */
+};
+int an_periodic_slow(const struct tp_series *s, struct an_periodic *p);
+
+/* The English ordinal suffix of n ("st" of 21, "th" of 250). */
+const char *an_ordinal(uint64_t n);
+
 /* The step's parts as shares of its step, and evaluation, checkpoint and
  * start-up phases as shares of the wall, with their findings (parts.c). */
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);

@@ -460,6 +460,115 @@ static void epoch_starts(struct report *rep, const struct an_run *run, double wa
 	}
 }
 
+static int steps_alone(enum an_wall_from from);
+
+/* The greatest common divisor of two positions. */
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+const char *an_ordinal(uint64_t n)
+{
+	if (n % 100 / 10 == 1)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/*
+ * Samples far slower than the others at a fixed period: work a loop does
+ * every Nth step inside the timed step (nanoGPT's evaluation and
+ * checkpoint at each eval_interval, inside that iteration's dt: 36.9 s
+ * against 0.56 s, every 250th). From the series' largest samples (it
+ * keeps TP_EXTREMES of them, with their positions): those PERIODIC_RATIO
+ * times the median or more, at least PERIODIC_MIN of them, every gap
+ * between them a multiple of one period of two samples or more, and found
+ * at 70 % or more of the positions that period gives between the first
+ * and the last (random slow steps share no period); a full set of kept
+ * samples stands for the rest of the period's positions.
+ */
+#define PERIODIC_RATIO 5.0
+#define PERIODIC_MIN 4
+int an_periodic_slow(const struct tp_series *s, struct an_periodic *p)
+{
+	if (s->n < 10 * PERIODIC_MIN || !s->ntop)
+		return 0;
+	double med = tp_series_quantile(s, 0.5), slow = 0;
+	if (!(med > 0))
+		return 0;
+	uint64_t lo = UINT64_MAX, hi = 0, g = 0;
+	size_t k = 0;
+	for (uint32_t i = 0; i < s->ntop; i++)
+		if (s->top[i].v >= PERIODIC_RATIO * med) {
+			k++;
+			slow += s->top[i].v;
+			lo = s->top[i].index < lo ? s->top[i].index : lo;
+			hi = s->top[i].index > hi ? s->top[i].index : hi;
+		}
+	if (k < PERIODIC_MIN)
+		return 0;
+	for (uint32_t i = 0; i < s->ntop; i++)
+		if (s->top[i].v >= PERIODIC_RATIO * med)
+			g = gcd_u64(g, s->top[i].index - lo);
+	if (g < 2)
+		return 0;
+	int full = k == s->ntop && s->ntop == TP_EXTREMES;
+	if (!full && (double)k < 0.7 * ((double)((hi - lo) / g) + 1))
+		return 0;
+	p->period = g;
+	p->count = full ? (double)((s->n - 1 - lo) / g) + 1 : (double)k;
+	p->mean = slow / (double)k;
+	p->median = med;
+	p->line = s->top[0].line;
+	return 1;
+}
+
+/*
+ * The periodic slow steps of the run's step series (an_periodic_slow) as
+ * an evaluation, where no evaluation or checkpoint was said (from: the
+ * findings before this run's overheads) and no epoch's first step is slow
+ * (epoch_starts). Its stake is half the excess, as for the other
+ * overheads.
+ */
+static void periodic_steps(struct report *rep, const struct an_run *run, double wall, enum an_wall_from wf,
+			   size_t from)
+{
+	for (size_t i = from; i < rep->nfindings; i++)
+		if (!strcmp(rep->findings[i].kind, "evaluation") || !strcmp(rep->findings[i].kind, "checkpoint") ||
+		    !strcmp(rep->findings[i].kind, "epoch-start"))
+			return;
+	const char *what;
+	double scale, iters;
+	struct an_periodic pd;
+	const struct tp_series *st = an_steps_ran(run, &iters, &what, &scale);
+	if (!st || !an_periodic_slow(st, &pd))
+		return;
+	uint64_t g = pd.period;
+	double excess = pd.count * (pd.mean - pd.median) * scale;
+	double per = iters > (double)st->n ? iters / (double)st->n : 1;
+	char every[64] = "", share[64] = "";
+	if (per > 1.05)
+		snprintf(every, sizeof(every), ", every %.0f steps by the indices", (double)g * per);
+	/* a wall that is the steps at their median holds none of the excess */
+	if (steps_alone(wf) && wall > 0)
+		snprintf(share, sizeof(share), ", %.1f%% of the time in steps", 100 * excess / (wall + excess));
+	else if (wall > 0)
+		snprintf(share, sizeof(share), ", %.1f%% of the wall", 100 * excess / wall);
+	report_finding(rep, SEV_NOTICE, "bottlenecks", "evaluation", run->label, run->file, pd.line,
+		       kind_advice("evaluation"),
+		       "every %llu%s print of %s (%.0f of them%s) takes %.4g s (their mean) against %.4g s (the "
+		       "median): work the loop does at a fixed interval inside the step, an evaluation or a "
+		       "checkpoint, %.4g s over the run%s",
+		       (unsigned long long)g, an_ordinal(g), what, pd.count, every, pd.mean * scale, pd.median * scale, excess,
+		       share);
+	report_stake(rep, excess / 2);
+}
+
 /* Whether a wall so given is the steps alone: none, or only the steps
  * added up (the printed ones, or those that ran at the median step). */
 static int steps_alone(enum an_wall_from from)
@@ -770,11 +879,13 @@ void an_step_parts(const struct an_model *m, const struct an_opts *o, struct rep
 		if (bottlenecks) {
 			uint64_t gaps = 0;
 			double idle = from == AW_STAMPS ? an_run_idle(run, &gaps) : 0;
+			size_t had = rep->nfindings;
 			around_steps(rep, o, run, wall, phase_overheads(rep, o, run, wall, idle, gaps));
 			if (!throughput_drift(rep, o, run, wall))
 				step_drift(rep, o, run, wall); /* the same slowdown, seen in the step */
 			steps_share(rep, run, wall, from);
 			epoch_starts(rep, run, wall);
+			periodic_steps(rep, run, wall, from, had);
 		}
 	}
 }

@@ -366,18 +366,29 @@ static void variance_rows(const struct an_run *run, const struct named *v, const
 			 "%zu%s outlier%s (modified z-score > %.1f), the furthest from the median: sample %llu = %.4g %s",
 			 k, k == 16 ? "+" : "", k == 1 ? "" : "s", o->outlier_z, (unsigned long long)ol[0].index + 1,
 			 ol[0].v, v->unit);
+	/* slow samples at a fixed period are work the loop does every Nth step
+	 * (an evaluation: the bottlenecks' finding, which holds their time) */
+	struct an_periodic pd;
+	double periodic = 0;
+	char why[128] = "";
+	if (v->is_batch && an_periodic_slow(s, &pd)) {
+		periodic = pd.count * (pd.mean - pd.median);
+		snprintf(why, sizeof(why), "; every %llu%s sample is slow (%.0f of them): work done at an interval",
+			 (unsigned long long)pd.period, an_ordinal(pd.period), pd.count);
+	}
 	/* one finding per series: the spread and the outliers that cause it are one fact */
 	if (!isnan(ratio) && ratio > o->variance_ratio) {
 		report_finding(rep, SEV_WARNING, "variance", "high-variance", run->label, run->file, s->max_s.line,
-			       an_advice("high-variance"), "%s: high variance after warmup (%.1fx): max %.4g %s, min %.4g %s%s%s",
-			       v->name, ratio, s->max, v->unit, s->min, v->unit, k ? "; " : "", outl);
+			       an_advice("high-variance"), "%s: high variance after warmup (%.1fx): max %.4g %s, min %.4g %s%s%s%s",
+			       v->name, ratio, s->max, v->unit, s->min, v->unit, k ? "; " : "", outl, why);
 		double excess = (double)s->n * (s->mean - med);
-		report_stake(rep, scale * (excess > slow ? excess : slow));
+		excess = (excess > slow ? excess : slow) - periodic;
+		report_stake(rep, scale * (excess > 0 ? excess : 0));
 		report_fkey(rep, v->key);
 	} else if (k) {
 		report_finding(rep, SEV_NOTICE, "variance", "outlier", run->label, run->file, ol[0].line, NULL,
-			       "%s: %s (median %.4g)", v->name, outl, med);
-		report_stake(rep, scale * slow);
+			       "%s: %s (median %.4g)%s", v->name, outl, med, why);
+		report_stake(rep, scale * (slow > periodic ? slow - periodic : 0));
 		report_fkey(rep, v->key);
 	}
 }
