@@ -139,6 +139,27 @@ static const struct an_part *window_total(const struct an_run *run, const struct
 	return st;
 }
 
+/*
+ * Steps per value where the step p is the time of a window of the steps
+ * its batch indices count, no stamps on its lines to say so (DeePMD's
+ * "batch 100 ... total wall time 0.69 s", the 100 batches since the last
+ * print): its values add up to the stamps' span (half to 110 % of it),
+ * and the steps that ran at its median would take three times that span
+ * or more, which no step can. The steps a value stands for, else 1.
+ */
+static double index_window(const struct an_run *run, const struct an_part *p)
+{
+	double span = run->first_ts != INT64_MIN && run->max_ts > run->first_ts ? (double)(run->max_ts - run->first_ts)
+										 : NAN;
+	double iters = an_run_iters(run), per = iters / (double)p->s.n;
+	if (p->derived || p->s.n < 10 || !(span > 0) || !(per >= 2) || p->steps > (double)p->s.n)
+		return 1;
+	if (!(p->s.sum >= 0.5 * span && p->s.sum <= 1.1 * span) ||
+	    !(iters * tp_series_quantile(&p->s, 0.5) >= 3 * span))
+		return 1;
+	return per;
+}
+
 /* The series that says how long a step takes: batches (the slowest rank: in
  * lockstep training every rank waits for it), else a step's values (a step
  * printed as such, a window mean), a progress bar's redraws (each window's
@@ -156,8 +177,10 @@ const struct tp_series *an_step_series(const struct an_run *run, const char **wh
 		*what = AN_STAMP_STEP;
 		return &w->s;
 	}
-	if (p)
+	if (p) {
+		*scale = 1 / index_window(run, p);
 		return &p->s;
+	}
 	/* a mean over the run (evaluations in it) says less than the redraws */
 	if ((best = an_progress_steps(run->progress, what)))
 		return best;
@@ -227,7 +250,10 @@ static int coarse_series(const struct an_run *run, const struct tp_series *st)
 double an_series_steps(const struct an_run *run, const char *what, const struct tp_series *s)
 {
 	const struct an_part *p = an_part_find(run, what);
-	return p && &p->s == s && p->steps > (double)s->n ? p->steps : (double)s->n;
+	if (!p || &p->s != s)
+		return (double)s->n;
+	double per = index_window(run, p);
+	return p->steps > (double)s->n ? p->steps : per > 1 ? per * (double)s->n : (double)s->n;
 }
 
 const struct tp_series *an_steps_ran(const struct an_run *run, double *iters, const char **what, double *scale)

@@ -692,6 +692,28 @@ static void adopt_by_sum(struct an_run *run, const struct an_stage *s, const cha
 
 static struct an_named_series *named_series(struct tp_map *map, const char *name, size_t n, uint64_t line);
 
+/*
+ * The seconds of a name's last print (before s) that lay within this
+ * print's stamped span (own - sec to own), where no reader declared the
+ * name: one name for nested readings (GluonNLP's "Time cost=1.77s" of an
+ * epoch's evaluation, then "Time cost=35.56s" of the epoch around it, 11
+ * s later), which the phase holds once. Stamps of whole seconds: an
+ * overlap under a second, or under half the shorter print, is none.
+ */
+static double within_last(struct an_stage *s, int64_t own, double sec, double before)
+{
+	double from = s->from, to = s->to;
+	s->from = s->to = NAN;
+	if (!s->inferred || own == INT64_MIN)
+		return 0;
+	s->from = (double)own - sec;
+	s->to = (double)own;
+	double overlap = fmin(to, s->to) - fmax(from, s->from);
+	if (!(overlap >= 1) || !(overlap >= 0.5 * fmin(sec, before)))
+		return 0;
+	return fmin(overlap, fmin(sec, before));
+}
+
 static void feed_stage(struct an_run *run, const struct tp_record *r, double sec)
 {
 	/* a negative duration was warned about by the parser: it is no share */
@@ -706,6 +728,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	int64_t own = tp_ts_seconds(r->ts);
 	s->last_seen_ts = own != INT64_MIN ? own : run->last_ts;
 	if (s->count == 0) {
+		s->from = s->to = NAN;
 		s->line = r->line;
 		s->rank = r->rank;
 		s->ts = tp_ts_seconds(r->ts);
@@ -773,7 +796,7 @@ static void feed_stage(struct an_run *run, const struct tp_record *r, double sec
 	uint64_t before_line = s->last_line;
 	s->last = sec;
 	s->last_line = r->line;
-	s->seconds += sec;
+	s->seconds += sec - within_last(s, own, sec, before);
 	s->count++;
 	note_big(run, r->name, r->name_len, s->seconds);
 	/* a training phase at the top, each print its own span: the series

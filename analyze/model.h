@@ -62,6 +62,9 @@ struct an_stage {
 	char held_by[AN_PARENT_MAX]; /* the phase whose stamped span held it, "" for none */
 	int rank;            /* the launcher rank of its first print (-1: none): the
 			      * other ranks' copies of it are the same span again */
+	double from, to;     /* the latest print's stamped span (its stamp less its
+			      * seconds, its stamp; NAN: none): a print within the
+			      * next one's is held once (within_last() in model.c) */
 };
 
 /*

@@ -38,7 +38,7 @@ with TPROF_REAL_LOGS=tests/data/unseen8 an eighth, TPROF_REAL_MANIFEST=bench/uns
 with TPROF_REAL_LOGS=tests/data/unseen9 a ninth, TPROF_REAL_MANIFEST=bench/unseen10-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen10 a tenth, TPROF_REAL_MANIFEST=bench/unseen11-logs.tsv
 with TPROF_REAL_LOGS=tests/data/unseen11 an eleventh, TPROF_REAL_MANIFEST=bench/unseen12-logs.tsv
-with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen33 (no unseen19); TPROF_PARSE=PATH another
+with TPROF_REAL_LOGS=tests/data/unseen12 a twelfth, and so on to unseen34 (no unseen19); TPROF_PARSE=PATH another
 tprof-parse (to compare a tree before and after a change).
 
 The truth is made without tprof: per framework, a regular expression
@@ -3452,6 +3452,46 @@ def live_held_loop_values(line):
 
 
 
+# --- tests/data/unseen34 ---------------------------------------------------------------
+# IQA-PyTorch (pyiqa, its BasicSR-derived MessageLogger): every 100 iterations the
+# iteration's time and its data time (the ETA before them is not timing); at the end the
+# time from the start of training; the validation bars are tqdm's (common code):
+# 2025-02-04 16:48:00,314 INFO: [basel..][epoch:  1, iter:     100, lr:(2.999e-05,)] [eta: 2:37:00, time (data): 2.064 (0.521)] l_mos: ...
+# 2025-02-04 19:50:35,211 INFO: End of training. Time consumed: 3:06:01
+S34_PYIQA_ITER = re.compile(r"\[eta: [^\]]*?, time \(data\): (" + NUM + r") \((" + NUM + r")\)\]")
+S34_PYIQA_END = re.compile(r"INFO: End of training\. Time consumed: (?:(\d+) days?, )?(\d+):(\d\d):(\d\d)\s*$")
+
+
+def pyiqa_values(line):
+    m = S34_PYIQA_ITER.search(line)
+    if m:
+        return [float(m.group(1)), float(m.group(2))]
+    m = S34_PYIQA_END.search(line)
+    if m:
+        d = int(m.group(1) or 0)
+        return [d * 86400 + int(m.group(2)) * 3600 + int(m.group(3)) * 60 + int(m.group(4))]
+    return []
+
+
+# flair 0.4 ModelTrainer: each tenth of an epoch the batches' samples per second (the
+# mini-batch size times the batches since the last line over their forward/backward
+# time); older flair (0.4.0) prints the same line without the rate: no timing.
+# 2019-10-12 00:35:31,968 epoch 1 - iter 12/123 - loss 27.15042650 - samples/sec: 30.72
+S34_FLAIR_ITER = re.compile(r" - iter \d+/\d+ - loss " + NUM + r" - samples/sec: (" + NUM + r")\s*$")
+
+
+def flair_values(line):
+    m = S34_FLAIR_ITER.search(line)
+    return [float(m.group(1))] if m else []
+
+
+# A transformers-examples run_squad-style script (2019-2020) under nohup: its nested
+# 'Epoch' and 'Iteration' tqdm bars are its only timing (common code); the rest
+# (' args.device = 1 cpu', warnings) holds none.
+def hf_run_squad_values(line):
+    return []
+
+
 FRAMEWORK = {
     "live-held-profiler": live_held_profiler_values,
     "live-held-benchmark": None,  # whole-log truth: live_held_benchmark_values
@@ -3636,7 +3676,10 @@ FRAMEWORK = {
     "home-grown-dtu-ddpm": home_grown_dtu_ddpm_values,
     "randla-net-tf": randla_net_tf_values,
     "home-grown-spinesegformer3d": home_grown_spinesegformer3d_values,
-    "nnunet-v2": nnunet_v2_values
+    "nnunet-v2": nnunet_v2_values,
+    "pyiqa": pyiqa_values,
+    "flair": flair_values,
+    "hf-run-squad": hf_run_squad_values
 }
 
 

@@ -1630,6 +1630,22 @@ Test(discover, the_twenty_ninth_to_thirty_third_sets_shapes)
 }
 
 /*
+ * DeePMD-kit's "batch     100 training time 0.97 s, testing time 0.00 s,
+ * total wall time 1.33 s": a total that holds the line's other times and
+ * more (the first window's set-up) is still their step, they its parts
+ * (they were three parts of a step of their sum, twice the time).
+ */
+Test(discover, a_total_that_holds_the_other_times_and_more_is_their_step)
+{
+	static const struct line_value v[] = {
+		{ "tests/data/unseen22/deepmd-na7-train.log", 112, 0, "training time", TP_ROLE_COMPONENT, 0.97 },
+		{ "tests/data/unseen22/deepmd-na7-train.log", 112, 2, "total wall time", TP_ROLE_STEP, 1.33 },
+		{ "tests/data/unseen22/deepmd-na7-train.log", 113, 2, "total wall time", TP_ROLE_STEP, 0.67 },
+	};
+	expect_line_values(v, ARRAY_SIZE(v), 0);
+}
+
+/*
  * Stamps where the lines put them: IMON's "*Dec01-2035*  2019-12-01
  * 12:59:29 Steps 10, Total time 5.99, ..." (a run's tag in asterisks
  * before the stamp) and an AOT-GAN trainer's "... time:[2022-08-26

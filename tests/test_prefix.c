@@ -350,6 +350,24 @@ Test(prefix, c10_warnings_and_torchtitan)
 	collector_free(&c);
 }
 
+/* GluonNLP's scripts: Python logging's basic "%(levelname)s:%(name)s:"
+ * before a message that starts with the time of day ("INFO:root:09:30:04
+ * [Epoch 1 Batch 170/274] ..."): the time is the line's stamp, and the
+ * message after it is read; a name alone, or a clock not followed by a
+ * blank, is no stamp */
+Test(prefix, level_name_and_the_time_of_day)
+{
+	struct collector c = { 0 };
+	parse_str("INFO:root:09:30:04 [TIMING] fwd: 0.5s\nINFO:gluonnlp:16:38:39 [TIMING] bwd: 1.5s\n"
+		  "INFO:root:[TIMING] opt: 2.5s\nINFO:root:09:30:04[TIMING] step: 3.5s\n",
+		  &c);
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "fwd")->ts, "T09:30:04");
+	cr_assert_str_eq(find_rec(&c, TP_TIMING, "bwd")->ts, "T16:38:39");
+	cr_assert(!find_rec(&c, TP_TIMING, "opt") || !find_rec(&c, TP_TIMING, "opt")->ts);
+	cr_assert(!find_rec(&c, TP_TIMING, "step") || !find_rec(&c, TP_TIMING, "step")->ts);
+	collector_free(&c);
+}
+
 /* Sockeye's logger: '[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] '
  * with datefmt "%Y-%m-%d:%H:%M:%S" (a colon between the date and the
  * time); a bracket whose stamp is followed by words with blanks is no

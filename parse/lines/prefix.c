@@ -17,6 +17,7 @@
  *   I1124 12:00:00.123456 12345 f.py:12]   absl / glog
  *   [W509 11:40:50.076807152 f.cpp:12]  PyTorch's C++ warnings (c10)
  *   [INFO 04:46:18]                PyMARL's: the level and the time of day
+ *   INFO:name:04:46:18             Python logging's basic format, then the time
  *   [INFO|trainer.py:2134] 2024-… >>       Hugging Face transformers
  *   [name][LEVEL] -                hydra's job logging (after "[2024-…]")
  *   [07:10:36.394431]              MAE's and DETR's print: the time of day
@@ -414,6 +415,19 @@ static const char *logback(struct tp_parser *p, const char *t, const char **e)
 	return q;
 }
 
+/* INFO:name:04:46:18 (Python logging's basic "%(levelname)s:%(name)s:"
+ * before a message that starts with the time of day, GluonNLP's
+ * scripts'): the time of day is the line's stamp. */
+static const char *level_name_time(struct tp_parser *p, const char *t, const char **e)
+{
+	const char *q = level_word(t, *e);
+	if (!q || q >= *e || *q != ':' || !(q = name_token(q + 1, *e)) || *e - q < 10 || *q != ':' ||
+	    !has_shape(q + 1, "dd:dd:dd ") || !time_of_day_ok(q + 1))
+		return NULL;
+	time_of_day_stamp(p, q + 1, 8);
+	return q + 10;
+}
+
 /* [INFO 04:46:18] (PyMARL's "[%(levelname)s %(asctime)s] %(name)s",
  * datefmt "%H:%M:%S"): the level and the time of day in brackets. */
 static const char *level_time(struct tp_parser *p, const char *t, const char **e)
@@ -498,7 +512,8 @@ typedef const char *(*prefix_fn)(struct tp_parser *p, const char *t, const char 
 /* By the first byte, the forms that can start there, in the order they are tried. */
 static const prefix_fn bracketed[] = { py_bracket, hf, hydra, file_line_level, rich, time_of_day, tag_stamp, c10,
 					 level_time, NULL };
-static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, vllm, ray, loguru, rich, absl, py_space, NULL };
+static const prefix_fn upper[] = { py_dash, fair, level_ts_caller, vllm, ray, loguru, rich, absl, py_space,
+				     level_name_time, NULL };
 static const prefix_fn other[] = { py_dash, py_space, logback, bare_time_of_day, star_tag_stamp, NULL };
 
 const char *tp_strip_logger(struct tp_parser *p, const char *t, const char **e)
