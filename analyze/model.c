@@ -821,7 +821,7 @@ static int count_starts(double last, double i)
 /* Below, with the batches (a clock's reading closes a window of steps). */
 static struct an_batches *rank_batches(struct an_run *run, int rank);
 static void window_step(struct an_run *run, const char *name, double *pt, double *pi, double t, double i,
-			uint64_t line);
+			uint64_t line, double whole);
 
 /* Adds the parts of the line read so far into the step they make, when
  * there are two or more and the line printed no step of its own. */
@@ -891,7 +891,7 @@ static void feed_part(struct an_run *run, const struct tp_record *r, enum tp_rol
 		 * table (stable-baselines3's iterations, then time_elapsed) */
 		if (run->index_line && r->line >= run->index_line && r->line - run->index_line <= 4) {
 			struct an_batches *b = rank_batches(run, run->index_rank);
-			window_step(run, AN_CLOCK_STEP, &b->clock_t, &b->clock_index, sec, run->index_value, r->line);
+			window_step(run, AN_CLOCK_STEP, &b->clock_t, &b->clock_index, sec, run->index_value, r->line, 0);
 			run->index_line = 0;
 		}
 	}
@@ -1118,10 +1118,18 @@ static void add_window(struct an_run *run, const char *name, double v, uint64_t 
  * going back (a new epoch, another engine's counter, a new launch) starts
  * again.
  */
+#define WHOLE_WINDOW_S 10.0
+
 static void window_step(struct an_run *run, const char *name, double *pt, double *pi, double t, double i,
-			uint64_t line)
+			uint64_t line, double whole)
 {
 	if (isnan(t))
+		return;
+	/* stamps of whole seconds a few seconds apart measure mostly their
+	 * rounding ("09:30:04" to "09:30:05" for ten steps of 0.08 s): the
+	 * window goes on to whole seconds or more (WHOLE_WINDOW_S), while
+	 * the index rises */
+	if (!isnan(*pt) && i > *pi && t >= *pt && t == floor(t) && *pt == floor(*pt) && t - *pt < whole)
 		return;
 	if (!isnan(*pt) && i > *pi && t >= *pt)
 		add_window(run, name, (t - *pt) / (i - *pi), line);
@@ -1132,10 +1140,11 @@ static void window_step(struct an_run *run, const char *name, double *pt, double
 static void batch_from_stamps(struct an_run *run, struct an_batches *b, const struct tp_record *r)
 {
 	double i = r->num[S_BAT_INDEX];
-	window_step(run, AN_STAMP_STEP, &b->stamp_t, &b->stamp_index, r->ts ? stamp_seconds(r->ts) : NAN, i, r->line);
+	window_step(run, AN_STAMP_STEP, &b->stamp_t, &b->stamp_index, r->ts ? stamp_seconds(r->ts) : NAN, i, r->line,
+		    WHOLE_WINDOW_S);
 	/* the clock of the line, read before the index or after it */
 	if (run->clock_line == r->line)
-		window_step(run, AN_CLOCK_STEP, &b->clock_t, &b->clock_index, run->clock_value, i, r->line);
+		window_step(run, AN_CLOCK_STEP, &b->clock_t, &b->clock_index, run->clock_value, i, r->line, 0);
 	else
 		run->index_line = r->line, run->index_value = i, run->index_rank = r->rank;
 }

@@ -1669,3 +1669,67 @@ Test(discover, a_tag_before_the_stamp_and_a_stamp_in_brackets_at_the_end)
 	cr_expect(strstr(t.out.buf, "\"wall\":361425,\"wall_from\":\"timestamps\""), "%.300s", strstr(t.out.buf, "\"runs\""));
 	tu_result_free(&t);
 }
+
+/*
+ * A stamped line that counts steps and prints no time ("[ Mon Dec  1
+ * 22:56:03 2025 ] Epoch: 1, Batch(400/1417) done. Loss: 47.68", a sign
+ * language trainer's; flair's "epoch 1 - iter 13/135 - loss 29.7"): the
+ * scan takes it for the miner (a digit, '/', a digit; then a word that
+ * counts steps before the count), and its template's count goes out as a
+ * batch index with the line's stamp, the analysis's "step (time stamps)".
+ * Dates, fractions, an epoch's or a channel's count are no count of
+ * steps; a count on an unstamped line gives no record.
+ */
+Test(discover, a_stamped_count_of_steps_is_a_batch_index)
+{
+	static const struct {
+		const char *line;
+		int counts;
+	} v[] = {
+		{ "epoch 1 - iter 13/135 - loss 29.71983283", 1 },
+		{ "Epoch: 1, Batch(200/1417) done. Loss: 71.57565308  lr:0.000100", 1 },
+		{ "[Epoch 1 Batch 170/274] loss=0.4463, lr=0.0000181", 1 },
+		{ "Epoch[1] Iteration[50/3385] Loss: 0.456, Acc: 0.887", 1 },
+		{ "step: 12/500 loss 1.2", 1 },
+		{ "Saved 12/01/2025 batch 3", 0 },
+		{ "NCCL INFO Channel 03/24 :    0   1   2   3", 0 },
+		{ "Epoch 8/50", 0 },
+		{ "batch 1.5/2 done", 0 },
+		{ "iter 13/ 135", 0 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		const char *s = v[i].line, *e = s + strlen(s);
+		cr_expect_eq(tp_disc_has_counter(s, e), v[i].counts, "%s", s);
+		/* the scan passes no line the counter test takes */
+		if (v[i].counts)
+			cr_expect_eq(tp_disc_next_line(s, e, e, NULL), s, "%s", s);
+	}
+	struct collector c = { 0 };
+	read_log("tests/data/unseen18/slr-resnet-phoenix.log", NULL, &c);
+	const struct tp_record *r = on_line(&c, TP_BATCH, 24, 0);
+	cr_assert_not_null(r);
+	cr_expect_float_eq(num(r, S_BAT_INDEX), 200, 1e-12);
+	cr_expect_str_eq(r->ts, "2025-12-01T22:55:10");
+	collector_free(&c);
+	char *dir = tu_tmpdir("counts");
+	cr_assert(dir);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/unstamped.log", dir);
+	write_text(path, "epoch 1 - iter 13/135 - loss 1.5\nepoch 1 - iter 26/135 - loss 1.4\n"
+			 "epoch 1 - iter 39/135 - loss 1.3\nepoch 1 - iter 52/135 - loss 1.2\n");
+	memset(&c, 0, sizeof(c));
+	read_log(path, NULL, &c);
+	cr_expect_eq(c.n, 0, "a count without a stamp: no record");
+	collector_free(&c);
+	snprintf(path, sizeof(path), "%s/stamped.log", dir);
+	write_text(path, "2019-09-13 16:56:35,011 epoch 1 - iter 13/135 - loss 1.5\n"
+			 "2019-09-13 16:56:59,097 epoch 1 - iter 26/135 - loss 1.4\n"
+			 "2019-09-13 16:57:21,746 epoch 1 - iter 39/135 - loss 1.3\n");
+	memset(&c, 0, sizeof(c));
+	read_log(path, NULL, &c);
+	cr_expect_eq(on_line_count(&c, TP_BATCH, 1), 1);
+	cr_expect_eq(on_line_count(&c, TP_BATCH, 3), 1);
+	cr_expect_float_eq(num(on_line(&c, TP_BATCH, 3, 0), S_BAT_INDEX), 39, 1e-12);
+	collector_free(&c);
+	tu_rmtree(dir);
+}

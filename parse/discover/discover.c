@@ -529,6 +529,48 @@ int tp_disc_has_unit(const char *s, const char *e)
 	return has_unit_from(s, s, e);
 }
 
+/* Whether [s, e) is a word that counts steps ("iter", "Batch"). */
+static int counts_steps(const char *s, const char *e)
+{
+	static const char *const words[] = { "iter", "iters", "iteration", "step", "batch" };
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++)
+		if ((size_t)(e - s) == strlen(words[w]) && !strncasecmp(s, words[w], (size_t)(e - s)))
+			return 1;
+	return 0;
+}
+
+/* A count of steps at the '/' q of the line [s, e) ("iter 13/135")? */
+static int count_at(const char *s, const char *q, const char *e)
+{
+	if (q == s || q + 1 >= e || !tp_is_digit(q[-1]) || !tp_is_digit(q[1]))
+		return 0;
+	const char *k = q, *n = q + 1;
+	while (k > s && tp_is_digit(k[-1]))
+		k--;
+	while (n < e && tp_is_digit(*n))
+		n++;
+	/* "12/01/2025", "1.5/2": no count of steps */
+	if ((n < e && (*n == '/' || *n == '.')) || (k > s && (k[-1] == '/' || k[-1] == '.')))
+		return 0;
+	const char *w = k;
+	while (w > s && (w[-1] == ' ' || w[-1] == '(' || w[-1] == ':' || w[-1] == '=' || w[-1] == '[') && k - w < 3)
+		w--;
+	const char *a = w;
+	while (a > s && w - a < 16 && tp_is_alpha(a[-1]))
+		a--;
+	return a < w && counts_steps(a, w);
+}
+
+int tp_disc_has_counter(const char *s, const char *e)
+{
+	if (e - s > MAX_LINE)
+		e = s + MAX_LINE;
+	for (const char *q = s; q < e && (q = memchr(q, '/', (size_t)(e - q))); q++)
+		if (count_at(s, q, e))
+			return 1;
+	return 0;
+}
+
 /* At r: blanks, then a clock ("00:03:04")? */
 static int clock_at(const char *r, const char *e)
 {
@@ -898,6 +940,8 @@ static int maybe16(const char *p)
 	/* "/s" not inside a word, and "/sec" */
 	v16 lower = (v16)((b2 >= splat('a')) & (b2 <= splat('z')) & (b2 != splat('e')));
 	c |= (v16)(b0 == splat('/')) & (v16)(b1 == splat('s')) & ~lower;
+	/* "iter 13/135": a count of steps, read where its line is stamped */
+	c |= digit & (v16)(b1 == splat('/')) & (v16)((b2 >= splat('0')) & (b2 <= splat('9')));
 	uint64_t w[2];
 	memcpy(w, &c, sizeof(w));
 	return (w[0] | w[1]) != 0;
@@ -914,7 +958,7 @@ static const char *line_start(const char *s, const char *q)
 static int maybe_at(const char *p, const char *e)
 {
 	if (tp_is_digit(*p) && p + 1 < e) {
-		if (unit_byte(p[1]))
+		if (unit_byte(p[1]) || (p[1] == '/' && p + 2 < e && tp_is_digit(p[2])))
 			return 1;
 		return p[1] == ' ' && p + 2 < e && unit_byte(p[2]);
 	}
@@ -977,6 +1021,9 @@ static const char *next_line_generic(const char *s, const char *e)
 				hit = q;
 		if (!hit)
 			return e;
+		const char *ls = line_start(s, hit), *le = memchr(hit, '\n', (size_t)(e - hit));
+		if (tp_disc_has_counter(ls, le ? le : e))
+			return ls;
 		if (line_has_unit(s, hit, e, &q))
 			return q;
 	}
@@ -1048,11 +1095,14 @@ __attribute__((target("avx2"))) static const char *quiet_blocks(const char *q, c
 		__m256i b0 = _mm256_loadu_si256((const __m256i *)q);
 		__m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 1));
 		__m256i b2 = _mm256_loadu_si256((const __m256i *)(q + 2));
-		__m256i d = _mm256_sub_epi8(b0, c_0);
+		__m256i d = _mm256_sub_epi8(b0, c_0), d2 = _mm256_sub_epi8(b2, c_0);
 		__m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, c_9), d);
+		/* a digit, '/' and a digit: a count of steps ("iter 13/135") */
+		__m256i count = _mm256_and_si256(_mm256_and_si256(digit, _mm256_cmpeq_epi8(b1, c_sl)),
+						 _mm256_cmpeq_epi8(_mm256_min_epu8(d2, c_9), d2));
 		__m256i u = _mm256_or_si256(UNIT_BITS(b1), _mm256_and_si256(_mm256_cmpeq_epi8(b1, c_sp), UNIT_BITS(b2)));
 		__m256i t = _mm256_or_si256(
-			_mm256_and_si256(digit, u),
+			_mm256_or_si256(_mm256_and_si256(digit, u), count),
 			_mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s)),
 					_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_pc), _mm256_cmpeq_epi8(b1, c_bar))));
 		uint32_t ends = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b0, c_nl));
@@ -1121,9 +1171,13 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 			__m256i b2 = _mm256_loadu_si256((const __m256i *)(b + 2));
 			__m256i sp_a = _mm256_and_si256(_mm256_cmpeq_epi8(b1, c_sp),
 							_mm256_cmpeq_epi8(_mm256_max_epu8(b2, c_a1), b2));
+			__m256i count = _mm256_and_si256(
+				_mm256_and_si256(digit, _mm256_cmpeq_epi8(b1, c_sl)),
+				_mm256_and_si256(_mm256_cmpgt_epi8(b2, c_0), _mm256_cmpgt_epi8(c_9, b2)));
 			__m256i may = _mm256_or_si256(
 				_mm256_and_si256(digit, _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b1, c_a1), b1), sp_a)),
-				_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s)));
+				_mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s)),
+						count));
 			uint32_t m = (uint32_t)_mm256_movemask_epi8(may);
 			if (e - q < 32) /* the bytes past e are only read: the next line's */
 				m &= (1u << (e - q)) - 1, open &= (1u << (e - q)) - 1;
@@ -1139,7 +1193,8 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 			__m256i lower = _mm256_andnot_si256(_mm256_cmpeq_epi8(b2, c_e),
 							    _mm256_and_si256(_mm256_cmpgt_epi8(b2, c_a), _mm256_cmpgt_epi8(c_z, b2)));
 			__m256i rate = _mm256_and_si256(_mm256_cmpeq_epi8(b0, c_sl), _mm256_cmpeq_epi8(b1, c_s));
-			__m256i hv = _mm256_or_si256(_mm256_andnot_si256(nu, digit), _mm256_andnot_si256(lower, rate));
+			__m256i hv = _mm256_or_si256(_mm256_or_si256(_mm256_andnot_si256(nu, digit), count),
+						     _mm256_andnot_si256(lower, rate));
 			uint32_t h = (uint32_t)_mm256_movemask_epi8(hv);
 			if (e - q < 32)
 				h &= (1u << (e - q)) - 1;
@@ -1159,6 +1214,16 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 		/* "/se" is a hit for "/sec"; "xla/service" in a path is none,
 		 * and is not worth reading its line for */
 		if (*hit == '/' && e - hit > 3 && hit[2] == 'e' && hit[3] != 'c') {
+			q = hit + 1;
+			continue;
+		}
+		/* a digit and '/' ("iter 13/135"): a count of steps, its line
+		 * the miner's where a word counts them; else the scan goes on
+		 * past it (a date, "Channel 03/24") */
+		if (tp_is_digit(*hit) && e - hit > 1 && hit[1] == '/') {
+			const char *ls = line_start(s, hit);
+			if (count_at(ls, hit + 1, e))
+				return counted(cf, ls, n, nl);
 			q = hit + 1;
 			continue;
 		}
@@ -2049,7 +2114,7 @@ static int counter_pos(const struct tmpl *tp)
 		int b = k - 1;
 		/* "iter: 10", "iter=10", "Iter:[10", "\"iter\": 10" */
 		while (punct_is(tp, b, ':') || punct_is(tp, b, '=') || punct_is(tp, b, '[') || punct_is(tp, b, '.') ||
-		       punct_is(tp, b, '"') || punct_is(tp, b, '\''))
+		       punct_is(tp, b, '"') || punct_is(tp, b, '\'') || punct_is(tp, b, '('))
 			b--;
 		if (counter_word(tp, b))
 			return k;
@@ -2600,6 +2665,8 @@ static void derive(struct tmpl *tp)
 	}
 	if (!units) {
 		tp->nslots = 0; /* clocks alone are not a timing line */
+		tp->counter = counter_pos(tp); /* a stamped count of steps is */
+		tp->changed = 0;
 		return;
 	}
 	/* components belong to the first value without a share */
@@ -2700,8 +2767,9 @@ static void emit_counter(struct tp_miner *m, const struct tmpl *tp, const struct
 			 const char *ts, int others, const char *file, const struct tp_sink *sink)
 {
 	int k = tp->counter;
-	/* "step:1K" is a rounded count, no index */
-	if (k < 0 || others || t[k].kind != TK_NUM || t[k].form != CK_NO || !(t[k].v >= 0) ||
+	/* "step:1K" is a rounded count, no index; a count on a line of no
+	 * timing value says something only with its stamp */
+	if (k < 0 || others || (!tp->nslots && !ts) || t[k].kind != TK_NUM || t[k].form != CK_NO || !(t[k].v >= 0) ||
 	    t[k].v > 1e15 || t[k].v != floor(t[k].v) || (is_word(tp, k + 1) && !tp->sp[k + 1]))
 		return;
 	struct tp_record r;

@@ -100,6 +100,12 @@ int tp_disc_has_unit(const char *s, const char *e);
  * "time:" or "_s:" markers (parse/scan/markers.c). */
 int tp_disc_has_time_word(const char *s, const char *e);
 
+/* Does [s,e) count steps as "k/N" after a word that counts them ("iter
+ * 13/135", "Batch(200/1417)", "[Epoch 1 Batch 170/274]"), not a date or
+ * a fraction? Such a line goes to the miner where it is stamped: its
+ * index and stamp are where the steps are. */
+int tp_disc_has_counter(const char *s, const char *e);
+
 /* The first line in [s,e) (s a line start) that may hold a number next to
  * a unit (a superset of tp_disc_has_unit's lines), or e. The bytes up to
  * limit (>= e) may be read, never beyond. Where nl is not NULL, *nl is the
