@@ -148,15 +148,15 @@ static void fz_disc_prefilter(const char *buf, size_t n)
 		for (const char *q = s; q < next;) {
 			const char *nl = memchr(q, '\n', (size_t)(e - q));
 			const char *le = nl ? nl : e;
-			if (tp_disc_has_unit(q, le))
-				fz_fail("tp_disc_next_line skipped line at %td, which holds a unit", q - c);
+			if (tp_disc_has_unit(q, le) || tp_disc_has_counter(q, le))
+				fz_fail("tp_disc_next_line skipped line at %td, which holds a unit or a count", q - c);
 			q = nl ? nl + 1 : e;
 		}
 		if (next >= e)
 			break;
 		const char *nl = memchr(next, '\n', (size_t)(e - next));
-		if (!tp_disc_has_unit(next, nl ? nl : e))
-			fz_fail("tp_disc_next_line stopped at line %td, which holds no unit", next - c);
+		if (!tp_disc_has_unit(next, nl ? nl : e) && !tp_disc_has_counter(next, nl ? nl : e))
+			fz_fail("tp_disc_next_line stopped at line %td, which holds no unit and no count", next - c);
 		s = nl ? nl + 1 : e;
 	}
 	free(c);

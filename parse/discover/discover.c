@@ -565,9 +565,17 @@ int tp_disc_has_counter(const char *s, const char *e)
 {
 	if (e - s > MAX_LINE)
 		e = s + MAX_LINE;
-	for (const char *q = s; q < e && (q = memchr(q, '/', (size_t)(e - q))); q++)
-		if (count_at(s, q, e))
+	for (const char *q = s; q < e; q++) {
+		if (*q == '%' && q + 1 < e && q[1] == '|') {
+			/* a tqdm bar's count is a progress record's */
+			const char *c = memchr(q, ']', (size_t)(e - q));
+			if (!c)
+				return 0;
+			q = c;
+		} else if (*q == '/' && count_at(s, q, e)) {
 			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -990,7 +998,10 @@ static int line_has_unit(const char *s, const char *hit, const char *e, const ch
 			from = ls;
 			break;
 		}
-	if (has_unit_from(ls, from, le)) {
+	/* the scan passes the rest of the line: a count after the hit is
+	 * read here ("... 23:08:57,029 semantic_segmentation INFO: Iters:
+	 * 10/20000", a hit at "9 s" that is no unit) */
+	if (has_unit_from(ls, from, le) || (memchr(hit, '/', (size_t)(le - hit)) && tp_disc_has_counter(ls, le))) {
 		*q = ls;
 		return 1;
 	}
@@ -1221,8 +1232,9 @@ __attribute__((target("avx2"))) static const char *next_line_avx2(const char *s,
 		 * the miner's where a word counts them; else the scan goes on
 		 * past it (a date, "Channel 03/24") */
 		if (tp_is_digit(*hit) && e - hit > 1 && hit[1] == '/') {
-			const char *ls = line_start(s, hit);
-			if (count_at(ls, hit + 1, e))
+			/* as tp_disc_has_counter reads the line: its first MAX_LINE bytes */
+			const char *ls = line_start(s, hit), *cut = e - ls > MAX_LINE ? ls + MAX_LINE : e;
+			if (hit + 1 < cut && count_at(ls, hit + 1, cut))
 				return counted(cf, ls, n, nl);
 			q = hit + 1;
 			continue;
