@@ -126,6 +126,10 @@ int an_periodic_slow(const struct tp_series *s, struct an_periodic *p);
 /* The English ordinal suffix of n ("st" of 21, "th" of 250). */
 const char *an_ordinal(uint64_t n);
 
+/* Idle time (gaps between stamped lines of more than AN_IDLE_GAP that no
+ * phase filled) after the latest step's stamp (model.c). */
+double an_run_idle_after_steps(const struct an_run *run);
+
 /* The step's parts as shares of its step, and evaluation, checkpoint and
  * start-up phases as shares of the wall, with their findings (parts.c). */
 void an_step_parts(const struct an_model *m, const struct an_opts *o, struct report *rep, int bottlenecks);

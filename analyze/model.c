@@ -269,6 +269,20 @@ double an_run_crashed(const struct an_run *run)
 		       : 0;
 }
 
+double an_run_idle_after_steps(const struct an_run *run)
+{
+	if (run->last_step_ts == INT64_MIN)
+		return 0;
+	/* the gap before the last stamped line, where it began after the step */
+	double pending = run->gap > 0 && (double)run->max_ts - run->gap >= (double)run->last_step_ts ? run->gap : 0;
+	/* a log's last stamps with no value after a long silence (a relaunch's
+	 * header a day later: "[ Wed Dec  3 21:34:43 2025 ] Parameters:") */
+	double tail = run->last_value_ts != INT64_MIN && run->max_ts - run->last_value_ts > AN_IDLE_GAP
+			      ? (double)(run->max_ts - run->last_value_ts)
+			      : 0;
+	return run->idle_since_step + (pending > tail ? pending : tail);
+}
+
 double an_run_idle(const struct an_run *run, uint64_t *n)
 {
 	/* and the launches that crashed before the one that ran */
@@ -356,6 +370,7 @@ static int64_t check_clock(struct an_run *run, const struct tp_record *r)
 	/* the gap before this line: idle unless a phase printed on it fills it */
 	if (run->gap > 0) {
 		run->idle_s += run->gap;
+		run->idle_since_step += run->gap;
 		run->idle_gaps++;
 	}
 	run->gap = last != INT64_MIN && t - last > AN_IDLE_GAP ? (double)(t - last) : 0;
@@ -1671,6 +1686,7 @@ void an_feed(struct an_model *m, const struct tp_record *r)
 								: NAN;
 			}
 			run->last_step_ts = t;
+			run->idle_since_step = 0;
 			if (r->name && r->type != TP_BATCH)
 				eval_span(run, r, t);
 		}

@@ -248,6 +248,7 @@ struct an_run {
 	 * printed at their end fills: launches appended to one log, idle in
 	 * between (an_run_idle) */
 	double idle_s;            /* those gaps, added */
+	double idle_since_step;   /* those of them after the latest step's stamp */
 	char big[2][AN_PARENT_MAX]; /* the two phases of the most seconds, largest first ("": none) */
 	unsigned adoptions;       /* declared phases that looked for phases in their span */
 	uint64_t idle_gaps;

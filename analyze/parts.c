@@ -336,6 +336,9 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	 * launches were appended to it ends on the last one's start-up,
 	 * days after the last step, idle in between */
 	double after = run->last_value_ts > run->last_step_ts ? (double)(run->max_ts - run->last_step_ts) : 0;
+	/* less the idle gaps in it (a relaunch's header a day later) */
+	double idle_after = after > 0 ? an_run_idle_after_steps(run) : 0;
+	after -= idle_after < after ? idle_after : after;
 	if (crashed > 0)
 		report_finding(rep, SEV_NOTICE, "bottlenecks", "crashes", run->label, run->file, run->crash_line,
 			       "read the tracebacks: a launch that crashes before its first step costs its start-up "
@@ -354,9 +357,13 @@ static void around_steps(struct report *rep, const struct an_opts *o, const stru
 	if (before > 0)
 		report_stake(rep, before / 2);
 	if (after >= 0.1 * wall) {
+		char idle[96] = "";
+		if (idle_after > 0)
+			snprintf(idle, sizeof(idle), ", and %.4g s idle in gaps of more than %d minutes", idle_after,
+				 AN_IDLE_GAP / 60);
 		report_finding(rep, SEV_NOTICE, "bottlenecks", "after-steps", run->label, run->file, 0, NULL,
 			       "the run went on %.4g s (%.1f%% of the wall) after its last step was printed "
-			       "(a final evaluation, saving the model)", after, 100 * after / wall);
+			       "(a final evaluation, saving the model)%s", after, 100 * after / wall, idle);
 		report_stake(rep, after / 2);
 	}
 }

@@ -1627,6 +1627,13 @@ Test(discover, the_twenty_ninth_to_thirty_third_sets_shapes)
 	cr_assert_eq(on_line_count(&c, TP_RATE, 478), 1);
 	cr_expect_float_eq(num(on_line(&c, TP_RATE, 478, 0), S_RATE_VALUE), 1.41, 1e-12);
 	collector_free(&c);
+	/* its elapsed a second later ("498/498 [3:45:36<00:00, 25.29s/it]\x1b[A
+	 * \r...498/498 [3:45:37<00:00, 27.18s/it]", a BERT SQuAD run on CPU) */
+	memset(&c, 0, sizeof(c));
+	read_log("tests/data/unseen34/hfsquad-bert-qa-cpu.log", NULL, &c);
+	cr_assert_eq(on_line_count(&c, TP_RATE, 4894), 1);
+	cr_expect_float_eq(num(on_line(&c, TP_RATE, 4894, 0), S_RATE_VALUE), 1 / 27.18, 1e-12);
+	collector_free(&c);
 }
 
 /*

@@ -739,23 +739,30 @@ static int only_escapes(const char *s, const char *e)
 
 /*
  * A finished bar [b, be) that only cursor moves follow, redrawn finished in
- * the next segment [n, ne) with the same count and elapsed time: tqdm's
- * close() redraws a nested bar in place with the run's mean rate
- * ("| 469/469 [05:33<00:00, 1.51it/s]\x1b[A\r100%|…| 469/469
- * [05:33<00:00, 1.41it/s]"), and only that last redraw stands.
+ * the next segment [n, ne) with the same count and an elapsed time at most
+ * a second later: tqdm's close() redraws a nested bar in place with the
+ * run's mean rate ("| 469/469 [05:33<00:00, 1.51it/s]\x1b[A\r100%|…|
+ * 469/469 [05:33<00:00, 1.41it/s]"; "| 498/498 [3:45:36<00:00,
+ * 25.29s/it]\x1b[A\r...| 498/498 [3:45:37<00:00, 27.18s/it]"), and only
+ * that last redraw stands.
  */
 static int redrawn_next(const char *b, const char *be, const char *e, const char *n, const char *ne)
 {
 	if (!n || !only_escapes(be, e))
 		return 0;
 	const char *lt = memchr(b, '<', (size_t)(be - b));
-	const char *c = lt;
+	const char *lb = lt ? memchr(b, '[', (size_t)(lt - b)) : NULL, *c = lt;
 	while (c && c > b && c[-1] != '|')
 		c--;
-	if (!c || c == b || lt - c < 5 || ne - n < lt - c)
+	if (!c || c == b || !lb || lb < c || lt - c < 5 || ne - n < lt - c || !bar_done(n, ne))
 		return 0;
-	size_t k = (size_t)(lt - c + 1), look = (size_t)(ne - n) < 400 ? (size_t)(ne - n) : 400;
-	return bar_done(n, ne) && memmem(n, look, c, k) != NULL;
+	/* the count through its '[' in the next redraw, then its elapsed */
+	size_t k = (size_t)(lb - c + 1), look = (size_t)(ne - n) < 400 ? (size_t)(ne - n) : 400;
+	const char *m = memmem(n, look, c, k);
+	double was, now;
+	const char *x;
+	return m && tp_read_clock_at(lb + 1, lt, &was, &x) && x == lt &&
+	       tp_read_clock_at(m + k, ne, &now, &x) && x < ne && *x == '<' && now >= was && now <= was + 1;
 }
 
 static void segment(struct tp_parser *p, const char *s, const char *e, int last, const char *next,
