@@ -287,8 +287,14 @@ double an_run_idle(const struct an_run *run, uint64_t *n)
 {
 	/* and the launches that crashed before the one that ran */
 	double crashed = an_run_crashed(run);
-	*n = run->idle_gaps + (run->gap > 0) + (crashed > 0);
-	return run->idle_s + run->gap + crashed;
+	/* and the silence before the log's last stamps, no value read in it
+	 * (a relaunch's header a day later), where no gap says it already */
+	double tail = run->last_value_ts != INT64_MIN && run->max_ts - run->last_value_ts > AN_IDLE_GAP &&
+				      !(run->gap > 0)
+			      ? (double)(run->max_ts - run->last_value_ts)
+			      : 0;
+	*n = run->idle_gaps + (run->gap > 0) + (crashed > 0) + (tail > 0);
+	return run->idle_s + run->gap + crashed + tail;
 }
 
 
