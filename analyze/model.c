@@ -1117,7 +1117,7 @@ static double stamp_seconds(const char *ts)
 }
 
 /* A window mean of the step, made here: named for where it comes from. */
-static void add_window(struct an_run *run, const char *name, double v, uint64_t line)
+static void add_window(struct an_run *run, const char *name, double v, double steps, uint64_t line)
 {
 	int created;
 	struct an_part *x = tp_map_get(&run->parts, name, strlen(name), &created);
@@ -1128,6 +1128,7 @@ static void add_window(struct an_run *run, const char *name, double v, uint64_t 
 		x->derived = 1;
 	}
 	tp_series_add(&x->s, v, line);
+	x->steps += steps; /* the steps its windows cover, for the count */
 }
 
 /*
@@ -1153,7 +1154,7 @@ static void window_step(struct an_run *run, const char *name, double *pt, double
 	if (!isnan(*pt) && i > *pi && t >= *pt && t == floor(t) && *pt == floor(*pt) && t - *pt < whole)
 		return;
 	if (!isnan(*pt) && i > *pi && t >= *pt)
-		add_window(run, name, (t - *pt) / (i - *pi), line);
+		add_window(run, name, (t - *pt) / (i - *pi), i - *pi, line);
 	*pt = t;
 	*pi = i;
 }

@@ -380,7 +380,8 @@ Test(roles, steps_from_the_stamps_of_step_lines)
 		"2024-01-01 12:05:07.460 step 20\n", "");
 	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (time stamps)");
 	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.746) < 1e-6, "%g", num_at(j, "runs.0.step_median"));
-	cr_expect_eq(num_at(j, "runs.0.steps"), 4, "the new epoch's first line is no step");
+	/* four windows of ten steps: the new epoch's first line closes none */
+	cr_expect_eq(num_at(j, "runs.0.steps"), 40, "the new epoch's first line closes no window");
 	json_free(&doc);
 	j = analyze(&doc, rules,
 		"2024-01-01 12:00:00.000 step 10\n2024-01-01 12:00:07.460 step 20\n"
@@ -423,7 +424,7 @@ Test(roles, steps_from_a_clock_and_the_step_it_is_at)
 	cr_expect_str_eq(str_at(j, "runs.0.step"), "step (clock)");
 	/* windows of 0.66, 0.67, 0.68, 0.68 s: the new launch's first line is none */
 	cr_expect(fabs(num_at(j, "runs.0.step_median") - 0.675) < 1e-9, "%.17g", num_at(j, "runs.0.step_median"));
-	cr_expect_eq(num_at(j, "runs.0.steps"), 4);
+	cr_expect_eq(num_at(j, "runs.0.steps"), 400, "four windows of a hundred steps");
 	json_free(&doc);
 }
 
@@ -917,6 +918,8 @@ Test(roles, stamped_counts_of_steps_give_the_step)
 	 * after its last step: idle, no work after the steps */
 	struct json_doc doc = JSON_DOC_INIT;
 	const struct json_value *j = analyze_file(&doc, "tests/data/unseen18/slr-resnet-phoenix.log");
+	/* the steps its 707 windows of the stamps cover */
+	cr_expect_eq(num_at(j, "runs.0.steps"), 141400);
 	cr_expect_eq(count_findings(j, "after-steps"), 0);
 	expect_top(j, "steps", "the steps are 90% of the time the run was active (6.788e+04 s, the wall less 1.008e+05 s "
 			       "idle in 1 gap)");
