@@ -269,17 +269,23 @@ double an_run_crashed(const struct an_run *run)
 		       : 0;
 }
 
+/* The silence before a log's last stamps in which no value was read, where
+ * longer than AN_IDLE_GAP (a relaunch's header a day later: "[ Wed Dec  3
+ * 21:34:43 2025 ] Parameters:"), else 0. */
+static double tail_silence(const struct an_run *run)
+{
+	return run->last_value_ts != INT64_MIN && run->max_ts - run->last_value_ts > AN_IDLE_GAP
+		       ? (double)(run->max_ts - run->last_value_ts)
+		       : 0;
+}
+
 double an_run_idle_after_steps(const struct an_run *run)
 {
 	if (run->last_step_ts == INT64_MIN)
 		return 0;
 	/* the gap before the last stamped line, where it began after the step */
 	double pending = run->gap > 0 && (double)run->max_ts - run->gap >= (double)run->last_step_ts ? run->gap : 0;
-	/* a log's last stamps with no value after a long silence (a relaunch's
-	 * header a day later: "[ Wed Dec  3 21:34:43 2025 ] Parameters:") */
-	double tail = run->last_value_ts != INT64_MIN && run->max_ts - run->last_value_ts > AN_IDLE_GAP
-			      ? (double)(run->max_ts - run->last_value_ts)
-			      : 0;
+	double tail = tail_silence(run);
 	return run->idle_since_step + (pending > tail ? pending : tail);
 }
 
@@ -287,12 +293,9 @@ double an_run_idle(const struct an_run *run, uint64_t *n)
 {
 	/* and the launches that crashed before the one that ran */
 	double crashed = an_run_crashed(run);
-	/* and the silence before the log's last stamps, no value read in it
-	 * (a relaunch's header a day later), where no gap says it already */
-	double tail = run->last_value_ts != INT64_MIN && run->max_ts - run->last_value_ts > AN_IDLE_GAP &&
-				      !(run->gap > 0)
-			      ? (double)(run->max_ts - run->last_value_ts)
-			      : 0;
+	/* and the silence before the log's last stamps, where no gap says it
+	 * already */
+	double tail = run->gap > 0 ? 0 : tail_silence(run);
 	*n = run->idle_gaps + (run->gap > 0) + (crashed > 0) + (tail > 0);
 	return run->idle_s + run->gap + crashed + tail;
 }

@@ -1032,9 +1032,6 @@ static const char *next_line_generic(const char *s, const char *e)
 				hit = q;
 		if (!hit)
 			return e;
-		const char *ls = line_start(s, hit), *le = memchr(hit, '\n', (size_t)(e - hit));
-		if (tp_disc_has_counter(ls, le ? le : e))
-			return ls;
 		if (line_has_unit(s, hit, e, &q))
 			return q;
 	}

@@ -89,11 +89,12 @@ static void discover(struct tp_parser *p, const struct seg *sg)
 		return;
 	uintptr_t t = (uintptr_t)sg->t, e = (uintptr_t)sg->e;
 	const char *limit = p->buf_end && t >= (uintptr_t)p->buf && e <= (uintptr_t)p->buf_end ? p->buf_end : sg->e;
-	int word = -1;
-	if (tp_disc_next_line(sg->t, sg->e, limit, NULL) != sg->t && !(word = tp_disc_has_time_word(sg->t, sg->e)))
+	int scanned = tp_disc_next_line(sg->t, sg->e, limit, NULL) == sg->t;
+	if (!scanned && !tp_disc_has_time_word(sg->t, sg->e))
 		return;
-	/* a count of steps says something only with the line's stamp */
-	if (!p->cur_ts && word <= 0 && tp_disc_has_counter(sg->t, sg->e) && !tp_disc_has_unit(sg->t, sg->e) &&
+	/* the scan takes a count of steps too, which says something only with
+	 * the line's stamp */
+	if (scanned && !p->cur_ts && tp_disc_has_counter(sg->t, sg->e) && !tp_disc_has_unit(sg->t, sg->e) &&
 	    !tp_disc_has_time_word(sg->t, sg->e))
 		return;
 	struct tp_disc_line ln = { sg->t,	   (size_t)(sg->e - sg->t), p->file, p->lineno,
